@@ -1,0 +1,38 @@
+/* cuzk status codes shared by every layer.
+ *
+ * Every fallible function returns int: CUZK_OK (0) on success or one of the
+ * negative codes below.  cuzk_strerror() gives a sentence a user can act on.
+ * Codes are stable; add new ones at the end of their group. */
+#ifndef CUZK_STATUS_H
+#define CUZK_STATUS_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum cuzk_status {
+    CUZK_OK = 0,
+    /* generic */
+    CUZK_ERR_ARG = -1,          /* invalid argument (NULL, bad size, out of range) */
+    CUZK_ERR_NOMEM = -2,        /* allocation failed */
+    CUZK_ERR_IO = -3,           /* read/write/mmap failed (errno is preserved) */
+    CUZK_ERR_FORMAT = -4,       /* malformed file or message */
+    CUZK_ERR_UNSUPPORTED = -5,  /* valid but not supported by this build */
+    /* encodings (filecoin-formats.md section 2) */
+    CUZK_ERR_ENC_LENGTH = -20,       /* wrong number of bytes for this encoding */
+    CUZK_ERR_ENC_COMPRESSION = -21,  /* compression flag does not match the length */
+    CUZK_ERR_ENC_INFINITY = -22,     /* infinity flag set but other bits non-zero */
+    CUZK_ERR_ENC_SIGN = -23,         /* sign flag set where it is not allowed */
+    CUZK_ERR_ENC_NONCANONICAL = -24, /* a coordinate or scalar is >= the modulus */
+    CUZK_ERR_ENC_NOT_ON_CURVE = -25, /* point is not on the curve (or x has no y) */
+    CUZK_ERR_ENC_SUBGROUP = -26,     /* point is not in the prime-order subgroup */
+    CUZK_ERR_ENC_IDENTITY = -27,     /* identity where a non-identity point is required */
+};
+
+/* Human-readable description of a status code; never NULL. */
+const char *cuzk_strerror(int status);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

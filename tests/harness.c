@@ -1,0 +1,165 @@
+#include "harness.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+uint64_t test_seed;
+int test_iterations = 1;
+static uint64_t rng_s[4];
+static int failures_in_test, skipped_in_test;
+static char shared_buf[4096];
+
+static uint64_t splitmix(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static void rng_init(uint64_t seed)
+{
+    for (int i = 0; i < 4; i++) rng_s[i] = splitmix(&seed);
+}
+
+static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+uint64_t test_rand64(void) /* xoshiro256** */
+{
+    uint64_t r = rotl(rng_s[1] * 5, 7) * 9, t = rng_s[1] << 17;
+    rng_s[2] ^= rng_s[0];
+    rng_s[3] ^= rng_s[1];
+    rng_s[1] ^= rng_s[2];
+    rng_s[0] ^= rng_s[3];
+    rng_s[2] ^= t;
+    rng_s[3] = rotl(rng_s[3], 45);
+    return r;
+}
+
+void test_rand_bytes(uint8_t *out, size_t n)
+{
+    for (size_t i = 0; i < n; i++) out[i] = (uint8_t)test_rand64();
+}
+
+void test_fail(const char *file, int line, const char *expr)
+{
+    if (failures_in_test < 10)
+        fprintf(stderr, "  FAIL %s:%d: %s (seed %" PRIu64 ")\n", file, line, expr, test_seed);
+    failures_in_test++;
+}
+
+void test_skip(const char *reason)
+{
+    printf("  SKIP: %s\n", reason);
+    skipped_in_test = 1;
+}
+
+const char *test_source_dir(void) { return CUZK_SOURCE_DIR; }
+
+const char *test_shared_dir(void)
+{
+    struct stat st;
+    const char *env = getenv("CUZK_SHARED");
+    if (env && stat(env, &st) == 0 && S_ISDIR(st.st_mode)) return env;
+    snprintf(shared_buf, sizeof shared_buf, "%s/../shared", CUZK_SOURCE_DIR);
+    if (stat(shared_buf, &st) == 0 && S_ISDIR(st.st_mode)) return shared_buf;
+    return NULL;
+}
+
+uint8_t *test_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 16, n = 0;
+    uint8_t *buf = malloc(cap + 1);
+    size_t got;
+    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            uint8_t *nb = realloc(buf, 2 * cap + 1);
+            if (!nb) { free(buf); buf = NULL; break; }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (!buf) return NULL;
+    buf[n] = 0;
+    if (len) *len = n;
+    return buf;
+}
+
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+long test_hex_decode(uint8_t *out, size_t cap, const char *hex, size_t hexlen)
+{
+    if (hexlen % 2 || hexlen / 2 > cap) return -1;
+    for (size_t i = 0; i < hexlen / 2; i++) {
+        int h = hexval(hex[2 * i]), l = hexval(hex[2 * i + 1]);
+        if (h < 0 || l < 0) return -1;
+        out[i] = (uint8_t)(h << 4 | l);
+    }
+    return (long)(hexlen / 2);
+}
+
+int test_main(int argc, char **argv, const test_case *tests, size_t ntests)
+{
+    int list = 0, nfilters = 0;
+    const char *filters[32];
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    test_seed = (uint64_t)ts.tv_sec * 1000000007ull ^ (uint64_t)ts.tv_nsec;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
+            test_seed = strtoull(argv[++i], NULL, 0);
+        } else if (!strcmp(argv[i], "--iterations") && i + 1 < argc) {
+            test_iterations = atoi(argv[++i]);
+            if (test_iterations < 1) test_iterations = 1;
+        } else if (!strcmp(argv[i], "--list")) {
+            list = 1;
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "usage: %s [--seed N] [--iterations N] [--list] [name-filter...]\n", argv[0]);
+            return 2;
+        } else if (nfilters < 32) {
+            filters[nfilters++] = argv[i];
+        }
+    }
+    if (list) {
+        for (size_t i = 0; i < ntests; i++) printf("%s\n", tests[i].name);
+        return 0;
+    }
+    printf("%s: seed %" PRIu64 " (replay with --seed %" PRIu64 "), iterations %d\n", argv[0],
+           test_seed, test_seed, test_iterations);
+    int failed = 0, ran = 0, skipped = 0;
+    for (size_t i = 0; i < ntests; i++) {
+        if (nfilters) {
+            int hit = 0;
+            for (int f = 0; f < nfilters; f++) hit |= strstr(tests[i].name, filters[f]) != NULL;
+            if (!hit) continue;
+        }
+        rng_init(test_seed ^ (0x1000193ull * (i + 1)));
+        failures_in_test = skipped_in_test = 0;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        double t0 = ts.tv_sec + ts.tv_nsec * 1e-9;
+        tests[i].fn();
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        double dt = ts.tv_sec + ts.tv_nsec * 1e-9 - t0;
+        ran++;
+        skipped += skipped_in_test;
+        if (failures_in_test) failed++;
+        printf("%-4s %-40s %8.3f s\n", failures_in_test ? "FAIL" : skipped_in_test ? "skip" : "ok",
+               tests[i].name, dt);
+        fflush(stdout);
+    }
+    printf("%d tests, %d failed, %d skipped (seed %" PRIu64 ")\n", ran, failed, skipped, test_seed);
+    return failed ? 1 : 0;
+}

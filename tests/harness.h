@@ -1,0 +1,50 @@
+/* Minimal seeded test runner (after libsecp256k1's tests.c).
+ *
+ * Each test executable defines a table of test_case and calls test_main().
+ * Flags: --seed N (replay), --iterations N (scale random loops), --list,
+ * and positional substrings that select tests by name.  The seed is printed
+ * first so every failure can be replayed. */
+#ifndef CUZK_TEST_HARNESS_H
+#define CUZK_TEST_HARNESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct {
+    const char *name;
+    void (*fn)(void);
+} test_case;
+
+extern uint64_t test_seed;
+extern int test_iterations; /* default 1; loops multiply their counts by it */
+
+uint64_t test_rand64(void);
+void test_rand_bytes(uint8_t *out, size_t n);
+void test_fail(const char *file, int line, const char *expr);
+/* Mark the current test skipped with a reason (prints, returns normally:
+ * the test function should return right after). */
+void test_skip(const char *reason);
+/* Path of the repository root (compile-time), e.g. for tests/vectors. */
+const char *test_source_dir(void);
+/* ../shared next to the repository, or $CUZK_SHARED; NULL if absent. */
+const char *test_shared_dir(void);
+/* Read a whole file; returns malloc'd buffer (NUL-terminated) or NULL. */
+uint8_t *test_read_file(const char *path, size_t *len);
+/* Parse hex (no 0x) into out; returns bytes written or -1. */
+long test_hex_decode(uint8_t *out, size_t cap, const char *hex, size_t hexlen);
+
+#define CHECK(cond)                                                  \
+    do {                                                             \
+        if (!(cond)) test_fail(__FILE__, __LINE__, #cond);           \
+    } while (0)
+
+int test_main(int argc, char **argv, const test_case *tests, size_t ntests);
+
+#define TEST_MAIN(table)                                             \
+    int main(int argc, char **argv)                                  \
+    {                                                                \
+        return test_main(argc, argv, table, sizeof table / sizeof table[0]); \
+    }
+
+#endif
