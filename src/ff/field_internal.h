@@ -1,0 +1,56 @@
+/* Internal interface of the field layer for code in src/ff and src/ec.
+ *
+ * Gives hot paths (the Fp2/Fp12 tower, curve formulas) inlinable access to
+ * the Fp/Fr limb arithmetic without a call per operation, plus the
+ * unreduced ("lazy") primitives for Fp2/Fp12.
+ *
+ * Ranges: cuzk_fp / cuzk_fr values are fully reduced Montgomery residues.
+ * The 768-bit type cuzk_fp_wide holds an unreduced double-width value; the
+ * functions on it state their preconditions in terms of p, and all of them
+ * are constant time. */
+#ifndef CUZK_FF_FIELD_INTERNAL_H
+#define CUZK_FF_FIELD_INTERNAL_H
+
+#include <stdint.h>
+
+#include "cuzk/ff.h"
+#include "ff/limbs_portable.h"
+
+/* -p^-1 mod 2^64 and -r^-1 mod 2^64 (Montgomery constants). */
+#define CUZK_FP_M0INV 0x89f3fffcfffcfffdull
+#define CUZK_FR_M0INV 0xfffffffeffffffffull
+
+/* R^2 mod p / R^2 mod r: multiplying by them converts into Montgomery form. */
+extern const cuzk_fp CUZK_FP_R2;
+extern const cuzk_fr CUZK_FR_R2;
+
+/* Backend flag: nonzero when the x86-64 ADX path is active.  Written only by
+ * backend.c at start and by cuzk_ff_force_portable(). */
+extern int cuzk_ff_adx_active;
+
+/* ---- 768-bit unreduced values (lazy reduction) --------------------------- */
+typedef struct { uint64_t l[12]; } cuzk_fp_wide;
+
+/* r = a * b as a full 768-bit product (no reduction).
+ * Pre: a, b < 2^384 (any limbs).  Post: r < a*b + 1. */
+void cuzk_fp_mul_wide(cuzk_fp_wide *r, const cuzk_fp *a, const cuzk_fp *b);
+/* r = t * R^-1 mod p, fully reduced.  Pre: t < p * 2^384. */
+void cuzk_fp_redc_wide(cuzk_fp *r, const cuzk_fp_wide *t);
+/* r = a + b mod p*2^384, result in [0, p*2^384).  Pre: a, b < p*2^384. */
+void cuzk_fp_wide_add(cuzk_fp_wide *r, const cuzk_fp_wide *a, const cuzk_fp_wide *b);
+/* r = a - b mod p*2^384, result in [0, p*2^384).  Pre: a, b < p*2^384. */
+void cuzk_fp_wide_sub(cuzk_fp_wide *r, const cuzk_fp_wide *a, const cuzk_fp_wide *b);
+
+/* ---- inlinable single-call entry points ---------------------------------- */
+/* Portable implementations, used when the ADX path is not active. */
+static inline void cuzk_fp_mul_portable(cuzk_fp *r, const cuzk_fp *a, const cuzk_fp *b)
+{
+    limbs_mont_mul_n(r->l, a->l, b->l, CUZK_FP_MODULUS, CUZK_FP_M0INV, 6);
+}
+
+static inline void cuzk_fr_mul_portable(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b)
+{
+    limbs_mont_mul_n(r->l, a->l, b->l, CUZK_FR_MODULUS, CUZK_FR_M0INV, 4);
+}
+
+#endif
