@@ -42,6 +42,39 @@ void cuzk_fp_wide_add(cuzk_fp_wide *r, const cuzk_fp_wide *a, const cuzk_fp_wide
 void cuzk_fp_wide_sub(cuzk_fp_wide *r, const cuzk_fp_wide *a, const cuzk_fp_wide *b);
 
 /* ---- inlinable single-call entry points ---------------------------------- */
+#if defined(CUZK_HAVE_ASM) && defined(__x86_64__)
+#define CUZK_FF_HAVE_ADX 1
+#include "ff/limbs_x86.h"
+#else
+#define CUZK_FF_HAVE_ADX 0
+/* Dispatching versions: what cuzk_fp_mul/cuzk_fr_mul do, inlinable. */
+static inline void cuzk_fp_mul_inl(cuzk_fp *r, const cuzk_fp *a, const cuzk_fp *b)
+{
+#if CUZK_FF_HAVE_ADX
+    if (__builtin_expect(cuzk_ff_adx_active, 1)) {
+        cuzk_mont_mul_384_adx(r->l, a->l, b->l, CUZK_FP_MODULUS, &cuzk_fp_m0inv_mem);
+        return;
+    }
+#endif
+    cuzk_fp_mul_portable(r, a, b);
+}
+
+static inline void cuzk_fr_mul_inl(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b)
+{
+#if CUZK_FF_HAVE_ADX
+    if (__builtin_expect(cuzk_ff_adx_active, 1)) {
+        cuzk_mont_mul_256_adx(r->l, a->l, b->l, CUZK_FR_MODULUS, &cuzk_fr_m0inv_mem);
+        return;
+    }
+#endif
+    cuzk_fr_mul_portable(r, a, b);
+}
+
+#endif
+
+/* Montgomery constants in memory for the asm operands. */
+extern const uint64_t cuzk_fp_m0inv_mem, cuzk_fr_m0inv_mem;
+
 /* Portable implementations, used when the ADX path is not active. */
 static inline void cuzk_fp_mul_portable(cuzk_fp *r, const cuzk_fp *a, const cuzk_fp *b)
 {
@@ -51,6 +84,29 @@ static inline void cuzk_fp_mul_portable(cuzk_fp *r, const cuzk_fp *a, const cuzk
 static inline void cuzk_fr_mul_portable(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b)
 {
     limbs_mont_mul_n(r->l, a->l, b->l, CUZK_FR_MODULUS, CUZK_FR_M0INV, 4);
+}
+
+/* Dispatching versions: what cuzk_fp_mul/cuzk_fr_mul do, inlinable. */
+static inline void cuzk_fp_mul_inl(cuzk_fp *r, const cuzk_fp *a, const cuzk_fp *b)
+{
+#if CUZK_FF_HAVE_ADX
+    if (__builtin_expect(cuzk_ff_adx_active, 1)) {
+        cuzk_mont_mul_384_adx(r->l, a->l, b->l, CUZK_FP_MODULUS, &cuzk_fp_m0inv_mem);
+        return;
+    }
+#endif
+    cuzk_fp_mul_portable(r, a, b);
+}
+
+static inline void cuzk_fr_mul_inl(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b)
+{
+#if CUZK_FF_HAVE_ADX
+    if (__builtin_expect(cuzk_ff_adx_active, 1)) {
+        cuzk_mont_mul_256_adx(r->l, a->l, b->l, CUZK_FR_MODULUS, &cuzk_fr_m0inv_mem);
+        return;
+    }
+#endif
+    cuzk_fr_mul_portable(r, a, b);
 }
 
 #endif

@@ -29,6 +29,8 @@ static const uint64_t P_MINUS2[6] = {
     0xb9feffffffffaaa9ull, 0x1eabfffeb153ffffull, 0x6730d2a0f6b0f624ull,
     0x64774b84f38512bfull, 0x4b1ba7b6434bacd7ull, 0x1a0111ea397fe69aull};
 
+const uint64_t cuzk_fp_m0inv_mem = CUZK_FP_M0INV;
+
 #define P CUZK_FP_MODULUS
 
 void cuzk_fp_add(cuzk_fp *r, const cuzk_fp *a, const cuzk_fp *b)
@@ -53,12 +55,12 @@ void cuzk_fp_neg(cuzk_fp *r, const cuzk_fp *a)
 
 void cuzk_fp_mul(cuzk_fp *r, const cuzk_fp *a, const cuzk_fp *b)
 {
-    cuzk_fp_mul_portable(r, a, b);
+    cuzk_fp_mul_inl(r, a, b);
 }
 
 void cuzk_fp_sqr(cuzk_fp *r, const cuzk_fp *a)
 {
-    cuzk_fp_mul_portable(r, a, a);
+    cuzk_fp_mul_inl(r, a, a);
 }
 
 void cuzk_fp_pow(cuzk_fp *r, const cuzk_fp *a, const uint64_t *e, size_t nlimbs)

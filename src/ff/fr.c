@@ -33,6 +33,8 @@ static const cuzk_fr ROOT_2_32 = {{
     0xb9b58d8c5f0e466aull, 0x5b1b4c801819d7ecull, 0x0af53ae352a31e64ull,
     0x5bf3adda19e9b27bull}};
 
+const uint64_t cuzk_fr_m0inv_mem = CUZK_FR_M0INV;
+
 #define M CUZK_FR_MODULUS
 
 void cuzk_fr_add(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b)
@@ -57,12 +59,12 @@ void cuzk_fr_neg(cuzk_fr *r, const cuzk_fr *a)
 
 void cuzk_fr_mul(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b)
 {
-    cuzk_fr_mul_portable(r, a, b);
+    cuzk_fr_mul_inl(r, a, b);
 }
 
 void cuzk_fr_sqr(cuzk_fr *r, const cuzk_fr *a)
 {
-    cuzk_fr_mul_portable(r, a, a);
+    cuzk_fr_mul_inl(r, a, a);
 }
 
 void cuzk_fr_pow(cuzk_fr *r, const cuzk_fr *a, const uint64_t *e, size_t nlimbs)

@@ -1,0 +1,189 @@
+/* x86-64 MULX/ADCX/ADOX Montgomery multiplication for 6-limb (Fp) and
+ * 4-limb (Fr) moduli, as GNU inline asm so hot callers can inline it.
+ *
+ * Only compiled with CUZK_HAVE_ASM on x86-64, and only executed when
+ * backend.c found ADX+BMI2 (callers check cuzk_ff_adx_active).
+ *
+ * Algorithm: CIOS, one "row" per limb b[i]: t += a*b[i] (MULX with two
+ * independent carry chains, ADOX for low halves and ADCX for high halves),
+ * then q = t[0]*m0inv and t = (t + q*m) / 2^64.  Both moduli have a top
+ * limb below 2^62, so t < 2m stays in n limbs between rows and only one
+ * extra word (T6 / T4) is needed inside a row ("no-carry" CIOS).  Instead of
+ * moving limbs after the division by 2^64 the register names rotate: the
+ * macros take the accumulator registers in their current order.
+ *
+ * Preconditions: a, b < m (then the result before the final conditional
+ * subtraction is < 2m); outputs fully reduced; constant time. */
+#ifndef CUZK_FF_LIMBS_X86_H
+#define CUZK_FF_LIMBS_X86_H
+
+#include <stdint.h>
+
+/* Operand names inside the asm: a, b (pointers), m (modulus in memory),
+ * k (m0inv in memory), lo, hi, z (zero) and accumulators r0.. */
+#define X_OP(x) "%[" #x "]"
+
+/* First row: t = a * b[0] (t was zero, so only the high-half chain). */
+#define X_ROW0_6(T0, T1, T2, T3, T4, T5, T6)                            \
+    "movq 0(%[b]), %%rdx\n\t"                                           \
+    "xorl %k[z], %k[z]\n\t"                                             \
+    "mulxq 0(%[a]), " X_OP(T0) ", " X_OP(T1) "\n\t"                     \
+    "mulxq 8(%[a]), %[lo], " X_OP(T2) "\n\t"                            \
+    "adcxq %[lo], " X_OP(T1) "\n\t"                                     \
+    "mulxq 16(%[a]), %[lo], " X_OP(T3) "\n\t"                           \
+    "adcxq %[lo], " X_OP(T2) "\n\t"                                     \
+    "mulxq 24(%[a]), %[lo], " X_OP(T4) "\n\t"                           \
+    "adcxq %[lo], " X_OP(T3) "\n\t"                                     \
+    "mulxq 32(%[a]), %[lo], " X_OP(T5) "\n\t"                           \
+    "adcxq %[lo], " X_OP(T4) "\n\t"                                     \
+    "mulxq 40(%[a]), %[lo], " X_OP(T6) "\n\t"                           \
+    "adcxq %[lo], " X_OP(T5) "\n\t"                                     \
+    "adcxq %[z], " X_OP(T6) "\n\t"
+
+/* One product step: t(T0..T6) += a[j]*rdx with lo into Tj (OF chain) and
+ * hi into Tj+1 (CF chain). */
+#define X_MAC(OFF, TA, TB)                                              \
+    "mulxq " #OFF "(%[a]), %[lo], %[hi]\n\t"                            \
+    "adoxq %[lo], " X_OP(TA) "\n\t"                                     \
+    "adcxq %[hi], " X_OP(TB) "\n\t"
+
+/* Later rows: t += a * b[i]; T6 receives the top word. */
+#define X_ROW_6(BOFF, T0, T1, T2, T3, T4, T5, T6)                       \
+    "movq " #BOFF "(%[b]), %%rdx\n\t"                                   \
+    "xorl %k[z], %k[z]\n\t"                                             \
+    X_MAC(0, T0, T1) X_MAC(8, T1, T2) X_MAC(16, T2, T3)                 \
+    X_MAC(24, T3, T4) X_MAC(32, T4, T5)                                 \
+    "mulxq 40(%[a]), %[lo], " X_OP(T6) "\n\t"                           \
+    "adoxq %[lo], " X_OP(T5) "\n\t"                                     \
+    "adcxq %[z], " X_OP(T6) "\n\t"                                      \
+    "adoxq %[z], " X_OP(T6) "\n\t"
+
+/* One reduction step: t += m[j]*q. */
+#define X_RED(OFF, TA, TB)                                              \
+    "mulxq " #OFF "+%[m], %[lo], %[hi]\n\t"                             \
+    "adoxq %[lo], " X_OP(TA) "\n\t"                                     \
+    "adcxq %[hi], " X_OP(TB) "\n\t"
+
+/* t = (t + q*m) / 2^64 with q = T0*m0inv: afterwards T1..T6 hold t and T0
+ * is free (its value, zero, is dropped). */
+#define X_REDUCE_6(T0, T1, T2, T3, T4, T5, T6)                          \
+    "movq " X_OP(T0) ", %%rdx\n\t"                                      \
+    "imulq %[k], %%rdx\n\t"                                             \
+    "xorl %k[z], %k[z]\n\t"                                             \
+    X_RED(0, T0, T1) X_RED(8, T1, T2) X_RED(16, T2, T3)                 \
+    X_RED(24, T3, T4) X_RED(32, T4, T5) X_RED(40, T5, T6)               \
+    "adoxq %[z], " X_OP(T6) "\n\t"
+
+/* r = a*b*2^-384 mod m. */
+static inline void cuzk_mont_mul_384_adx(uint64_t r[6], const uint64_t a[6],
+                                         const uint64_t b[6], const uint64_t m[6],
+                                         const uint64_t *m0inv)
+{
+    uint64_t r0, r1, r2, r3, r4, r5, r6, lo, hi, z;
+    const uint64_t *bp = b;
+    __asm__("" X_ROW0_6(r0, r1, r2, r3, r4, r5, r6)
+            X_REDUCE_6(r0, r1, r2, r3, r4, r5, r6)
+            X_ROW_6(8, r1, r2, r3, r4, r5, r6, r0)
+            X_REDUCE_6(r1, r2, r3, r4, r5, r6, r0)
+            X_ROW_6(16, r2, r3, r4, r5, r6, r0, r1)
+            X_REDUCE_6(r2, r3, r4, r5, r6, r0, r1)
+            X_ROW_6(24, r3, r4, r5, r6, r0, r1, r2)
+            X_REDUCE_6(r3, r4, r5, r6, r0, r1, r2)
+            X_ROW_6(32, r4, r5, r6, r0, r1, r2, r3)
+            X_REDUCE_6(r4, r5, r6, r0, r1, r2, r3)
+            X_ROW_6(40, r5, r6, r0, r1, r2, r3, r4)
+            X_REDUCE_6(r5, r6, r0, r1, r2, r3, r4)
+            /* t = (r6, r0, r1, r2, r3, r4) < 2m: subtract m unless it borrows */
+            "movq %[r6], %[lo]\n\t"
+            "subq 0+%[m], %[lo]\n\t"
+            "movq %[r0], %[hi]\n\t"
+            "sbbq 8+%[m], %[hi]\n\t"
+            "movq %[r1], %%rdx\n\t"
+            "sbbq 16+%[m], %%rdx\n\t"
+            "movq %[r2], %[z]\n\t"
+            "sbbq 24+%[m], %[z]\n\t"
+            "movq %[r3], %[r5]\n\t"
+            "sbbq 32+%[m], %[r5]\n\t"
+            "movq %[r4], %[b]\n\t"
+            "sbbq 40+%[m], %[b]\n\t"
+            "cmovncq %[lo], %[r6]\n\t"
+            "cmovncq %[hi], %[r0]\n\t"
+            "cmovncq %%rdx, %[r1]\n\t"
+            "cmovncq %[z], %[r2]\n\t"
+            "cmovncq %[r5], %[r3]\n\t"
+            "cmovncq %[b], %[r4]\n\t"
+            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
+              [r4] "=&r"(r4), [r5] "=&r"(r5), [r6] "=&r"(r6), [lo] "=&r"(lo),
+              [hi] "=&r"(hi), [z] "=&r"(z), [b] "+&r"(bp)
+            : [a] "r"(a), [m] "m"(*(const uint64_t(*)[6])m), [k] "m"(*m0inv),
+              "m"(*(const uint64_t(*)[6])a), "m"(*(const uint64_t(*)[6])b)
+            : "rdx", "cc");
+    r[0] = r6, r[1] = r0, r[2] = r1, r[3] = r2, r[4] = r3, r[5] = r4;
+}
+
+/* ---- 4 limbs (Fr) ---- */
+#define X_ROW0_4(T0, T1, T2, T3, T4)                                    \
+    "movq 0(%[b]), %%rdx\n\t"                                           \
+    "xorl %k[z], %k[z]\n\t"                                             \
+    "mulxq 0(%[a]), " X_OP(T0) ", " X_OP(T1) "\n\t"                     \
+    "mulxq 8(%[a]), %[lo], " X_OP(T2) "\n\t"                            \
+    "adcxq %[lo], " X_OP(T1) "\n\t"                                     \
+    "mulxq 16(%[a]), %[lo], " X_OP(T3) "\n\t"                           \
+    "adcxq %[lo], " X_OP(T2) "\n\t"                                     \
+    "mulxq 24(%[a]), %[lo], " X_OP(T4) "\n\t"                           \
+    "adcxq %[lo], " X_OP(T3) "\n\t"                                     \
+    "adcxq %[z], " X_OP(T4) "\n\t"
+
+#define X_ROW_4(BOFF, T0, T1, T2, T3, T4)                               \
+    "movq " #BOFF "(%[b]), %%rdx\n\t"                                   \
+    "xorl %k[z], %k[z]\n\t"                                             \
+    X_MAC(0, T0, T1) X_MAC(8, T1, T2) X_MAC(16, T2, T3)                 \
+    "mulxq 24(%[a]), %[lo], " X_OP(T4) "\n\t"                           \
+    "adoxq %[lo], " X_OP(T3) "\n\t"                                     \
+    "adcxq %[z], " X_OP(T4) "\n\t"                                      \
+    "adoxq %[z], " X_OP(T4) "\n\t"
+
+#define X_REDUCE_4(T0, T1, T2, T3, T4)                                  \
+    "movq " X_OP(T0) ", %%rdx\n\t"                                      \
+    "imulq %[k], %%rdx\n\t"                                             \
+    "xorl %k[z], %k[z]\n\t"                                             \
+    X_RED(0, T0, T1) X_RED(8, T1, T2) X_RED(16, T2, T3)                 \
+    X_RED(24, T3, T4)                                                   \
+    "adoxq %[z], " X_OP(T4) "\n\t"
+
+/* r = a*b*2^-256 mod m. */
+static inline void cuzk_mont_mul_256_adx(uint64_t r[4], const uint64_t a[4],
+                                         const uint64_t b[4], const uint64_t m[4],
+                                         const uint64_t *m0inv)
+{
+    uint64_t r0, r1, r2, r3, r4, lo, hi, z;
+    __asm__("" X_ROW0_4(r0, r1, r2, r3, r4)
+            X_REDUCE_4(r0, r1, r2, r3, r4)
+            X_ROW_4(8, r1, r2, r3, r4, r0)
+            X_REDUCE_4(r1, r2, r3, r4, r0)
+            X_ROW_4(16, r2, r3, r4, r0, r1)
+            X_REDUCE_4(r2, r3, r4, r0, r1)
+            X_ROW_4(24, r3, r4, r0, r1, r2)
+            X_REDUCE_4(r3, r4, r0, r1, r2)
+            /* t = (r4, r0, r1, r2) */
+            "movq %[r4], %[lo]\n\t"
+            "subq 0+%[m], %[lo]\n\t"
+            "movq %[r0], %[hi]\n\t"
+            "sbbq 8+%[m], %[hi]\n\t"
+            "movq %[r1], %%rdx\n\t"
+            "sbbq 16+%[m], %%rdx\n\t"
+            "movq %[r2], %[z]\n\t"
+            "sbbq 24+%[m], %[z]\n\t"
+            "cmovncq %[lo], %[r4]\n\t"
+            "cmovncq %[hi], %[r0]\n\t"
+            "cmovncq %%rdx, %[r1]\n\t"
+            "cmovncq %[z], %[r2]\n\t"
+            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
+              [r4] "=&r"(r4), [lo] "=&r"(lo), [hi] "=&r"(hi), [z] "=&r"(z)
+            : [a] "r"(a), [b] "r"(b), [m] "m"(*(const uint64_t(*)[4])m), [k] "m"(*m0inv),
+              "m"(*(const uint64_t(*)[4])a), "m"(*(const uint64_t(*)[4])b)
+            : "rdx", "cc");
+    r[0] = r4, r[1] = r0, r[2] = r1, r[3] = r2;
+}
+
+#endif
