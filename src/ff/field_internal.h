@@ -47,29 +47,6 @@ void cuzk_fp_wide_sub(cuzk_fp_wide *r, const cuzk_fp_wide *a, const cuzk_fp_wide
 #include "ff/limbs_x86.h"
 #else
 #define CUZK_FF_HAVE_ADX 0
-/* Dispatching versions: what cuzk_fp_mul/cuzk_fr_mul do, inlinable. */
-static inline void cuzk_fp_mul_inl(cuzk_fp *r, const cuzk_fp *a, const cuzk_fp *b)
-{
-#if CUZK_FF_HAVE_ADX
-    if (__builtin_expect(cuzk_ff_adx_active, 1)) {
-        cuzk_mont_mul_384_adx(r->l, a->l, b->l, CUZK_FP_MODULUS, &cuzk_fp_m0inv_mem);
-        return;
-    }
-#endif
-    cuzk_fp_mul_portable(r, a, b);
-}
-
-static inline void cuzk_fr_mul_inl(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b)
-{
-#if CUZK_FF_HAVE_ADX
-    if (__builtin_expect(cuzk_ff_adx_active, 1)) {
-        cuzk_mont_mul_256_adx(r->l, a->l, b->l, CUZK_FR_MODULUS, &cuzk_fr_m0inv_mem);
-        return;
-    }
-#endif
-    cuzk_fr_mul_portable(r, a, b);
-}
-
 #endif
 
 /* Montgomery constants in memory for the asm operands. */
@@ -86,8 +63,13 @@ static inline void cuzk_fr_mul_portable(cuzk_fr *r, const cuzk_fr *a, const cuzk
     limbs_mont_mul_n(r->l, a->l, b->l, CUZK_FR_MODULUS, CUZK_FR_M0INV, 4);
 }
 
+/* Out-of-line portable entry points (keep the inlined fast paths small). */
+void cuzk_fp_mul_portable_ool(cuzk_fp *r, const cuzk_fp *a, const cuzk_fp *b);
+void cuzk_fr_mul_portable_ool(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b);
+
 /* Dispatching versions: what cuzk_fp_mul/cuzk_fr_mul do, inlinable. */
-static inline void cuzk_fp_mul_inl(cuzk_fp *r, const cuzk_fp *a, const cuzk_fp *b)
+static inline __attribute__((always_inline)) void
+cuzk_fp_mul_inl(cuzk_fp *r, const cuzk_fp *a, const cuzk_fp *b)
 {
 #if CUZK_FF_HAVE_ADX
     if (__builtin_expect(cuzk_ff_adx_active, 1)) {
@@ -95,10 +77,11 @@ static inline void cuzk_fp_mul_inl(cuzk_fp *r, const cuzk_fp *a, const cuzk_fp *
         return;
     }
 #endif
-    cuzk_fp_mul_portable(r, a, b);
+    cuzk_fp_mul_portable_ool(r, a, b);
 }
 
-static inline void cuzk_fr_mul_inl(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b)
+static inline __attribute__((always_inline)) void
+cuzk_fr_mul_inl(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b)
 {
 #if CUZK_FF_HAVE_ADX
     if (__builtin_expect(cuzk_ff_adx_active, 1)) {
@@ -106,7 +89,7 @@ static inline void cuzk_fr_mul_inl(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *
         return;
     }
 #endif
-    cuzk_fr_mul_portable(r, a, b);
+    cuzk_fr_mul_portable_ool(r, a, b);
 }
 
 #endif

@@ -53,6 +53,11 @@ void cuzk_fp_neg(cuzk_fp *r, const cuzk_fp *a)
     limbs_neg_mod_n(r->l, a->l, P, 6);
 }
 
+__attribute__((noinline)) void cuzk_fp_mul_portable_ool(cuzk_fp *r, const cuzk_fp *a, const cuzk_fp *b)
+{
+    cuzk_fp_mul_portable(r, a, b);
+}
+
 void cuzk_fp_mul(cuzk_fp *r, const cuzk_fp *a, const cuzk_fp *b)
 {
     cuzk_fp_mul_inl(r, a, b);

@@ -57,6 +57,11 @@ void cuzk_fr_neg(cuzk_fr *r, const cuzk_fr *a)
     limbs_neg_mod_n(r->l, a->l, M, 4);
 }
 
+__attribute__((noinline)) void cuzk_fr_mul_portable_ool(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b)
+{
+    cuzk_fr_mul_portable(r, a, b);
+}
+
 void cuzk_fr_mul(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b)
 {
     cuzk_fr_mul_inl(r, a, b);

@@ -75,7 +75,7 @@
     "adoxq %[z], " X_OP(T6) "\n\t"
 
 /* r = a*b*2^-384 mod m. */
-static inline void cuzk_mont_mul_384_adx(uint64_t r[6], const uint64_t a[6],
+static inline __attribute__((always_inline)) void cuzk_mont_mul_384_adx(uint64_t r[6], const uint64_t a[6],
                                          const uint64_t b[6], const uint64_t m[6],
                                          const uint64_t *m0inv)
 {
@@ -152,7 +152,7 @@ static inline void cuzk_mont_mul_384_adx(uint64_t r[6], const uint64_t a[6],
     "adoxq %[z], " X_OP(T4) "\n\t"
 
 /* r = a*b*2^-256 mod m. */
-static inline void cuzk_mont_mul_256_adx(uint64_t r[4], const uint64_t a[4],
+static inline __attribute__((always_inline)) void cuzk_mont_mul_256_adx(uint64_t r[4], const uint64_t a[4],
                                          const uint64_t b[4], const uint64_t m[4],
                                          const uint64_t *m0inv)
 {
