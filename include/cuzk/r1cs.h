@@ -1,0 +1,216 @@
+/* Rank-1 constraint system with bellperson semantics.
+ *
+ * A circuit is one C function, int circuit(cuzk_cs *cs, void *ctx), that
+ * allocates variables and enforces constraints <A_i,z> * <B_i,z> = <C_i,z>.
+ * The same function runs in every synthesis mode; the mode is fixed when
+ * the cs is created:
+ *
+ *   CUZK_CS_PROVE    assignments, per-constraint evaluations a, b, c and the
+ *                    density bitmaps: what the Groth16 prover consumes.
+ *   CUZK_CS_WITNESS  assignments only.
+ *   CUZK_CS_SHAPE    no values at all: counts, per-matrix nonzeros and
+ *                    density popcounts, in O(#variables / 8) memory.
+ *   CUZK_CS_CHECK    assignments; evaluates every constraint and records the
+ *                    first unsatisfied one (index and namespace path).
+ * Flag CUZK_CS_MATRICES (any mode) also keeps A, B, C as CSR matrices.
+ *
+ * Variables (bellperson numbering, filecoin-formats.md section 1):
+ *  - inputs are numbered in alloc_input order; input 0 is ONE, allocated by
+ *    cuzk_cs_new;  aux variables are numbered in alloc order;
+ *  - a cuzk_var encodes input i as the integer i and aux j as
+ *    CUZK_VAR_AUX | j, so CUZK_ONE == 0 and sorting cuzk_var values puts
+ *    inputs before aux;
+ *  - the CSR export uses ONE index space: input i -> column i,
+ *    aux j -> column num_inputs + j (the same numbering as circom wires for
+ *    imported circuits, see circom.h).
+ *
+ * Linear combinations: terms (variable, Fr coefficient).  Duplicate
+ * variables inside one A, B or C are merged (coefficients summed), as
+ * bellperson's LinearCombination does; a merged term whose coefficient is
+ * zero stays in the CSR export (it is a structural entry and is counted in
+ * the nonzeros).  Two ways to pass them (both measured, see
+ * docs/perf-notes.md "Constraint system"): caller-built term arrays
+ * (cuzk_cs_enforce) or the builder (cuzk_cs_lc_add + cuzk_cs_enforce_lc)
+ * whose term buffers belong to the cs and are recycled by every constraint.
+ *
+ * Density (what the Groth16 A and B MSMs skip): a_aux bit j is set iff aux
+ * j has a nonzero merged coefficient in A of some constraint; b_input and
+ * b_aux likewise for B.  This is what bellperson's current prover computes
+ * (eval_with_trackers skips zero coefficients) and what the parameters
+ * encode (the generator drops the identity points of variables whose A or B
+ * column vanishes).  Older bellperson (LinearCombination::eval before the
+ * bellpepper split) marked a variable present even when its coefficient
+ * summed to zero; flag CUZK_CS_DENSITY_PRESENCE selects that rule.
+ * Inputs are always A-dense: after the circuit, cuzk_cs_finish appends one
+ * constraint per input, input_i * 0 = 0 (only A non-empty).
+ *
+ * Errors are sticky: the first failing call (unknown variable, missing
+ * value, allocation failure) records a status and a message
+ * (cuzk_cs_error) and every later call returns that status, so a circuit
+ * may check only at the end.  All counts are size_t.  Not thread safe: one
+ * cs per thread. */
+#ifndef CUZK_R1CS_H
+#define CUZK_R1CS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/ff.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef uint64_t cuzk_var;
+#define CUZK_VAR_AUX ((cuzk_var)1 << 63)
+#define CUZK_ONE ((cuzk_var)0)
+#define CUZK_VAR_IS_AUX(v) (((v) & CUZK_VAR_AUX) != 0)
+#define CUZK_VAR_INDEX(v) ((size_t)((v) & ~CUZK_VAR_AUX))
+
+typedef struct {
+    cuzk_var var;
+    cuzk_fr coeff;
+} cuzk_term;
+
+typedef enum {
+    CUZK_CS_PROVE = 0,
+    CUZK_CS_WITNESS = 1,
+    CUZK_CS_SHAPE = 2,
+    CUZK_CS_CHECK = 3,
+} cuzk_cs_mode;
+
+#define CUZK_CS_MATRICES 1u          /* keep A, B, C as CSR */
+#define CUZK_CS_DENSITY_PRESENCE 2u  /* legacy density rule, see above */
+#define CUZK_CS_NAMES 4u             /* keep namespace paths (CHECK mode) */
+
+typedef struct cuzk_cs cuzk_cs;
+typedef int (*cuzk_circuit_fn)(cuzk_cs *cs, void *ctx);
+
+/* Create an empty system in `mode` with `flags`; ONE (input 0) is allocated
+ * with value 1.  Returns CUZK_OK, CUZK_ERR_ARG or CUZK_ERR_NOMEM. */
+int cuzk_cs_new(cuzk_cs **cs, cuzk_cs_mode mode, unsigned flags);
+void cuzk_cs_free(cuzk_cs *cs);
+/* Optional capacity hints (avoid regrowth); never required. */
+int cuzk_cs_reserve(cuzk_cs *cs, size_t constraints, size_t inputs, size_t aux);
+
+cuzk_cs_mode cuzk_cs_get_mode(const cuzk_cs *cs);
+/* True in PROVE, WITNESS and CHECK: alloc needs a value.  In SHAPE a circuit
+ * may skip witness computation and pass value = NULL. */
+bool cuzk_cs_needs_values(const cuzk_cs *cs);
+
+/* Allocate an aux / input variable.  value may be NULL only when
+ * !cuzk_cs_needs_values(cs). */
+int cuzk_cs_alloc(cuzk_cs *cs, cuzk_var *var, const cuzk_fr *value);
+int cuzk_cs_alloc_input(cuzk_cs *cs, cuzk_var *var, const cuzk_fr *value);
+/* Value of a variable, or NULL in SHAPE mode or for an unknown variable.
+ * The pointer is invalidated by the next alloc. */
+const cuzk_fr *cuzk_cs_value(const cuzk_cs *cs, cuzk_var var);
+
+/* Enforce (sum a) * (sum b) = (sum c) from caller-built term arrays. */
+int cuzk_cs_enforce(cuzk_cs *cs, const cuzk_term *a, size_t na, const cuzk_term *b,
+                    size_t nb, const cuzk_term *c, size_t nc);
+
+/* Builder: append a term to A (which = 0), B (1) or C (2) of the pending
+ * constraint (coeff NULL means 1), then cuzk_cs_enforce_lc consumes and
+ * clears the three buffers.  The buffers are owned by the cs and reused. */
+enum { CUZK_LC_A = 0, CUZK_LC_B = 1, CUZK_LC_C = 2 };
+typedef struct {
+    cuzk_term *t;
+    size_t n, cap;
+    int failed; /* a push could not grow the buffer: enforce_lc reports NOMEM */
+} cuzk_lc_buf;
+int cuzk_lc_buf_grow(cuzk_lc_buf *buf);  /* internal: cold path of cuzk_lc_push */
+/* The pending buffer for which (0..2); any other value gives a buffer whose
+ * use makes the next cuzk_cs_enforce_lc fail with CUZK_ERR_ARG. */
+cuzk_lc_buf *cuzk_cs_lc(cuzk_cs *cs, int which);
+static inline void cuzk_lc_push(cuzk_lc_buf *buf, cuzk_var var, const cuzk_fr *coeff)
+{
+    if (buf->n == buf->cap && cuzk_lc_buf_grow(buf) != 0) return; /* recorded at enforce */
+    cuzk_term *t = &buf->t[buf->n++];
+    t->var = var;
+    t->coeff = coeff ? *coeff : CUZK_FR_ONE;
+}
+static inline void cuzk_cs_lc_add(cuzk_cs *cs, int which, cuzk_var var, const cuzk_fr *coeff)
+{
+    cuzk_lc_push(cuzk_cs_lc(cs, which), var, coeff);
+}
+int cuzk_cs_enforce_lc(cuzk_cs *cs);
+
+/* Namespaces: accepted in every mode; kept (for error messages) only with
+ * CUZK_CS_NAMES in CHECK mode.  The name is copied. */
+int cuzk_cs_push_namespace(cuzk_cs *cs, const char *name);
+void cuzk_cs_pop_namespace(cuzk_cs *cs);
+
+/* Append the per-input constraints and close the system (later alloc or
+ * enforce is CUZK_ERR_ARG).  Idempotent. */
+int cuzk_cs_finish(cuzk_cs *cs);
+/* fn(cs, ctx), then cuzk_cs_finish.  Returns the first error. */
+int cuzk_cs_synthesize(cuzk_cs *cs, cuzk_circuit_fn fn, void *ctx);
+
+/* Sticky status and its message ("" when CUZK_OK). */
+int cuzk_cs_status(const cuzk_cs *cs);
+const char *cuzk_cs_error(const cuzk_cs *cs);
+/* For circuits and gadgets: record status (non-zero) with a printf-style
+ * message unless an error is already recorded; returns the sticky status. */
+int cuzk_cs_set_error(cuzk_cs *cs, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* ---- results ------------------------------------------------------------ */
+typedef struct {
+    size_t constraints;       /* including the appended input constraints */
+    size_t inputs;            /* including ONE */
+    size_t aux;
+    size_t nnz_a, nnz_b, nnz_c;  /* merged terms per matrix (incl. input rows) */
+    size_t a_aux_density, b_input_density, b_aux_density; /* popcounts */
+} cuzk_cs_counts;
+void cuzk_cs_get_counts(const cuzk_cs *cs, cuzk_cs_counts *out);
+
+/* CHECK mode after finish: true if every constraint held.  Otherwise
+ * *index is the first failing constraint and the path (may be "") names
+ * its namespace. */
+bool cuzk_cs_is_satisfied(const cuzk_cs *cs, size_t *index, const char **path);
+
+/* Assignments (NULL in SHAPE mode).  Valid until cuzk_cs_free. */
+const cuzk_fr *cuzk_cs_input_assignment(const cuzk_cs *cs);
+const cuzk_fr *cuzk_cs_aux_assignment(const cuzk_cs *cs);
+/* PROVE mode: evaluations, one per constraint (NULL otherwise or after take). */
+const cuzk_fr *cuzk_cs_eval(const cuzk_cs *cs, int which);
+/* PROVE mode: hand the a, b, c arrays (malloc'd, length = constraints) to
+ * the caller, who frees them with free(); the cs no longer owns them. */
+int cuzk_cs_take_evals(cuzk_cs *cs, cuzk_fr **a, cuzk_fr **b, cuzk_fr **c);
+/* Density bitmaps (PROVE and SHAPE modes): bit i of word i / 64. */
+const uint64_t *cuzk_cs_density_a_aux(const cuzk_cs *cs);
+const uint64_t *cuzk_cs_density_b_input(const cuzk_cs *cs);
+const uint64_t *cuzk_cs_density_b_aux(const cuzk_cs *cs);
+
+/* CSR export (flag CUZK_CS_MATRICES, after finish).  Row r's entries are
+ * col[row_ptr[r] .. row_ptr[r+1]), sorted by column, one per distinct
+ * variable, in the unified index space described above. */
+typedef struct {
+    size_t rows, cols, nnz;
+    const size_t *row_ptr;   /* rows + 1 entries */
+    const uint32_t *col;
+    const cuzk_fr *val;
+} cuzk_csr;
+int cuzk_cs_matrix(const cuzk_cs *cs, int which, cuzk_csr *out);
+
+/* ---- built-in circuits -------------------------------------------------- */
+/* chain: x_{i+1} = x_i^2 + 7 for i < n, x_0 = x0 private (aux 0), x_n public
+ * (input 1), x_1..x_{n-1} aux 1..n-1.  Constraint i is circom's arrangement
+ * of the same statement (snarkjs anchor chain.circom.tmpl compiled by
+ * circom 2.2): A = -1*x_i, B = x_i, C = 7*ONE - x_{i+1}.  So the import of
+ * that circuit and this one have identical CSR matrices. n >= 1. */
+typedef struct {
+    size_t n;
+    cuzk_fr x0;
+    int use_builder; /* 0: term arrays, 1: builder API (benchmark only) */
+} cuzk_chain_ctx;
+int cuzk_chain_circuit(cuzk_cs *cs, void *ctx);
+/* The public output x_n for x0 (slow reference: n squarings). */
+void cuzk_chain_output(cuzk_fr *out, const cuzk_fr *x0, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,69 @@
+/* Internal state of cuzk_cs, shared by cs.c (synthesis) and cs_query.c
+ * (results).  Not part of the public API. */
+#ifndef CUZK_R1CS_CS_INTERNAL_H
+#define CUZK_R1CS_CS_INTERNAL_H
+
+#include <stdarg.h>
+
+#include "cuzk/r1cs.h"
+#include "cuzk/status.h"
+
+/* Matrix columns are kept as 32-bit values: while synthesizing, aux j is
+ * CSR_AUX | j (so the order matches cuzk_var order: inputs first); finish
+ * rewrites them into the unified index space. */
+#define CSR_AUX 0x80000000u
+#define CSR_MAX_INDEX 0x7fffffffu
+
+typedef struct {
+    size_t *row_ptr; /* rows + 1 */
+    size_t rows_cap;
+    uint32_t *col;
+    cuzk_fr *val;
+    size_t cap;
+} cs_matrix;
+
+struct cuzk_cs {
+    cuzk_cs_mode mode;
+    unsigned flags;
+    bool values;     /* assignments are stored */
+    bool evals;      /* a, b, c are stored (PROVE) */
+    bool structure;  /* density and nonzeros are tracked (PROVE, SHAPE, MATRICES) */
+    bool check;      /* constraints are checked (CHECK) */
+    bool matrices;   /* CSR kept */
+    bool presence;   /* legacy density rule */
+    bool names;      /* namespace path kept */
+    bool finished;
+    int status;
+    char msg[256];
+
+    size_t n_inputs, n_aux, n_constraints;
+    size_t inputs_cap, aux_cap; /* capacity (variables) of assignments and bitmaps */
+    cuzk_fr *inp, *aux;
+    uint64_t *d_a_aux, *d_b_aux, *d_b_inp;
+    cuzk_fr *ev[3];
+    size_t ev_cap;
+    size_t nnz[3];
+    cs_matrix m[3];
+
+    cuzk_lc_buf lc[4]; /* builder buffers; lc[3] catches a bad `which` */
+    cuzk_term *scratch; /* merge buffer */
+    size_t scratch_cap;
+
+    char *ns;           /* "outer/inner" path when names */
+    size_t ns_len, ns_cap;
+    size_t *ns_marks;   /* ns_len before each push */
+    size_t ns_depth, ns_marks_cap;
+
+    bool unsat;
+    size_t unsat_index;
+    char *unsat_path;
+
+    cuzk_fr minus_one;
+};
+
+int cs_fail(cuzk_cs *cs, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Grow *p (elements of size elem) so that it holds at least need; new
+ * capacity at least doubles.  Zero-fills the new part if zero. */
+int cs_grow(void **p, size_t *cap, size_t need, size_t elem, bool zero);
+
+#endif
