@@ -1,0 +1,63 @@
+/* Internal interface of the curve layer (src/ec), also used by MSM code and
+ * the tests.
+ *
+ * Scalar decomposition.  Everything rests on the BLS12-381 parameter
+ * x = -0xd201000000010000 (|x| = CUZK_EC_X_ABS) with r = x^4 - x^2 + 1:
+ *  - writing a canonical scalar k < r in base |x| gives four 64-bit digits
+ *    k = d0 + d1|x| + d2|x|^2 + d3|x|^3 (d3 < |x| because r < |x|^4);
+ *  - on G1 the endomorphism phi(x, y) = (beta x, y) acts as [-x^2], so
+ *    k P = (d0 + d1|x|) P + (d2 + d3|x|) (-phi(P))   (two 128-bit scalars);
+ *  - on G2 psi (untwist-Frobenius-twist) acts as [x] = -[|x|], so
+ *    k Q = d0 Q + d1 (-psi Q) + d2 psi^2 Q + d3 (-psi^3 Q)   (four 64-bit).
+ * Both identities hold only for points of the prime-order subgroups; the
+ * scalar multiplications are documented to require that.
+ *
+ * The _var functions declared here are the fast, NOT constant-time point
+ * operations (public data only: MSM buckets, verification, decoding). */
+#ifndef CUZK_EC_INTERNAL_H
+#define CUZK_EC_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/ec.h"
+
+#define CUZK_EC_X_ABS 0xd201000000010000ull /* |x|; x itself is negative */
+
+/* ---- scalars (scalar.c) -------------------------------------------------- */
+/* d[0..3] = base-|x| digits of the canonical integer of k (constant time). */
+void cuzk_ec_split_x(uint64_t d[4], const cuzk_fr *k);
+
+/* Signed fixed-window recoding for constant-time multiplication, window 5:
+ * k = sum out[i] * 32^i with out[i] in [-16, 16] (zero allowed).  Constant
+ * time in k.  Needs k < 2^(5*ndigits - 1) so the last carry fits. */
+#define CUZK_EC_CT_WINDOW 5
+void cuzk_ec_recode_ct(int8_t *out, size_t ndigits, unsigned __int128 k);
+
+/* Width-w NAF of k (k < 2^128 - 2^w, 2 <= w <= 7): out[i] odd in
+ * (-2^(w-1), 2^(w-1)) or 0, no two non-zeros within w positions.  Returns
+ * the number of digits (<= 129; out needs 129 entries).  Variable time. */
+size_t cuzk_ec_wnaf_var(int8_t *out, unsigned __int128 k, int w);
+
+/* ---- fast non-constant-time point operations ----------------------------- */
+/* Complete (any inputs) but branch on the inputs. */
+void cuzk_g1_add_var(cuzk_g1 *r, const cuzk_g1 *p, const cuzk_g1 *q);
+void cuzk_g1_add_affine_var(cuzk_g1 *r, const cuzk_g1 *p, const cuzk_g1_affine *q);
+void cuzk_g2_add_var(cuzk_g2 *r, const cuzk_g2 *p, const cuzk_g2 *q);
+void cuzk_g2_add_affine_var(cuzk_g2 *r, const cuzk_g2 *p, const cuzk_g2_affine *q);
+
+/* G1 endomorphism phi(x, y) = (beta x, y) on Jacobian points (= [-x^2] on G1). */
+void cuzk_g1_phi(cuzk_g1 *r, const cuzk_g1 *p);
+/* G2 endomorphism psi (= [x] on G2). */
+void cuzk_g2_psi(cuzk_g2 *r, const cuzk_g2 *p);
+
+/* r = |x| * p by double-and-add over the fixed public constant (the
+ * sequence of operations does not depend on p). */
+void cuzk_g1_mul_by_x_abs(cuzk_g1 *r, const cuzk_g1 *p);
+void cuzk_g2_mul_by_x_abs(cuzk_g2 *r, const cuzk_g2 *p);
+
+/* The curve constant b (Montgomery form). */
+extern const cuzk_fp CUZK_G1_B;
+extern const cuzk_fp2 CUZK_G2_B;
+
+#endif
