@@ -1,0 +1,252 @@
+/* NTT domains and the four public transforms (contract in cuzk/ntt.h).
+ *
+ * forward         = DIF (natural -> bit-reversed) + bit reversal.
+ * inverse         = forward, then a[k] <-> a[n-k] and scale by 1/n: the DFT
+ *                   with omega^-1 is the DFT with omega read backwards
+ *                   (omega^-ik = omega^i(n-k)), so one kernel and one
+ *                   twiddle table serve both directions.
+ * coset_forward   = a[i] *= g^i, then forward.
+ * coset_inverse   = forward, then reversal fused with the factor n^-1 g^-k.
+ * The element-wise passes walk powers of g by a running product inside each
+ * task (two multiplications per element) instead of storing n powers. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "cuzk/status.h"
+#include "poly/fr_arith.h"
+#include "poly/ntt_internal.h"
+
+/* ---- roots ---------------------------------------------------------------- */
+
+int cuzk_ntt_root_of_unity(cuzk_fr *r, unsigned log_n)
+{
+    if (!r || log_n > CUZK_FR_TWO_ADICITY) return CUZK_ERR_ARG;
+    /* t = (r - 1) / 2^32: the modulus minus one, shifted right 32 bits */
+    uint64_t m[4], t[4];
+    memcpy(m, CUZK_FR_MODULUS, sizeof m);
+    m[0] -= 1; /* r is odd: no borrow */
+    for (int i = 0; i < 4; i++)
+        t[i] = m[i] >> CUZK_FR_TWO_ADICITY | (i < 3 ? m[i + 1] << (64 - CUZK_FR_TWO_ADICITY) : 0);
+    cuzk_fr g;
+    cuzk_ntt_coset_generator(&g);
+    cuzk_fr_pow(r, &g, t, 4); /* 7^t has order exactly 2^32 */
+    for (unsigned i = log_n; i < CUZK_FR_TWO_ADICITY; i++) cuzk_fr_sqr(r, r);
+    return CUZK_OK;
+}
+
+void cuzk_ntt_coset_generator(cuzk_fr *g) { cuzk_fr_from_u64(g, 7); }
+
+static void fr_pow_u64(cuzk_fr *r, const cuzk_fr *a, uint64_t e)
+{
+    cuzk_fr_pow(r, a, &e, 1);
+}
+
+/* ---- domain --------------------------------------------------------------- */
+
+static size_t nat_len(size_t n) { return n >= 2 ? n / 2 : 1; }
+static size_t stage_len(size_t n) { return n >= 4 * NTT_STRIDE_MAX ? n / (2 * NTT_STRIDE_MAX) : 0; }
+
+size_t cuzk_ntt_domain_bytes(unsigned log_n)
+{
+    if (log_n > CUZK_NTT_MAX_LOG) return 0;
+    size_t n = (size_t)1 << log_n;
+    return sizeof(cuzk_ntt_domain) + (nat_len(n) + stage_len(n)) * sizeof(cuzk_fr);
+}
+
+struct fill_job {
+    cuzk_ntt_domain *d;
+    size_t chunks;
+};
+
+static void fill_nat_task(void *arg, size_t c)
+{
+    const struct fill_job *job = arg;
+    size_t len = nat_len(job->d->n), lo = len * c / job->chunks, hi = len * (c + 1) / job->chunks;
+    if (lo >= hi) return;
+    cuzk_fr w;
+    fr_pow_u64(&w, &job->d->omega, lo);
+    for (size_t i = lo; i < hi; i++) {
+        job->d->nat[i] = w;
+        nfr_mul(&w, &w, &job->d->omega);
+    }
+}
+
+int cuzk_ntt_domain_create(cuzk_ntt_domain **out, unsigned log_n, cuzk_par *par)
+{
+    if (!out) return CUZK_ERR_ARG;
+    *out = NULL;
+    if (log_n > CUZK_NTT_MAX_LOG) return CUZK_ERR_ARG;
+    size_t n = (size_t)1 << log_n;
+    size_t tables = (nat_len(n) + stage_len(n)) * sizeof(cuzk_fr);
+    cuzk_ntt_domain *d = calloc(1, sizeof *d);
+    if (!d) return CUZK_ERR_NOMEM;
+    /* 2 MiB alignment lets the kernel back big tables with huge pages */
+    size_t align = tables >= ((size_t)4 << 20) ? ((size_t)2 << 20) : 64;
+    if (posix_memalign(&d->mem, align, tables) != 0) {
+        free(d);
+        return CUZK_ERR_NOMEM;
+    }
+#ifdef MADV_HUGEPAGE
+    if (align > 64) madvise(d->mem, tables, MADV_HUGEPAGE); /* a hint; failure is harmless */
+#endif
+    d->log_n = log_n;
+    d->n = n;
+    d->bytes = sizeof *d + tables;
+    d->nat = d->mem;
+    d->stage = stage_len(n) ? d->nat + nat_len(n) : NULL;
+    cuzk_ntt_root_of_unity(&d->omega, log_n);
+    cuzk_fr_inv_var(&d->omega_inv, &d->omega);
+    cuzk_fr nf;
+    cuzk_fr_from_u64(&nf, n);
+    cuzk_fr_inv_var(&d->n_inv, &nf);
+    cuzk_ntt_coset_generator(&d->g);
+    cuzk_fr_inv_var(&d->g_inv, &d->g);
+    fr_pow_u64(&d->g_inv_n, &d->g_inv, n);
+
+    struct fill_job job = {d, 1};
+    if (log_n >= 16) job.chunks = ntt_chunks(par, nat_len(n));
+    cuzk_par_for(par, fill_nat_task, &job, job.chunks);
+    /* stage h < n/(2*STRIDE_MAX): w_{2h}^j = omega^(j*n/(2h)), gathered */
+    for (size_t h = 1; h < n / (2 * NTT_STRIDE_MAX); h *= 2) {
+        size_t stride = n / (2 * h);
+        for (size_t j = 0; j < h; j++) d->stage[h - 1 + j] = d->nat[j * stride];
+    }
+    *out = d;
+    return CUZK_OK;
+}
+
+void cuzk_ntt_domain_destroy(cuzk_ntt_domain *dom)
+{
+    if (!dom) return;
+    free(dom->mem);
+    free(dom);
+}
+
+unsigned cuzk_ntt_domain_log_n(const cuzk_ntt_domain *dom) { return dom ? dom->log_n : 0; }
+
+void cuzk_ntt_domain_omega(cuzk_fr *omega, const cuzk_ntt_domain *dom) { *omega = dom->omega; }
+
+/* ---- element-wise passes -------------------------------------------------- */
+
+struct scale_job {
+    const cuzk_ntt_domain *d;
+    cuzk_fr *a;
+    size_t chunks;
+};
+
+/* a[i] *= g^i */
+static void coset_scale_task(void *arg, size_t c)
+{
+    const struct scale_job *job = arg;
+    size_t n = job->d->n, lo = n * c / job->chunks, hi = n * (c + 1) / job->chunks;
+    if (lo >= hi) return;
+    cuzk_fr f;
+    fr_pow_u64(&f, &job->d->g, lo);
+    for (size_t i = lo; i < hi; i++) {
+        nfr_mul(&job->a[i], &job->a[i], &f);
+        nfr_mul(&f, &f, &job->d->g);
+    }
+}
+
+/* For k in [0, n/2]: (a[k], a[n-k]) <- (a[n-k] * u_k, a[k] * v_k) where
+ * u_k = s * x^k and v_k = s * y * z^k; k = 0 and k = n/2 touch one element
+ * (a[0] *= u_0, a[n/2] *= u_{n/2}).  Plain inverse: x = y = z = 1,
+ * s = 1/n.  Coset inverse: s = 1/n, x = g^-1, y = g^-n, z = g. */
+struct reverse_job {
+    const cuzk_ntt_domain *d;
+    cuzk_fr *a;
+    size_t chunks;
+    int coset;
+};
+
+static void reverse_scale_task(void *arg, size_t c)
+{
+    const struct reverse_job *job = arg;
+    const cuzk_ntt_domain *d = job->d;
+    size_t n = d->n, half = n / 2, count = half + 1;
+    size_t lo = count * c / job->chunks, hi = count * (c + 1) / job->chunks;
+    if (lo >= hi) return;
+    cuzk_fr *a = job->a, u = d->n_inv, v = d->n_inv;
+    if (job->coset) {
+        cuzk_fr t;
+        fr_pow_u64(&t, &d->g_inv, lo);
+        nfr_mul(&u, &u, &t);
+        fr_pow_u64(&t, &d->g, lo);
+        nfr_mul(&v, &v, &t);
+        nfr_mul(&v, &v, &d->g_inv_n);
+    }
+    for (size_t k = lo; k < hi; k++) {
+        if (k == 0 || k == half) {
+            nfr_mul(&a[k], &a[k], &u);
+        } else {
+            cuzk_fr x = a[k];
+            nfr_mul(&a[k], &a[n - k], &u);
+            nfr_mul(&a[n - k], &x, &v);
+        }
+        if (job->coset) {
+            nfr_mul(&u, &u, &d->g_inv);
+            nfr_mul(&v, &v, &d->g);
+        }
+    }
+}
+
+/* ---- transforms ----------------------------------------------------------- */
+
+static int check(const cuzk_ntt_domain *dom, const cuzk_fr *a, size_t n)
+{
+    if (!dom || !a || n != dom->n) return CUZK_ERR_ARG;
+    return CUZK_OK;
+}
+
+static void forward(const cuzk_ntt_domain *d, cuzk_par *par, cuzk_fr *a)
+{
+    ntt_dif(d, par, a);
+    ntt_bitrev_permute(par, a, d->log_n);
+}
+
+static size_t pass_chunks(const cuzk_ntt_domain *d, cuzk_par *par)
+{
+    return d->log_n >= 12 ? ntt_chunks(par, d->n) : 1;
+}
+
+static void reverse_scale(const cuzk_ntt_domain *d, cuzk_par *par, cuzk_fr *a, int coset)
+{
+    struct reverse_job job = {d, a, pass_chunks(d, par), coset};
+    cuzk_par_for(par, reverse_scale_task, &job, job.chunks);
+}
+
+int cuzk_ntt_forward(const cuzk_ntt_domain *dom, cuzk_par *par, cuzk_fr *a, size_t n)
+{
+    int rc = check(dom, a, n);
+    if (rc == CUZK_OK) forward(dom, par, a);
+    return rc;
+}
+
+int cuzk_ntt_inverse(const cuzk_ntt_domain *dom, cuzk_par *par, cuzk_fr *a, size_t n)
+{
+    int rc = check(dom, a, n);
+    if (rc != CUZK_OK) return rc;
+    forward(dom, par, a);
+    reverse_scale(dom, par, a, 0);
+    return CUZK_OK;
+}
+
+int cuzk_ntt_coset_forward(const cuzk_ntt_domain *dom, cuzk_par *par, cuzk_fr *a, size_t n)
+{
+    int rc = check(dom, a, n);
+    if (rc != CUZK_OK) return rc;
+    struct scale_job job = {dom, a, pass_chunks(dom, par)};
+    cuzk_par_for(par, coset_scale_task, &job, job.chunks);
+    forward(dom, par, a);
+    return CUZK_OK;
+}
+
+int cuzk_ntt_coset_inverse(const cuzk_ntt_domain *dom, cuzk_par *par, cuzk_fr *a, size_t n)
+{
+    int rc = check(dom, a, n);
+    if (rc != CUZK_OK) return rc;
+    forward(dom, par, a);
+    reverse_scale(dom, par, a, 1);
+    return CUZK_OK;
+}

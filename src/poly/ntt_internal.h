@@ -1,0 +1,68 @@
+/* Private interface between the files of the NTT (src/poly). */
+#ifndef CUZK_POLY_NTT_INTERNAL_H
+#define CUZK_POLY_NTT_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/ntt.h"
+
+/* Top stages read the natural table omega^i directly at stride n/(2h) while
+ * that stride is at most this many elements (256 bytes: the prefetcher
+ * still streams it); deeper stages get their own contiguous table, because
+ * a larger stride touches one cache line and soon one page per twiddle. */
+#define NTT_STRIDE_MAX 8u
+
+struct cuzk_ntt_domain {
+    unsigned log_n;
+    size_t n;
+    cuzk_fr omega, omega_inv, n_inv, g, g_inv, g_inv_n; /* g_inv_n = g^-n */
+    cuzk_fr *nat;   /* omega^i for i < max(n/2, 1) */
+    cuzk_fr *stage; /* for h < n/(2*NTT_STRIDE_MAX): [h-1, 2h-1) = w_{2h}^j */
+    void *mem;
+    size_t bytes;
+};
+
+/* Twiddles of one DIF stage with half-size h: w_{2h}^j = p[j * s]. */
+typedef struct {
+    const cuzk_fr *p;
+    size_t s;
+} ntt_twiddles;
+
+static inline ntt_twiddles ntt_stage_twiddles(const cuzk_ntt_domain *d, size_t h)
+{
+    size_t stride = d->n / (2 * h);
+    ntt_twiddles t;
+    if (stride <= NTT_STRIDE_MAX) {
+        t.p = d->nat;
+        t.s = stride;
+    } else {
+        t.p = d->stage + (h - 1);
+        t.s = 1;
+    }
+    return t;
+}
+
+static inline size_t ntt_bitrev(size_t x, unsigned bits)
+{
+    uint64_t v = __builtin_bswap64((uint64_t)x);
+    v = (v >> 4 & 0x0f0f0f0f0f0f0f0full) | (v & 0x0f0f0f0f0f0f0f0full) << 4;
+    v = (v >> 2 & 0x3333333333333333ull) | (v & 0x3333333333333333ull) << 2;
+    v = (v >> 1 & 0x5555555555555555ull) | (v & 0x5555555555555555ull) << 1;
+    return bits ? (size_t)(v >> (64 - bits)) : 0;
+}
+
+/* How many tasks to cut an evenly divisible job into. */
+static inline size_t ntt_chunks(cuzk_par *par, size_t items)
+{
+    size_t c = (size_t)cuzk_par_threads(par) * 4;
+    if (cuzk_par_threads(par) <= 1) c = 1;
+    return c < items ? c : (items ? items : 1);
+}
+
+/* Natural-order DIF core (natural in, bit-reversed out), src/poly/ntt_dif.c. */
+void ntt_dif(const cuzk_ntt_domain *d, cuzk_par *par, cuzk_fr *a);
+/* In-place bit-reversal permutation of a[0..n), src/poly/ntt_dif.c. */
+void ntt_bitrev_permute(cuzk_par *par, cuzk_fr *a, unsigned log_n);
+
+#endif
