@@ -231,6 +231,7 @@ VEC_HELPER int run_file(const char *name, void (*fn)(const vec *), int min_vecto
     for (int k = 0; k < nops; k++) printf(" %s=%d", ops[k], counts[k]);
     printf("\n");
     CHECK(total >= min_vectors);
+    if (total && skipped_vectors == total) test_skip("all vectors of this file need a layer not built yet");
     free(buf);
     return total;
 }
