@@ -1,0 +1,375 @@
+/* The Groth16 prover (filecoin-formats.md section 4) for a batch of
+ * circuits sharing one set of parameters.
+ *
+ * Per proof: H = coefficients of (A*B - C)/Z by the backend's h_poly
+ * (coset NTTs), then five MSMs (H, L, A, B_G1, B_G2) through the backend,
+ * then the assembly with the blinding r, s (constant time):
+ *     A = alpha1 + SA + r delta1         B = beta2 + SB2 + s delta2
+ *     B1 = beta1 + SB1 + s delta1        C = s A + r B1 - r s delta1 + H + L
+ * Mapped parameters are walked in chunks of CHUNK_VARS variables: a chunk of
+ * bases is decoded once into a buffer and used by every proof of the batch,
+ * so memory stays bounded whatever the file size.  Resident parameters are
+ * passed to the MSM directly. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include <openssl/crypto.h>
+
+#include "g16_internal.h"
+
+#define CHUNK_VARS ((size_t)1 << 20) /* multiple of 64 */
+
+static size_t popcount_range(const uint64_t *bits, size_t n)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < n / 64; i++) c += (size_t)__builtin_popcountll(bits[i]);
+    if (n % 64) c += (size_t)__builtin_popcountll(bits[n / 64] & ((1ull << (n % 64)) - 1));
+    return c;
+}
+
+static size_t words(size_t bits) { return (bits + 63) / 64; }
+
+int cuzk_groth16_witness_from_cs(cuzk_groth16_witness *w, const cuzk_cs *cs)
+{
+    cuzk_cs_counts n;
+    cuzk_cs_get_counts(cs, &n);
+    memset(w, 0, sizeof *w);
+    w->n_constraints = n.constraints;
+    w->n_inputs = n.inputs;
+    w->n_aux = n.aux;
+    w->a = cuzk_cs_eval(cs, CUZK_LC_A);
+    w->b = cuzk_cs_eval(cs, CUZK_LC_B);
+    w->c = cuzk_cs_eval(cs, CUZK_LC_C);
+    w->input = cuzk_cs_input_assignment(cs);
+    w->aux = cuzk_cs_aux_assignment(cs);
+    w->a_aux_density = cuzk_cs_density_a_aux(cs);
+    w->b_input_density = cuzk_cs_density_b_input(cs);
+    w->b_aux_density = cuzk_cs_density_b_aux(cs);
+    if (!w->a || !w->b || !w->c || !w->input || (n.aux && !w->aux) ||
+        (n.aux && (!w->a_aux_density || !w->b_aux_density)) || !w->b_input_density)
+        return CUZK_ERR_ARG; /* not a finished PROVE-mode cs */
+    return CUZK_OK;
+}
+
+static int check_witness(const cuzk_groth16_params *p, const cuzk_groth16_witness *w, size_t i,
+                         const cuzk_groth16_witness *w0, char *err, size_t el)
+{
+    if (!w->a || !w->b || !w->c || !w->input || (w->n_aux && !w->aux) || !w->b_input_density ||
+        (w->n_aux && (!w->a_aux_density || !w->b_aux_density)))
+        return g16_err(err, el, CUZK_ERR_ARG, "prove: circuit %zu: missing evaluations, assignment "
+                                              "or density", i);
+    cuzk_groth16_shape sh = {
+        .n_inputs = w->n_inputs,
+        .n_aux = w->n_aux,
+        .n_constraints = w->n_constraints,
+        .n_a_aux = w->n_aux ? popcount_range(w->a_aux_density, w->n_aux) : 0,
+        .n_b_inputs = popcount_range(w->b_input_density, w->n_inputs),
+        .n_b_aux = w->n_aux ? popcount_range(w->b_aux_density, w->n_aux) : 0,
+    };
+    char msg[CUZK_G16_ERR_LEN];
+    int st = cuzk_groth16_params_check_shape(p, &sh, msg, sizeof msg);
+    if (st) return g16_err(err, el, st, "prove: circuit %zu does not match the parameters: %s", i, msg);
+    if (!cuzk_fr_is_one(&w->input[0]))
+        return g16_err(err, el, CUZK_ERR_ARG, "prove: circuit %zu: input 0 (ONE) is not 1", i);
+    /* chunked MSMs over mapped bases use one density for the whole batch */
+    if (w != w0 &&
+        (w->n_aux != w0->n_aux || w->n_inputs != w0->n_inputs ||
+         (w->n_aux && (memcmp(w->a_aux_density, w0->a_aux_density, words(w->n_aux) * 8) ||
+                       memcmp(w->b_aux_density, w0->b_aux_density, words(w->n_aux) * 8))) ||
+         memcmp(w->b_input_density, w0->b_input_density, words(w->n_inputs) * 8)))
+        return g16_err(err, el, CUZK_ERR_ARG,
+                       "prove: circuit %zu has a different density from circuit 0; a batch must "
+                       "share one circuit", i);
+    return CUZK_OK;
+}
+
+/* ---- chunked MSM over one query ------------------------------------------- */
+
+typedef struct {
+    const cuzk_groth16_params *p;
+    int v;             /* cuzk_groth16_vec */
+    size_t base0;      /* first base of this query part in the vector */
+    const uint64_t *density; /* shared by the batch, NULL = dense */
+    size_t nvars;
+    const cuzk_fr *const *scalars; /* per proof */
+    size_t nproofs;
+} query;
+
+typedef struct {
+    const cuzk_groth16_params *p;
+    int v;
+    size_t start, n;
+    void *out;
+    int *st;
+} dec_job;
+
+#define DEC_TASK 4096
+
+static void dec_task(void *arg, size_t t)
+{
+    dec_job *j = arg;
+    size_t lo = t * DEC_TASK, k = j->n - lo < DEC_TASK ? j->n - lo : DEC_TASK;
+    int st = j->v == CUZK_G16_B_G2
+                 ? cuzk_groth16_params_g2((cuzk_g2_affine *)j->out + lo, j->p, j->start + lo, k)
+                 : cuzk_groth16_params_g1((cuzk_g1_affine *)j->out + lo, j->p, j->v, j->start + lo, k);
+    if (st) j->st[t] = st;
+}
+
+/* acc[i] (G1 or G2 Jacobian) += the query's MSM for proof i. */
+static int run_query(const cuzk_groth16_backend *be, cuzk_par *par, const query *q, void *acc,
+                     void *buf)
+{
+    const bool g2 = q->v == CUZK_G16_B_G2;
+    const cuzk_groth16_params *p = q->p;
+    size_t nb_total = q->density ? popcount_range(q->density, q->nvars) : q->nvars;
+    if (!q->nvars) return CUZK_OK;
+    if (!p->map) {
+        for (size_t i = 0; i < q->nproofs; i++) {
+            int st;
+            if (g2) {
+                cuzk_g2 r, *a = (cuzk_g2 *)acc + i;
+                st = be->msm_g2(be->ctx, &r, p->g2 + q->base0, nb_total, q->scalars[i], q->nvars,
+                                q->density, par);
+                if (!st) cuzk_g2_add(a, a, &r);
+            } else {
+                cuzk_g1 r, *a = (cuzk_g1 *)acc + i;
+                st = be->msm_g1(be->ctx, &r, p->g1[q->v] + q->base0, nb_total, q->scalars[i],
+                                q->nvars, q->density, par);
+                if (!st) cuzk_g1_add(a, a, &r);
+            }
+            if (st) return st;
+        }
+        return CUZK_OK;
+    }
+    size_t base = q->base0;
+    for (size_t v0 = 0; v0 < q->nvars; v0 += CHUNK_VARS) {
+        size_t nv = q->nvars - v0 < CHUNK_VARS ? q->nvars - v0 : CHUNK_VARS;
+        const uint64_t *dens = q->density ? q->density + v0 / 64 : NULL;
+        size_t nb = dens ? popcount_range(dens, nv) : nv;
+        size_t ntasks = (nb + DEC_TASK - 1) / DEC_TASK;
+        int sts[CHUNK_VARS / DEC_TASK + 1] = {0};
+        dec_job dj = {p, q->v, base, nb, buf, sts};
+        cuzk_par_for(par, dec_task, &dj, ntasks);
+        for (size_t t = 0; t < ntasks; t++)
+            if (sts[t]) return sts[t];
+        for (size_t i = 0; i < q->nproofs; i++) {
+            int st;
+            if (g2) {
+                cuzk_g2 r, *a = (cuzk_g2 *)acc + i;
+                st = be->msm_g2(be->ctx, &r, buf, nb, q->scalars[i] + v0, nv, dens, par);
+                if (!st) cuzk_g2_add(a, a, &r);
+            } else {
+                cuzk_g1 r, *a = (cuzk_g1 *)acc + i;
+                st = be->msm_g1(be->ctx, &r, buf, nb, q->scalars[i] + v0, nv, dens, par);
+                if (!st) cuzk_g1_add(a, a, &r);
+            }
+            if (st) return st;
+        }
+        base += nb;
+    }
+    return CUZK_OK;
+}
+
+/* ---- assembly (constant time in r, s) -------------------------------------- */
+
+static int random_fr(cuzk_fr *r)
+{
+    uint8_t b[64];
+    size_t got = 0;
+    while (got < sizeof b) {
+        ssize_t k = getrandom(b + got, sizeof b - got, 0);
+        if (k <= 0) return CUZK_ERR_IO;
+        got += (size_t)k;
+    }
+    cuzk_fr_from_bytes_le_reduce(r, b, sizeof b);
+    OPENSSL_cleanse(b, sizeof b);
+    return CUZK_OK;
+}
+
+static void assemble(uint8_t proof[CUZK_G16_PROOF_BYTES], const cuzk_groth16_vk *vk,
+                     const cuzk_g1 *sa, const cuzk_g1 *sb1, const cuzk_g2 *sb2, const cuzk_g1 *sh,
+                     const cuzk_g1 *sl, const cuzk_fr *r, const cuzk_fr *s)
+{
+    cuzk_g1 a, b1, c, t, d1;
+    cuzk_g2 b2, t2, d2;
+    cuzk_fr rs;
+    cuzk_g1_from_affine(&d1, &vk->delta_g1);
+    cuzk_g2_from_affine(&d2, &vk->delta_g2);
+    /* A = alpha1 + SA + r delta1 */
+    cuzk_g1_mul(&t, &d1, r);
+    cuzk_g1_add_affine(&a, sa, &vk->alpha_g1);
+    cuzk_g1_add(&a, &a, &t);
+    /* B1 = beta1 + SB1 + s delta1, B = beta2 + SB2 + s delta2 */
+    cuzk_g1_mul(&t, &d1, s);
+    cuzk_g1_add_affine(&b1, sb1, &vk->beta_g1);
+    cuzk_g1_add(&b1, &b1, &t);
+    cuzk_g2_mul(&t2, &d2, s);
+    cuzk_g2_add_affine(&b2, sb2, &vk->beta_g2);
+    cuzk_g2_add(&b2, &b2, &t2);
+    /* C = s A + r B1 - r s delta1 + H + L */
+    cuzk_g1_mul(&c, &a, s);
+    cuzk_g1_mul(&t, &b1, r);
+    cuzk_g1_add(&c, &c, &t);
+    cuzk_fr_mul(&rs, r, s);
+    cuzk_fr_neg(&rs, &rs);
+    cuzk_g1_mul(&t, &d1, &rs);
+    cuzk_g1_add(&c, &c, &t);
+    cuzk_g1_add(&c, &c, sh);
+    cuzk_g1_add(&c, &c, sl);
+    OPENSSL_cleanse(&rs, sizeof rs);
+
+    cuzk_g1_affine aa, ca;
+    cuzk_g2_affine ba;
+    cuzk_g1_to_affine(&aa, &a);
+    cuzk_g2_to_affine(&ba, &b2);
+    cuzk_g1_to_affine(&ca, &c);
+    cuzk_g1_compress(proof, &aa);
+    cuzk_g2_compress(proof + 48, &ba);
+    cuzk_g1_compress(proof + 144, &ca);
+}
+
+/* ---- the prover ------------------------------------------------------------ */
+
+typedef struct {
+    cuzk_g1 *h, *l, *a, *b1;
+    cuzk_g2 *b2;
+    cuzk_fr **hcoef; /* per proof: m elements (a buffer reused as H coefficients) */
+} accs;
+
+static void free_accs(accs *x, size_t n)
+{
+    free(x->h);
+    free(x->l);
+    free(x->a);
+    free(x->b1);
+    free(x->b2);
+    if (x->hcoef)
+        for (size_t i = 0; i < n; i++) free(x->hcoef[i]);
+    free(x->hcoef);
+}
+
+static int h_phase(const cuzk_groth16_backend *be, cuzk_par *par, const cuzk_groth16_witness *w,
+                   size_t m, unsigned log_m, cuzk_fr **out)
+{
+    size_t n = w->n_constraints;
+    cuzk_fr *a = malloc(m * sizeof *a), *b = malloc(m * sizeof *b), *c = malloc(m * sizeof *c);
+    int st = CUZK_ERR_NOMEM;
+    if (a && b && c) {
+        memcpy(a, w->a, n * sizeof *a);
+        memcpy(b, w->b, n * sizeof *b);
+        memcpy(c, w->c, n * sizeof *c);
+        st = be->h_poly(be->ctx, a, b, c, n, log_m, par);
+    }
+    free(b);
+    free(c);
+    if (st) {
+        free(a);
+        return st;
+    }
+    *out = a;
+    return CUZK_OK;
+}
+
+int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth16_params *p,
+                       const cuzk_groth16_witness *w, size_t n, const cuzk_groth16_prove_opts *o)
+{
+    const cuzk_groth16_backend *be = o && o->backend ? o->backend : cuzk_groth16_backend_cpu();
+    cuzk_par *par = o ? o->par : NULL;
+    char *err = o ? o->err : NULL;
+    size_t el = o ? o->err_len : 0;
+    cuzk_groth16_timings tm = {0};
+    double t0 = g16_now(), t;
+    if (!proofs || !p || (!w && n)) return g16_err(err, el, CUZK_ERR_ARG, "prove: NULL argument");
+    if (!n) return CUZK_OK;
+    int st;
+    for (size_t i = 0; i < n; i++)
+        if ((st = check_witness(p, &w[i], i, &w[0], err, el))) return st;
+
+    size_t m = p->count[CUZK_G16_H] + 1;
+    unsigned log_m = g16_log2_ceil(m);
+    size_t n_in = w[0].n_inputs, n_aux = w[0].n_aux;
+    size_t nb_in = popcount_range(w[0].b_input_density, n_in);
+    accs x = {0};
+    x.h = calloc(n, sizeof *x.h);
+    x.l = calloc(n, sizeof *x.l);
+    x.a = calloc(n, sizeof *x.a);
+    x.b1 = calloc(n, sizeof *x.b1);
+    x.b2 = calloc(n, sizeof *x.b2);
+    x.hcoef = calloc(n, sizeof *x.hcoef);
+    const cuzk_fr **sc = calloc(n, sizeof *sc);
+    /* decode buffer for mapped params: one chunk of G2 (the largest) */
+    void *buf = p->map ? malloc(CHUNK_VARS * sizeof(cuzk_g2_affine)) : NULL;
+    if (!x.h || !x.l || !x.a || !x.b1 || !x.b2 || !x.hcoef || !sc || (p->map && !buf)) {
+        st = g16_err(err, el, CUZK_ERR_NOMEM, "prove: out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        cuzk_g1_set_inf(&x.h[i]);
+        cuzk_g1_set_inf(&x.l[i]);
+        cuzk_g1_set_inf(&x.a[i]);
+        cuzk_g1_set_inf(&x.b1[i]);
+        cuzk_g2_set_inf(&x.b2[i]);
+    }
+
+    /* H: polynomial, then MSM */
+    t = g16_now();
+    for (size_t i = 0; i < n; i++)
+        if ((st = h_phase(be, par, &w[i], m, log_m, &x.hcoef[i]))) {
+            g16_err(err, el, st, "prove: circuit %zu: H computation failed: %s", i,
+                    cuzk_strerror(st));
+            goto done;
+        }
+    tm.h_ntt = g16_now() - t;
+
+#define RUN(field, acc, vec, b0, dens, nv, scal)                                                 \
+    do {                                                                                         \
+        for (size_t i = 0; i < n; i++) sc[i] = (scal);                                           \
+        query q = {p, vec, b0, dens, nv, sc, n};                                                 \
+        t = g16_now();                                                                           \
+        st = run_query(be, par, &q, acc, buf);                                                   \
+        tm.field += g16_now() - t;                                                               \
+        if (st) {                                                                                \
+            g16_err(err, el, st, "prove: MSM over %s failed: %s", #vec, cuzk_strerror(st));      \
+            goto done;                                                                           \
+        }                                                                                        \
+    } while (0)
+
+    RUN(msm_h, x.h, CUZK_G16_H, 0, NULL, m - 1, x.hcoef[i]);
+    for (size_t i = 0; i < n; i++) {
+        free(x.hcoef[i]); /* H coefficients are no longer needed */
+        x.hcoef[i] = NULL;
+    }
+    RUN(msm_l, x.l, CUZK_G16_L, 0, NULL, n_aux, w[i].aux);
+    RUN(msm_a, x.a, CUZK_G16_A, 0, NULL, n_in, w[i].input);
+    RUN(msm_a, x.a, CUZK_G16_A, n_in, w[0].a_aux_density, n_aux, w[i].aux);
+    RUN(msm_b_g1, x.b1, CUZK_G16_B_G1, 0, w[0].b_input_density, n_in, w[i].input);
+    RUN(msm_b_g1, x.b1, CUZK_G16_B_G1, nb_in, w[0].b_aux_density, n_aux, w[i].aux);
+    RUN(msm_b_g2, x.b2, CUZK_G16_B_G2, 0, w[0].b_input_density, n_in, w[i].input);
+    RUN(msm_b_g2, x.b2, CUZK_G16_B_G2, nb_in, w[0].b_aux_density, n_aux, w[i].aux);
+#undef RUN
+
+    t = g16_now();
+    for (size_t i = 0; i < n; i++) {
+        cuzk_fr r = CUZK_FR_ZERO, s = CUZK_FR_ZERO;
+        if (!(o && o->deterministic) && ((st = random_fr(&r)) || (st = random_fr(&s)))) {
+            g16_err(err, el, st, "prove: getrandom failed");
+            goto done;
+        }
+        assemble(proofs[i], &p->vk, &x.a[i], &x.b1[i], &x.b2[i], &x.h[i], &x.l[i], &r, &s);
+        OPENSSL_cleanse(&r, sizeof r);
+        OPENSSL_cleanse(&s, sizeof s);
+    }
+    tm.assembly = g16_now() - t;
+    st = CUZK_OK;
+done:
+    free_accs(&x, n);
+    free(sc);
+    free(buf);
+    tm.total = g16_now() - t0;
+    if (o && o->timings) {
+        tm.synthesis = o->timings->synthesis;
+        *o->timings = tm;
+    }
+    return st;
+}
