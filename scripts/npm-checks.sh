@@ -1,8 +1,50 @@
 #!/usr/bin/env bash
-# Checks that need node + npm test tools pinned in tests/package.json.
+# Checks that need node + npm test tools pinned in tests/package.json
+# (run by `make test`):
+#  - the committed known-answer vectors (tests/vectors/*.txt) are exactly what
+#    tests/vectors/gen.mjs produces with the pinned @noble/curves: regenerate
+#    into a temporary folder and diff.
+# Without node/npm this prints SKIP and succeeds: the C tests read the
+# committed files and never need node.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   echo "npm-checks: SKIP: node/npm not found (apt-get install -y nodejs npm to enable)"
   exit 0
 fi
-exit 0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if [ ! -d tests/node_modules/@noble/curves ]; then
+  echo "npm-checks: installing pinned test tools (npm ci --prefix tests)"
+  if ! npm ci --prefix tests --no-audit --no-fund >/dev/null 2>"$tmp/npm-ci.log"; then
+    # no registry (offline machine): the committed vectors still drive the C tests
+    echo "npm-checks: SKIP: npm ci --prefix tests failed: $(tail -n 3 "$tmp/npm-ci.log" | tr '\n' ' ')"
+    exit 0
+  fi
+fi
+want=$(node -p 'require("./tests/package.json").dependencies["@noble/curves"]')
+have=$(node -p 'require("./tests/node_modules/@noble/curves/package.json").version')
+if [ "$want" != "$have" ]; then
+  echo "npm-checks: FAIL: tests/node_modules has @noble/curves $have, package.json pins $want (run: npm ci --prefix tests)"
+  exit 1
+fi
+mkdir "$tmp/out"
+if ! node tests/vectors/gen.mjs "$tmp/out"; then
+  need=$(node -p 'require("./tests/node_modules/@noble/curves/package.json").engines.node' 2>/dev/null || echo '?')
+  echo "npm-checks: FAIL: tests/vectors/gen.mjs failed (node $(node --version); @noble/curves wants node $need)"
+  exit 1
+fi
+fail=0
+for f in "$tmp"/out/*.txt; do
+  name=$(basename "$f")
+  if ! cmp -s "$f" "tests/vectors/$name"; then
+    echo "npm-checks: FAIL: tests/vectors/$name differs from what gen.mjs produces:"
+    diff "tests/vectors/$name" "$f" | head -n 5 | cut -c1-160
+    fail=1
+  fi
+done
+for f in tests/vectors/*.txt; do
+  [ -e "$tmp/out/$(basename "$f")" ] || { echo "npm-checks: FAIL: $f is not produced by gen.mjs"; fail=1; }
+done
+[ $fail = 0 ] && echo "npm-checks: ok: tests/vectors/*.txt match gen.mjs with @noble/curves $have"
+exit $fail
