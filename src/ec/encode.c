@@ -136,3 +136,96 @@ int cuzk_g1_decode(cuzk_g1_affine *r, const uint8_t *in, size_t len)
     if (len == 96) return cuzk_g1_deserialize(r, in);
     return CUZK_ERR_ENC_LENGTH;
 }
+
+/* ---- G2: Fp2 elements are written c1 first, then c0 ----------------------- */
+static void fp2_to_bytes(uint8_t out[96], const cuzk_fp2 *a)
+{
+    cuzk_fp_to_bytes_be(out, &a->c1);
+    cuzk_fp_to_bytes_be(out + 48, &a->c0);
+}
+
+void cuzk_g2_compress(uint8_t out[96], const cuzk_g2_affine *p)
+{
+    if (cuzk_g2_affine_is_inf(p)) {
+        memset(out, 0, 96);
+        out[0] = FLAG_COMPRESSED | FLAG_INFINITY;
+        return;
+    }
+    fp2_to_bytes(out, &p->x);
+    out[0] |= FLAG_COMPRESSED;
+    if (cuzk_fp2_is_lexicographically_largest(&p->y)) out[0] |= FLAG_SIGN;
+}
+
+void cuzk_g2_serialize(uint8_t out[192], const cuzk_g2_affine *p)
+{
+    if (cuzk_g2_affine_is_inf(p)) {
+        memset(out, 0, 192);
+        out[0] = FLAG_INFINITY;
+        return;
+    }
+    fp2_to_bytes(out, &p->x);
+    fp2_to_bytes(out + 96, &p->y);
+}
+
+int cuzk_g2_decompress_unchecked(cuzk_g2_affine *r, const uint8_t in[96])
+{
+    bool inf;
+    cuzk_fp2 x, y, rhs;
+    r->x = r->y = CUZK_FP2_ZERO;
+    int rc = check_flags(&inf, in, 96, true);
+    if (rc != CUZK_OK || inf) return rc;
+    if (fp_from_masked(&x.c1, in) != CUZK_OK || cuzk_fp_from_bytes_be(&x.c0, in + 48) != CUZK_OK)
+        return CUZK_ERR_ENC_NONCANONICAL;
+    cuzk_fp2_sqr(&rhs, &x);
+    cuzk_fp2_mul(&rhs, &rhs, &x);
+    cuzk_fp2_add(&rhs, &rhs, &CUZK_G2_B);
+    if (!cuzk_fp2_sqrt(&y, &rhs)) return CUZK_ERR_ENC_NOT_ON_CURVE;
+    if (cuzk_fp2_is_lexicographically_largest(&y) != ((in[0] & FLAG_SIGN) != 0)) cuzk_fp2_neg(&y, &y);
+    r->x = x;
+    r->y = y;
+    return CUZK_OK;
+}
+
+int cuzk_g2_deserialize_unchecked(cuzk_g2_affine *r, const uint8_t in[192])
+{
+    bool inf;
+    cuzk_g2_affine p;
+    r->x = r->y = CUZK_FP2_ZERO;
+    int rc = check_flags(&inf, in, 192, false);
+    if (rc != CUZK_OK || inf) return rc;
+    if (fp_from_masked(&p.x.c1, in) != CUZK_OK || cuzk_fp_from_bytes_be(&p.x.c0, in + 48) != CUZK_OK ||
+        cuzk_fp_from_bytes_be(&p.y.c1, in + 96) != CUZK_OK ||
+        cuzk_fp_from_bytes_be(&p.y.c0, in + 144) != CUZK_OK)
+        return CUZK_ERR_ENC_NONCANONICAL;
+    if (cuzk_g2_affine_is_inf(&p) || !cuzk_g2_affine_is_on_curve(&p)) return CUZK_ERR_ENC_NOT_ON_CURVE;
+    *r = p;
+    return CUZK_OK;
+}
+
+static int g2_subgroup_or_fail(cuzk_g2_affine *r, int rc)
+{
+    if (rc != CUZK_OK) return rc;
+    if (!cuzk_g2_affine_in_subgroup(r)) {
+        r->x = r->y = CUZK_FP2_ZERO;
+        return CUZK_ERR_ENC_SUBGROUP;
+    }
+    return CUZK_OK;
+}
+
+int cuzk_g2_decompress(cuzk_g2_affine *r, const uint8_t in[96])
+{
+    return g2_subgroup_or_fail(r, cuzk_g2_decompress_unchecked(r, in));
+}
+
+int cuzk_g2_deserialize(cuzk_g2_affine *r, const uint8_t in[192])
+{
+    return g2_subgroup_or_fail(r, cuzk_g2_deserialize_unchecked(r, in));
+}
+
+int cuzk_g2_decode(cuzk_g2_affine *r, const uint8_t *in, size_t len)
+{
+    r->x = r->y = CUZK_FP2_ZERO;
+    if (len == 96) return cuzk_g2_decompress(r, in);
+    if (len == 192) return cuzk_g2_deserialize(r, in);
+    return CUZK_ERR_ENC_LENGTH;
+}
