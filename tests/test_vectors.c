@@ -11,12 +11,6 @@
 #include "cuzk/pairing.h"
 #include "vec_reader.h"
 
-/* final_exp lives in the pairing layer; 0 compiles those vectors out (while
- * that layer has not landed: a test executable must link). */
-#ifndef CUZK_VEC_PAIRING
-#define CUZK_VEC_PAIRING 1
-#endif
-
 /* ---- ff.txt ---------------------------------------------------------------- */
 typedef void (*fp_bin)(cuzk_fp *, const cuzk_fp *, const cuzk_fp *);
 typedef void (*fp_un)(cuzk_fp *, const cuzk_fp *);
@@ -250,15 +244,10 @@ static void fp12_vec(const vec *v, const char *op)
 
 static void final_exp_vec(const vec *v)
 {
-#if CUZK_VEC_PAIRING
     cuzk_fp12 f, r;
     if (!want_ntok(v, 3) || !get_fp12(v, 1, &f)) return;
     cuzk_final_exp(&r, &f);
     same_fp12(v, "final_exp(f)", &r, 2);
-#else
-    (void)v;
-    skipped_vectors++;
-#endif
 }
 
 static void ff_dispatch(const vec *v)

@@ -7,12 +7,6 @@
 #include "cuzk/pairing.h"
 #include "vec_reader.h"
 
-/* 0 compiles the G2 (and pairing) vectors out while that code has not landed:
- * a test executable must link.  They then count as skipped. */
-#ifndef CUZK_VEC_G2
-#define CUZK_VEC_G2 0
-#endif
-
 typedef union { cuzk_g1_affine g1; cuzk_g2_affine g2; } aff_t;
 typedef union { cuzk_g1 g1; cuzk_g2 g2; } jac_t;
 
@@ -82,9 +76,7 @@ typedef struct {
         N##_adda, N##_dbl, N##_neg, N##_aneg, N##_mul, N##_mulv, N##_aoc, N##_oc, N##_asg, N##_sg};
 
 GROUP_WRAPPERS(g1, 48, 96)
-#if CUZK_VEC_G2
 GROUP_WRAPPERS(g2, 96, 192)
-#endif
 
 /* Decode token i (length picks compressed/uncompressed) with the checked
  * decoder; a failure is reported with the status text. */
@@ -288,17 +280,12 @@ static void ec_dispatch(const vec *v)
 {
     const char *op = v->tok[0];
     if (!strncmp(op, "g1_", 3)) group_vec(v, &g1_group, op + 3);
-#if CUZK_VEC_G2
     else if (!strncmp(op, "g2_", 3)) group_vec(v, &g2_group, op + 3);
-#else
-    else if (!strncmp(op, "g2_", 3)) skipped_vectors++;
-#endif
     else vfail(v, "unknown op");
 }
 
 static void pairing_dispatch(const vec *v)
 {
-#if CUZK_VEC_G2
     aff_t p[8], q[8];
     cuzk_g1_affine p1[8];
     cuzk_g2_affine q2[8];
@@ -329,10 +316,6 @@ static void pairing_dispatch(const vec *v)
     } else {
         vfail(v, "unknown op");
     }
-#else
-    (void)v;
-    skipped_vectors++;
-#endif
 }
 
 static void test_ec_vectors(void) { run_file("ec.txt", ec_dispatch, 250); }
