@@ -1,11 +1,13 @@
 /* Inlinable Fr arithmetic for the NTT's inner loops.
  *
- * Why a private copy: the public cuzk_fr_add/sub/mul are out-of-line calls
- * (a backend switch sits behind them) and a butterfly is one multiplication
- * plus two additions, so call overhead and the lack of inlining cost about a
- * third of the transform.  These functions compute exactly the same fully
- * reduced Montgomery residues as cuzk_fr_* (tests compare transforms with a
- * naive DFT written with the public functions).  All are constant time.
+ * Why: the public cuzk_fr_add/sub/mul are out-of-line calls and a butterfly
+ * is one multiplication plus two additions, so calls and the lost inlining
+ * are a large share of the transform.  Multiplication is the field layer's
+ * inlinable dispatcher (ff/field_internal.h; poly sits above ff); addition
+ * and subtraction are unrolled carry chains here.  Results are exactly the
+ * fully reduced Montgomery residues cuzk_fr_* give (the tests compare every
+ * transform with a naive DFT written with the public functions).  All are
+ * constant time.
  *
  * Ranges: inputs < r, outputs < r.  r < 2^255, so a + b never carries out
  * of 256 bits, which the addition below relies on. */
@@ -15,94 +17,68 @@
 #include <stdint.h>
 
 #include "cuzk/ff.h"
+#include "ff/field_internal.h"
 
 #define NFR_M0 0xffffffff00000001ull
 #define NFR_M1 0x53bda402fffe5bfeull
 #define NFR_M2 0x3339d80809a1d805ull
 #define NFR_M3 0x73eda753299d7d48ull
-#define NFR_M0INV 0xfffffffeffffffffull /* -r^-1 mod 2^64 */
 
-typedef unsigned __int128 nfr_u128;
+#if defined(__x86_64__)
+#include <x86intrin.h>
 
-/* (hi, lo) = a * b + c + d, which cannot overflow 128 bits */
-#define NFR_MAC(hi, lo, a, b, c, d)                                          \
-    do {                                                                     \
-        nfr_u128 t_ = (nfr_u128)(a) * (b) + (c) + (d);                       \
-        (lo) = (uint64_t)t_;                                                 \
-        (hi) = (uint64_t)(t_ >> 64);                                         \
-    } while (0)
-
-static inline void nfr_add(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b)
+static inline __attribute__((always_inline)) void nfr_add(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b)
 {
-    nfr_u128 x;
-    uint64_t s[4], d[4], c = 0, bw = 0;
-    for (int i = 0; i < 4; i++) {
-        x = (nfr_u128)a->l[i] + b->l[i] + c;
-        s[i] = (uint64_t)x;
-        c = (uint64_t)(x >> 64);
-    }
-    static const uint64_t m[4] = {NFR_M0, NFR_M1, NFR_M2, NFR_M3};
-    for (int i = 0; i < 4; i++) {
-        x = (nfr_u128)s[i] - m[i] - bw;
-        d[i] = (uint64_t)x;
-        bw = (uint64_t)(x >> 64) & 1;
-    }
-    uint64_t keep = 0 - bw; /* s < r: keep the sum */
-    for (int i = 0; i < 4; i++) r->l[i] = (s[i] & keep) | (d[i] & ~keep);
+    unsigned long long s0, s1, s2, s3, d0, d1, d2, d3;
+    unsigned char c = _addcarry_u64(0, a->l[0], b->l[0], &s0);
+    c = _addcarry_u64(c, a->l[1], b->l[1], &s1);
+    c = _addcarry_u64(c, a->l[2], b->l[2], &s2);
+    (void)_addcarry_u64(c, a->l[3], b->l[3], &s3); /* no carry out: a + b < 2r < 2^256 */
+    c = _subborrow_u64(0, s0, NFR_M0, &d0);
+    c = _subborrow_u64(c, s1, NFR_M1, &d1);
+    c = _subborrow_u64(c, s2, NFR_M2, &d2);
+    c = _subborrow_u64(c, s3, NFR_M3, &d3);
+    uint64_t keep = 0 - (uint64_t)c; /* s < r: keep the sum */
+    r->l[0] = (s0 & keep) | (d0 & ~keep);
+    r->l[1] = (s1 & keep) | (d1 & ~keep);
+    r->l[2] = (s2 & keep) | (d2 & ~keep);
+    r->l[3] = (s3 & keep) | (d3 & ~keep);
 }
 
-static inline void nfr_sub(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b)
+static inline __attribute__((always_inline)) void nfr_sub(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b)
 {
-    nfr_u128 x;
-    uint64_t d[4], bw = 0, c = 0;
-    for (int i = 0; i < 4; i++) {
-        x = (nfr_u128)a->l[i] - b->l[i] - bw;
-        d[i] = (uint64_t)x;
-        bw = (uint64_t)(x >> 64) & 1;
-    }
-    static const uint64_t m[4] = {NFR_M0, NFR_M1, NFR_M2, NFR_M3};
-    uint64_t mask = 0 - bw;
-    for (int i = 0; i < 4; i++) {
-        x = (nfr_u128)d[i] + (m[i] & mask) + c;
-        r->l[i] = (uint64_t)x;
-        c = (uint64_t)(x >> 64);
-    }
+    unsigned long long d0, d1, d2, d3;
+    unsigned char c = _subborrow_u64(0, a->l[0], b->l[0], &d0);
+    c = _subborrow_u64(c, a->l[1], b->l[1], &d1);
+    c = _subborrow_u64(c, a->l[2], b->l[2], &d2);
+    c = _subborrow_u64(c, a->l[3], b->l[3], &d3);
+    uint64_t mask = 0 - (uint64_t)c; /* borrowed: add r back */
+    c = _addcarry_u64(0, d0, NFR_M0 & mask, &d0);
+    c = _addcarry_u64(c, d1, NFR_M1 & mask, &d1);
+    c = _addcarry_u64(c, d2, NFR_M2 & mask, &d2);
+    (void)_addcarry_u64(c, d3, NFR_M3 & mask, &d3);
+    r->l[0] = d0;
+    r->l[1] = d1;
+    r->l[2] = d2;
+    r->l[3] = d3;
+}
+#else
+static inline __attribute__((always_inline)) void nfr_add(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b)
+{
+    limbs_add_mod_n(r->l, a->l, b->l, CUZK_FR_MODULUS, 4);
 }
 
-/* Montgomery product a*b*2^-256 mod r (CIOS, fully reduced). */
-static inline void nfr_mul(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b)
+static inline __attribute__((always_inline)) void nfr_sub(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b)
 {
-    static const uint64_t m[4] = {NFR_M0, NFR_M1, NFR_M2, NFR_M3};
-    uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, hi, q, lo;
-    for (int i = 0; i < 4; i++) {
-        uint64_t bi = b->l[i], c;
-        NFR_MAC(c, t0, a->l[0], bi, t0, 0);
-        NFR_MAC(c, t1, a->l[1], bi, t1, c);
-        NFR_MAC(c, t2, a->l[2], bi, t2, c);
-        NFR_MAC(c, t3, a->l[3], bi, t3, c);
-        nfr_u128 s = (nfr_u128)t4 + c;
-        t4 = (uint64_t)s;
-        hi = (uint64_t)(s >> 64);
+    limbs_sub_mod_n(r->l, a->l, b->l, CUZK_FR_MODULUS, 4);
+}
+#endif
 
-        q = t0 * NFR_M0INV;
-        NFR_MAC(c, lo, q, m[0], t0, 0);
-        (void)lo;
-        NFR_MAC(c, t0, q, m[1], t1, c);
-        NFR_MAC(c, t1, q, m[2], t2, c);
-        NFR_MAC(c, t2, q, m[3], t3, c);
-        s = (nfr_u128)t4 + c;
-        t3 = (uint64_t)s;
-        t4 = hi + (uint64_t)(s >> 64);
-    }
-    /* t < 2r: subtract r once if t >= r */
-    uint64_t d[4], bw = 0, t[4] = {t0, t1, t2, t3};
-    for (int i = 0; i < 4; i++) {
-        nfr_u128 x = (nfr_u128)t[i] - m[i] - bw;
-        d[i] = (uint64_t)x;
-        bw = (uint64_t)(x >> 64) & 1;
-    }
-    uint64_t keep = 0 - (uint64_t)(t4 < bw);
-    for (int i = 0; i < 4; i++) r->l[i] = (t[i] & keep) | (d[i] & ~keep);
+/* Montgomery product a*b*2^-256 mod r: the field layer's inlinable
+ * dispatcher (MULX/ADX when active, else its portable path). */
+static inline __attribute__((always_inline)) void nfr_mul(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b)
+{
+    cuzk_fr_mul_inl(r, a, b);
 }
 
 #endif
