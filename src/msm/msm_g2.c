@@ -1,0 +1,32 @@
+/* Pippenger MSM over G2 (coordinates in Fp2): instantiation of msm_tmpl.h. */
+#include "cuzk/msm.h"
+#include "msm/msm_internal.h"
+
+#define FE cuzk_fp2
+#define FE_ADD cuzk_fp2_add
+#define FE_SUB cuzk_fp2_sub
+#define FE_DBL cuzk_fp2_dbl
+#define FE_NEG cuzk_fp2_neg
+#define FE_MUL cuzk_fp2_mul
+#define FE_SQR cuzk_fp2_sqr
+#define FE_INV cuzk_fp2_inv
+#define FE_IS_ZERO cuzk_fp2_is_zero
+#define FE_EQ cuzk_fp2_eq
+#define FE_ONE CUZK_FP2_ONE
+#define AFF cuzk_g2_affine
+#define JAC cuzk_g2
+#define G(name) cuzk_msm_g2_##name
+/* 4096 points = 768 KiB of chunk buffer (G2 affine points are 192 bytes). */
+#define MSM_BATCH 4096
+/* One Fp inversion plus a few Fp multiplications, in Fp2 multiplications. */
+#define MSM_INV_COST 180.0
+
+#include "msm/msm_tmpl.h"
+
+int cuzk_msm_g2(cuzk_par *par, cuzk_g2 *out, const cuzk_g2_affine *bases, size_t nbases,
+                const cuzk_fr *scalars, size_t nvars, const uint64_t *density, void *scratch,
+                size_t scratch_len)
+{
+    return msm_run(par, out, bases, nbases, scalars, 1, nvars, density, scratch, scratch_len,
+                   NULL);
+}

@@ -1,0 +1,736 @@
+/* Group-generic Pippenger core, included once per group by msm_g1.c and
+ * msm_g2.c after defining:
+ *   FE, FE_ADD/SUB/DBL/NEG/MUL/SQR(r, ...), FE_INV(r, a) (variable time),
+ *   FE_IS_ZERO(a), FE_EQ(a, b), FE_ONE      -- the coordinate field;
+ *   AFF, JAC                                 -- cuzk affine / Jacobian types;
+ *   G(name)                                  -- public name prefix;
+ *   MSM_BATCH                                -- points per chunk (even);
+ *   MSM_INV_COST                             -- one inversion in multiplications.
+ * Everything here is variable time (public data only, see msm.h). */
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- XYZZ coordinates: x = X/ZZ, y = Y/ZZZ, ZZ^3 = ZZZ^2; inf iff ZZ = 0.
+ * Cheaper than Jacobian for the mixed and full additions that dominate the
+ * bucket running sums (8M+2S / 12M+2S, EFD "xyzz" formulas for a = 0). */
+typedef struct {
+    FE x, y, zz, zzz;
+} xyzz;
+
+static inline int aff_is_inf(const AFF *p)
+{
+    return FE_IS_ZERO(&p->x) && FE_IS_ZERO(&p->y);
+}
+
+static inline void xyzz_set_inf(xyzz *r)
+{
+    memset(r, 0, sizeof *r);
+}
+
+static inline int xyzz_is_inf(const xyzz *p)
+{
+    return FE_IS_ZERO(&p->zz);
+}
+
+/* r = 2 * (x, y) for an affine point (y != 0 assumed by the caller's check). */
+static void xyzz_dbl_affine(xyzz *r, const FE *x, const FE *y)
+{
+    FE u, v, w, s, m, t;
+    FE_DBL(&u, y);
+    FE_SQR(&v, &u);
+    FE_MUL(&w, &u, &v);
+    FE_MUL(&s, x, &v);
+    FE_SQR(&m, x);
+    FE_DBL(&t, &m);
+    FE_ADD(&m, &m, &t); /* 3x^2 */
+    FE_SQR(&r->x, &m);
+    FE_DBL(&t, &s);
+    FE_SUB(&r->x, &r->x, &t);
+    FE_SUB(&t, &s, &r->x);
+    FE_MUL(&t, &m, &t);
+    FE_MUL(&r->y, &w, y);
+    FE_SUB(&r->y, &t, &r->y);
+    r->zz = v;
+    r->zzz = w;
+}
+
+static void xyzz_dbl(xyzz *r, const xyzz *p)
+{
+    if (xyzz_is_inf(p) || FE_IS_ZERO(&p->y)) {
+        xyzz_set_inf(r);
+        return;
+    }
+    FE u, v, w, s, m, t;
+    FE_DBL(&u, &p->y);
+    FE_SQR(&v, &u);
+    FE_MUL(&w, &u, &v);
+    FE_MUL(&s, &p->x, &v);
+    FE_SQR(&m, &p->x);
+    FE_DBL(&t, &m);
+    FE_ADD(&m, &m, &t);
+    FE_MUL(&r->zz, &v, &p->zz);
+    FE_MUL(&r->zzz, &w, &p->zzz);
+    FE_MUL(&w, &w, &p->y);
+    FE_SQR(&r->x, &m);
+    FE_DBL(&t, &s);
+    FE_SUB(&r->x, &r->x, &t);
+    FE_SUB(&t, &s, &r->x);
+    FE_MUL(&t, &m, &t);
+    FE_SUB(&r->y, &t, &w);
+}
+
+/* r += (x, y) affine, not infinity. */
+static void xyzz_madd(xyzz *r, const FE *x, const FE *y)
+{
+    if (xyzz_is_inf(r)) {
+        r->x = *x;
+        r->y = *y;
+        r->zz = FE_ONE;
+        r->zzz = FE_ONE;
+        return;
+    }
+    FE u2, s2, p, rr, pp, ppp, q, t;
+    FE_MUL(&u2, x, &r->zz);
+    FE_MUL(&s2, y, &r->zzz);
+    FE_SUB(&p, &u2, &r->x);
+    FE_SUB(&rr, &s2, &r->y);
+    if (FE_IS_ZERO(&p)) {
+        if (FE_IS_ZERO(&rr)) xyzz_dbl_affine(r, x, y);
+        else xyzz_set_inf(r);
+        return;
+    }
+    FE_SQR(&pp, &p);
+    FE_MUL(&ppp, &p, &pp);
+    FE_MUL(&q, &r->x, &pp);
+    FE_SQR(&r->x, &rr);
+    FE_SUB(&r->x, &r->x, &ppp);
+    FE_DBL(&t, &q);
+    FE_SUB(&r->x, &r->x, &t);
+    FE_SUB(&t, &q, &r->x);
+    FE_MUL(&t, &rr, &t);
+    FE_MUL(&q, &r->y, &ppp);
+    FE_SUB(&r->y, &t, &q);
+    FE_MUL(&r->zz, &r->zz, &pp);
+    FE_MUL(&r->zzz, &r->zzz, &ppp);
+}
+
+/* r += q (r may equal q). */
+static void xyzz_add(xyzz *r, const xyzz *q)
+{
+    if (xyzz_is_inf(q)) return;
+    if (xyzz_is_inf(r)) {
+        *r = *q;
+        return;
+    }
+    FE u1, u2, s1, s2, p, rr, pp, ppp, t;
+    FE_MUL(&u1, &r->x, &q->zz);
+    FE_MUL(&u2, &q->x, &r->zz);
+    FE_MUL(&s1, &r->y, &q->zzz);
+    FE_MUL(&s2, &q->y, &r->zzz);
+    FE_SUB(&p, &u2, &u1);
+    FE_SUB(&rr, &s2, &s1);
+    if (FE_IS_ZERO(&p)) {
+        if (FE_IS_ZERO(&rr)) xyzz_dbl(r, q);
+        else xyzz_set_inf(r);
+        return;
+    }
+    FE_SQR(&pp, &p);
+    FE_MUL(&ppp, &p, &pp);
+    FE_MUL(&u1, &u1, &pp); /* Q */
+    FE_SQR(&r->x, &rr);
+    FE_SUB(&r->x, &r->x, &ppp);
+    FE_DBL(&t, &u1);
+    FE_SUB(&r->x, &r->x, &t);
+    FE_SUB(&t, &u1, &r->x);
+    FE_MUL(&t, &rr, &t);
+    FE_MUL(&s1, &s1, &ppp);
+    FE_SUB(&r->y, &t, &s1);
+    FE_MUL(&r->zz, &r->zz, &q->zz);
+    FE_MUL(&r->zz, &r->zz, &pp);
+    FE_MUL(&r->zzz, &r->zzz, &q->zzz);
+    FE_MUL(&r->zzz, &r->zzz, &ppp);
+}
+
+/* Jacobian (X, Y, Z) from XYZZ: with Z' = ZZ*ZZZ, X' = X*ZZ*ZZZ^2 and
+ * Y' = Y*ZZZ^4 (uses ZZ^3 = ZZZ^2). */
+static void xyzz_to_jac(JAC *r, const xyzz *p)
+{
+    if (xyzz_is_inf(p)) {
+        memset(r, 0, sizeof *r);
+        return;
+    }
+    FE t;
+    FE_SQR(&t, &p->zzz);
+    FE_MUL(&r->x, &p->x, &p->zz);
+    FE_MUL(&r->x, &r->x, &t);
+    FE_SQR(&t, &t);
+    FE_MUL(&r->y, &p->y, &t);
+    FE_MUL(&r->z, &p->zz, &p->zzz);
+}
+
+static void xyzz_from_jac(xyzz *r, const JAC *p)
+{
+    if (FE_IS_ZERO(&p->z)) {
+        xyzz_set_inf(r);
+        return;
+    }
+    r->x = p->x;
+    r->y = p->y;
+    FE_SQR(&r->zz, &p->z);
+    FE_MUL(&r->zzz, &r->zz, &p->z);
+}
+
+/* ---- batch-affine chunk reduction --------------------------------------- */
+/* Working set of one task: a chunk of up to MSM_BATCH affine points grouped
+ * in segments (one per bucket), and the per-pair arrays of one round. */
+typedef struct {
+    AFF *buf;      /* MSM_BATCH points */
+    msm_seg *segs; /* MSM_BATCH segments */
+    FE *den;       /* MSM_BATCH/2 denominators, then their inverses */
+    FE *acc;       /* MSM_BATCH/2 prefix products */
+    uint8_t *flag; /* MSM_BATCH/2: 0 add, 1 double, 2 result is infinity */
+} ba_ctx;
+
+static size_t ba_ctx_bytes(void)
+{
+    return msm_align(MSM_BATCH * sizeof(AFF)) + msm_align(MSM_BATCH * sizeof(msm_seg)) +
+           2 * msm_align(MSM_BATCH / 2 * sizeof(FE)) + msm_align(MSM_BATCH / 2);
+}
+
+static uint8_t *ba_ctx_init(ba_ctx *cx, uint8_t *p)
+{
+    cx->buf = (AFF *)p;
+    p += msm_align(MSM_BATCH * sizeof(AFF));
+    cx->segs = (msm_seg *)p;
+    p += msm_align(MSM_BATCH * sizeof(msm_seg));
+    cx->den = (FE *)p;
+    p += msm_align(MSM_BATCH / 2 * sizeof(FE));
+    cx->acc = (FE *)p;
+    p += msm_align(MSM_BATCH / 2 * sizeof(FE));
+    cx->flag = p;
+    p += msm_align(MSM_BATCH / 2);
+    return p;
+}
+
+/* den[i] <- den[i]^-1 for i < n (all nonzero) with one inversion. */
+static void ba_batch_inv(ba_ctx *cx, size_t n)
+{
+    FE *den = cx->den, *acc = cx->acc, inv, t;
+    acc[0] = den[0];
+    for (size_t i = 1; i < n; i++) FE_MUL(&acc[i], &acc[i - 1], &den[i]);
+    FE_INV(&inv, &acc[n - 1]);
+    for (size_t i = n - 1; i > 0; i--) {
+        FE_MUL(&t, &inv, &acc[i - 1]);
+        FE_MUL(&inv, &inv, &den[i]);
+        den[i] = t;
+    }
+    den[0] = inv;
+}
+
+/* Reduces every segment of the chunk to at most one point by rounds of
+ * pairwise affine additions; each round shares one inversion over all
+ * segments.  Pairs with equal x are doublings (same y) or cancel. */
+static void ba_rounds(ba_ctx *cx, size_t nseg)
+{
+    AFF *buf = cx->buf;
+    for (;;) {
+        size_t np = 0;
+        for (size_t s = 0; s < nseg; s++) {
+            const msm_seg *sg = &cx->segs[s];
+            for (uint32_t j = 0; j + 1 < sg->len; j += 2) {
+                const AFF *a = &buf[sg->start + j], *b = a + 1;
+                FE_SUB(&cx->den[np], &b->x, &a->x);
+                cx->flag[np] = 0;
+                if (FE_IS_ZERO(&cx->den[np])) {
+                    if (FE_EQ(&a->y, &b->y) && !FE_IS_ZERO(&a->y)) {
+                        FE_DBL(&cx->den[np], &a->y);
+                        cx->flag[np] = 1;
+                    } else {
+                        cx->den[np] = FE_ONE;
+                        cx->flag[np] = 2;
+                    }
+                }
+                np++;
+            }
+        }
+        if (np == 0) return;
+        ba_batch_inv(cx, np);
+        np = 0;
+        for (size_t s = 0; s < nseg; s++) {
+            msm_seg *sg = &cx->segs[s];
+            uint32_t out = 0, j;
+            for (j = 0; j + 1 < sg->len; j += 2, np++) {
+                const AFF *a = &buf[sg->start + j], *b = a + 1;
+                FE lam, t, x3;
+                if (cx->flag[np] == 2) continue;
+                if (cx->flag[np] == 0) {
+                    FE_SUB(&t, &b->y, &a->y);
+                } else {
+                    FE_SQR(&lam, &a->x);
+                    FE_DBL(&t, &lam);
+                    FE_ADD(&t, &t, &lam);
+                }
+                FE_MUL(&lam, &t, &cx->den[np]);
+                FE_SQR(&x3, &lam);
+                FE_SUB(&x3, &x3, &a->x);
+                FE_SUB(&x3, &x3, &b->x);
+                FE_SUB(&t, &a->x, &x3);
+                FE_MUL(&t, &lam, &t);
+                AFF *o = &buf[sg->start + out++];
+                FE_SUB(&o->y, &t, &a->y);
+                o->x = x3;
+            }
+            if (j < sg->len) buf[sg->start + out++] = buf[sg->start + j];
+            sg->len = out;
+        }
+    }
+}
+
+/* ---- running sums: sum_b b * B_b = sum_b (sum_{b' >= b} B_b') ----------- */
+typedef struct {
+    xyzz running, total;
+    uint32_t key; /* bucket whose points are being added to running */
+} rsum;
+
+static void rsum_init(rsum *r, uint32_t top)
+{
+    xyzz_set_inf(&r->running);
+    xyzz_set_inf(&r->total);
+    r->key = top;
+}
+
+/* Close buckets down to (not including) key. */
+static void rsum_advance(rsum *r, uint32_t key)
+{
+    if (xyzz_is_inf(&r->running)) {
+        if (r->key > key) r->key = key;
+        return;
+    }
+    while (r->key > key) {
+        xyzz_add(&r->total, &r->running);
+        r->key--;
+    }
+}
+
+/* Bucket sums arrive in non-increasing key order. */
+static void rsum_emit(rsum *r, uint32_t key, const AFF *p)
+{
+    rsum_advance(r, key);
+    xyzz_madd(&r->running, &p->x, &p->y);
+}
+
+/* Loads the points of sorted entries e[0..n) into the buffer from slot
+ * start, negating where flagged and dropping infinities; returns the count. */
+static uint32_t ba_gather(ba_ctx *cx, uint32_t start, const AFF *bases, const uint32_t *e,
+                          uint32_t n)
+{
+    uint32_t out = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (i + 8 < n) __builtin_prefetch(&bases[e[i + 8] & ~MSM_NEG]);
+        const AFF *p = &bases[e[i] & ~MSM_NEG];
+        if (aff_is_inf(p)) continue;
+        AFF *o = &cx->buf[start + out++];
+        o->x = p->x;
+        if (e[i] & MSM_NEG) FE_NEG(&o->y, &p->y);
+        else o->y = p->y;
+    }
+    return out;
+}
+
+/* ---- tiles ---------------------------------------------------------------- */
+size_t G(tile_scratch_sizeof)(size_t n, unsigned c)
+{
+    if (c < 1) c = 1;
+    if (c > CUZK_MSM_MAX_WINDOW) c = CUZK_MSM_MAX_WINDOW;
+    size_t nb = (size_t)1 << (c - 1);
+    size_t affine = msm_align(n * sizeof(uint32_t)) + msm_align((nb + 1) * sizeof(uint32_t)) +
+                    ba_ctx_bytes();
+    size_t xz = msm_align(nb * sizeof(xyzz));
+    return (affine > xz ? affine : xz) + 64;
+}
+
+static inline uint32_t term_idx(const uint32_t *idx, size_t t)
+{
+    return idx ? idx[t] : (uint32_t)t;
+}
+
+/* One window with XYZZ buckets (no inversions; for small inputs). */
+static void window_xyzz(xyzz *out, xyzz *bk, const AFF *bases, const uint32_t *idx,
+                        const cuzk_scalar *k, size_t n, unsigned c, unsigned w)
+{
+    uint32_t nb = 1u << (c - 1);
+    for (uint32_t b = 0; b < nb; b++) xyzz_set_inf(&bk[b]);
+    for (size_t t = 0; t < n; t++) {
+        uint32_t d = msm_booth(&k[t], w, c), mag = d & ~MSM_NEG;
+        if (!mag) continue;
+        const AFF *p = &bases[term_idx(idx, t)];
+        if (aff_is_inf(p)) continue;
+        if (d & MSM_NEG) {
+            FE ny;
+            FE_NEG(&ny, &p->y);
+            xyzz_madd(&bk[mag - 1], &p->x, &ny);
+        } else {
+            xyzz_madd(&bk[mag - 1], &p->x, &p->y);
+        }
+    }
+    xyzz running, total;
+    xyzz_set_inf(&running);
+    xyzz_set_inf(&total);
+    for (uint32_t b = nb; b-- > 0;) {
+        xyzz_add(&running, &bk[b]);
+        xyzz_add(&total, &running);
+    }
+    *out = total;
+}
+
+/* One window with batch-affine buckets: counting sort of the terms by
+ * bucket (descending), then chunks of MSM_BATCH entries reduced by
+ * ba_rounds and fed to the running sums in bucket order. */
+static void window_affine(xyzz *out, uint32_t *sorted, uint32_t *end, ba_ctx *cx,
+                          const AFF *bases, const uint32_t *idx, const cuzk_scalar *k, size_t n,
+                          unsigned c, unsigned w)
+{
+    uint32_t nb = 1u << (c - 1);
+    memset(end, 0, (nb + 1) * sizeof *end);
+    for (size_t t = 0; t < n; t++) end[msm_booth(&k[t], w, c) & ~MSM_NEG]++;
+    /* end[key] becomes the first slot of key; after the scatter it is the
+     * slot after key's last entry.  Keys descend through the array. */
+    uint32_t pos = 0;
+    for (uint32_t key = nb; key >= 1; key--) {
+        uint32_t cnt = end[key];
+        end[key] = pos;
+        pos += cnt;
+    }
+    uint32_t total = pos;
+    for (size_t t = 0; t < n; t++) {
+        uint32_t d = msm_booth(&k[t], w, c), mag = d & ~MSM_NEG;
+        if (mag) sorted[end[mag]++] = term_idx(idx, t) | (d & MSM_NEG);
+    }
+    rsum rs;
+    rsum_init(&rs, nb);
+    uint32_t key = nb, e = 0;
+    while (e < total) {
+        size_t nseg = 0;
+        uint32_t filled = 0;
+        while (filled < MSM_BATCH && e < total) {
+            while (end[key] <= e) key--;
+            uint32_t take = end[key] - e;
+            if (take > MSM_BATCH - filled) take = MSM_BATCH - filled;
+            msm_seg *sg = &cx->segs[nseg++];
+            sg->key = key;
+            sg->start = filled;
+            sg->len = ba_gather(cx, filled, bases, sorted + e, take);
+            filled += take;
+            e += take;
+        }
+        ba_rounds(cx, nseg);
+        for (size_t s = 0; s < nseg; s++)
+            if (cx->segs[s].len) rsum_emit(&rs, cx->segs[s].key, &cx->buf[cx->segs[s].start]);
+    }
+    rsum_advance(&rs, 0);
+    *out = rs.total;
+}
+
+static int tile_impl(xyzz *out, const AFF *bases, const uint32_t *idx, const cuzk_scalar *k,
+                     size_t n, unsigned c, unsigned w0, unsigned w1, int strategy, void *scratch,
+                     size_t scratch_len)
+{
+    if (c < 1 || c > CUZK_MSM_MAX_WINDOW || w1 < w0 || w1 > cuzk_msm_nwindows(c) ||
+        n > CUZK_MSM_MAX_TERMS || (n && (!bases || !k)) || (w1 > w0 && !out))
+        return CUZK_ERR_ARG;
+    if (scratch_len < G(tile_scratch_sizeof)(n, c) || !scratch) return CUZK_ERR_ARG;
+    if (strategy == MSM_STRAT_AUTO)
+        strategy = msm_cost(n, c, MSM_STRAT_AFFINE, MSM_INV_COST, MSM_BATCH) <
+                           msm_cost(n, c, MSM_STRAT_XYZZ, MSM_INV_COST, MSM_BATCH)
+                       ? MSM_STRAT_AFFINE
+                       : MSM_STRAT_XYZZ;
+    uint8_t *p = (uint8_t *)msm_align((uintptr_t)scratch);
+    size_t nb = (size_t)1 << (c - 1);
+    for (unsigned w = w0; w < w1; w++) {
+        if (strategy == MSM_STRAT_XYZZ) {
+            window_xyzz(&out[w - w0], (xyzz *)p, bases, idx, k, n, c, w);
+        } else {
+            uint32_t *sorted = (uint32_t *)p;
+            uint32_t *end = (uint32_t *)(p + msm_align(n * sizeof(uint32_t)));
+            ba_ctx cx;
+            ba_ctx_init(&cx, (uint8_t *)end + msm_align((nb + 1) * sizeof(uint32_t)));
+            window_affine(&out[w - w0], sorted, end, &cx, bases, idx, k, n, c, w);
+        }
+    }
+    return CUZK_OK;
+}
+
+int G(tile)(JAC *out, const AFF *bases, const uint32_t *idx, const cuzk_scalar *k, size_t n,
+            unsigned c, unsigned w0, unsigned w1, int strategy, void *scratch, size_t scratch_len)
+{
+    xyzz tmp[256];
+    if (w1 > w0 && w1 - w0 > 256) return CUZK_ERR_ARG;
+    int rc = tile_impl(tmp, bases, idx, k, n, c, w0, w1, strategy, scratch, scratch_len);
+    if (rc != CUZK_OK) return rc;
+    for (unsigned w = w0; w < w1; w++) xyzz_to_jac(&out[w - w0], &tmp[w - w0]);
+    return CUZK_OK;
+}
+
+/* Sum of bases[idx[t]] by chunks reduced with ba_rounds. */
+static void sum_impl(xyzz *out, ba_ctx *cx, const AFF *bases, const uint32_t *idx, size_t n)
+{
+    xyzz_set_inf(out);
+    for (size_t e = 0; e < n;) {
+        uint32_t take = n - e > MSM_BATCH ? MSM_BATCH : (uint32_t)(n - e);
+        msm_seg *sg = &cx->segs[0];
+        sg->key = 1;
+        sg->start = 0;
+        sg->len = ba_gather(cx, 0, bases, idx + e, take);
+        e += take;
+        ba_rounds(cx, 1);
+        if (sg->len) xyzz_madd(out, &cx->buf[0].x, &cx->buf[0].y);
+    }
+}
+
+int G(sum)(JAC *out, const AFF *bases, const uint32_t *idx, size_t n, void *scratch,
+           size_t scratch_len)
+{
+    if (!out || (n && (!bases || !idx)) || n > CUZK_MSM_MAX_TERMS) return CUZK_ERR_ARG;
+    if (!scratch || scratch_len < G(tile_scratch_sizeof)(0, 1)) return CUZK_ERR_ARG;
+    for (size_t t = 0; t < n; t++)
+        if (idx[t] & MSM_NEG) return CUZK_ERR_ARG;
+    ba_ctx cx;
+    xyzz r;
+    ba_ctx_init(&cx, (uint8_t *)msm_align((uintptr_t)scratch));
+    sum_impl(&r, &cx, bases, idx, n);
+    xyzz_to_jac(out, &r);
+    return CUZK_OK;
+}
+
+static void combine_impl(xyzz *acc, const xyzz *win, unsigned nwin, unsigned c)
+{
+    xyzz_set_inf(acc);
+    for (unsigned w = nwin; w-- > 0;) {
+        if (w + 1 < nwin)
+            for (unsigned i = 0; i < c; i++) xyzz_dbl(acc, acc);
+        xyzz_add(acc, &win[w]);
+    }
+}
+
+void G(combine)(JAC *out, const JAC *win, unsigned nwin, unsigned c)
+{
+    xyzz acc, t;
+    xyzz_set_inf(&acc);
+    for (unsigned w = nwin; w-- > 0;) {
+        if (w + 1 < nwin)
+            for (unsigned i = 0; i < c; i++) xyzz_dbl(&acc, &acc);
+        xyzz_from_jac(&t, &win[w]);
+        xyzz_add(&acc, &t);
+    }
+    xyzz_to_jac(out, &acc);
+}
+
+/* ---- whole MSM ------------------------------------------------------------ */
+/* Work split: ntasks = P point ranges x NG window groups; task i owns tile
+ * scratch i, a 1/ntasks share of the ones, and window sums win[p][w]. */
+typedef struct {
+    size_t P, NG, ntasks, tile_bytes;
+} split;
+
+static split plan_split(size_t K, unsigned nwin, size_t m, size_t nones)
+{
+    split s;
+    if (K <= nwin) {
+        s.P = 1;
+        s.NG = K;
+    } else {
+        s.NG = nwin;
+        s.P = (K + nwin - 1) / nwin;
+    }
+    (void)nones;
+    s.ntasks = s.P * s.NG;
+    s.tile_bytes = 0;
+    (void)m;
+    return s;
+}
+
+/* Bytes of the whole-MSM scratch for a given c: scalars and index lists,
+ * window sums, then one tile scratch per task. */
+static size_t scratch_for(size_t nvars, size_t K, unsigned c, split *sp)
+{
+    unsigned nwin = cuzk_msm_nwindows(c);
+    split s = plan_split(K, nwin, nvars, nvars);
+    s.tile_bytes = msm_align(G(tile_scratch_sizeof)((nvars + s.P - 1) / s.P, c));
+    if (sp) *sp = s;
+    return msm_align(nvars * sizeof(cuzk_scalar)) + 2 * msm_align(nvars * sizeof(uint32_t)) +
+           msm_align(s.P * nwin * sizeof(xyzz)) + msm_align(s.ntasks * sizeof(xyzz)) +
+           s.ntasks * s.tile_bytes + 64;
+}
+
+static size_t scratch_bound(size_t nvars, size_t K, unsigned cup)
+{
+    size_t best = 0;
+    for (unsigned c = 1; c <= cup; c++) {
+        size_t b = scratch_for(nvars, K, c, NULL);
+        if (b > best) best = b;
+    }
+    return best;
+}
+
+static unsigned model_c(size_t n)
+{
+    unsigned c;
+    int st;
+    msm_choose(n, MSM_INV_COST, MSM_BATCH, &c, &st);
+    return c;
+}
+
+size_t G(scratch_sizeof)(size_t nvars, const cuzk_par *par)
+{
+    return scratch_bound(nvars, cuzk_par_threads(par), model_c(nvars));
+}
+
+typedef struct {
+    const AFF *bases;
+    const uint32_t *idx, *ones;
+    const cuzk_scalar *k;
+    size_t m, nones;
+    unsigned c, nwin;
+    int strategy;
+    split sp;
+    uint8_t *tiles;
+    xyzz *win, *onesum;
+} job;
+
+static void job_task(void *arg, size_t i)
+{
+    job *j = arg;
+    size_t p = i / j->sp.NG, g = i % j->sp.NG, T = j->sp.ntasks;
+    uint8_t *s = j->tiles + i * j->sp.tile_bytes;
+    size_t o0 = j->nones * i / T, o1 = j->nones * (i + 1) / T;
+    ba_ctx cx;
+    ba_ctx_init(&cx, s);
+    sum_impl(&j->onesum[i], &cx, j->bases, j->ones + o0, o1 - o0);
+    size_t t0 = j->m * p / j->sp.P, t1 = j->m * (p + 1) / j->sp.P;
+    unsigned w0 = (unsigned)(j->nwin * g / j->sp.NG), w1 = (unsigned)(j->nwin * (g + 1) / j->sp.NG);
+    /* cannot fail: arguments were validated and scratch sized by the driver */
+    (void)tile_impl(&j->win[p * j->nwin + w0], j->bases, j->idx + t0, j->k + t0, t1 - t0, j->c,
+                    w0, w1, j->strategy, s, j->sp.tile_bytes);
+}
+
+static int msm_run(cuzk_par *par, JAC *out, const AFF *bases, size_t nbases,
+                   const void *scalars, int is_fr, size_t nvars, const uint64_t *density,
+                   void *scratch, size_t scratch_len, const cuzk_msm_opts *opts)
+{
+    cuzk_msm_opts o = {0, 0, 0};
+    if (opts) o = *opts;
+    if (!out || (nvars && (!bases || !scalars)) || nvars > CUZK_MSM_MAX_TERMS ||
+        o.window > CUZK_MSM_MAX_WINDOW || o.strategy < 0 || o.strategy > 2)
+        return CUZK_ERR_ARG;
+    if (nvars == 0) {
+        memset(out, 0, sizeof *out);
+        return CUZK_OK;
+    }
+    size_t nb_needed = density ? msm_popcount(density, nvars) : nvars;
+    if (nbases < nb_needed) return CUZK_ERR_ARG;
+
+    size_t K = cuzk_par_threads(par);
+    unsigned cup = model_c(nvars);
+    if (o.window > cup) cup = o.window;
+    size_t need = scratch_bound(nvars, K, cup);
+    void *mem = NULL;
+    if (!scratch) {
+        mem = malloc(need);
+        if (!mem) return CUZK_ERR_NOMEM;
+        scratch = mem;
+        scratch_len = need;
+    } else if (scratch_len < need) {
+        return CUZK_ERR_ARG;
+    }
+    uint8_t *p = (uint8_t *)msm_align((uintptr_t)scratch);
+    cuzk_scalar *rk = (cuzk_scalar *)p;
+    p += msm_align(nvars * sizeof(cuzk_scalar));
+    uint32_t *ridx = (uint32_t *)p;
+    p += msm_align(nvars * sizeof(uint32_t));
+    uint32_t *ones = (uint32_t *)p;
+    p += msm_align(nvars * sizeof(uint32_t));
+
+    /* Compact the present variables (density), convert, split 0 / 1 / rest. */
+    size_t m = 0, nones = 0, b = 0;
+    int rc = CUZK_OK;
+    for (size_t i = 0; i < nvars; i++) {
+        if (density && !((density[i >> 6] >> (i & 63)) & 1)) continue;
+        uint32_t base = (uint32_t)b++;
+        cuzk_scalar k;
+        if (is_fr) {
+            cuzk_fr_to_limbs(k.l, &((const cuzk_fr *)scalars)[i]);
+        } else {
+            k = ((const cuzk_scalar *)scalars)[i];
+            /* canonical input must be < r */
+            int lt = 0;
+            for (int l = 3; l >= 0; l--)
+                if (k.l[l] != CUZK_FR_MODULUS[l]) {
+                    lt = k.l[l] < CUZK_FR_MODULUS[l];
+                    break;
+                }
+            if (!lt) {
+                rc = CUZK_ERR_ENC_NONCANONICAL;
+                goto done;
+            }
+        }
+        if (msm_is_zero(&k)) continue;
+        if (!o.no_01_split && msm_is_one(&k)) {
+            ones[nones++] = base;
+            continue;
+        }
+        ridx[m] = base;
+        rk[m++] = k;
+    }
+
+    job j;
+    memset(&j, 0, sizeof j);
+    j.bases = bases;
+    j.idx = ridx;
+    j.ones = ones;
+    j.k = rk;
+    j.m = m;
+    j.nones = nones;
+    if (o.window) {
+        j.c = o.window;
+        j.strategy = o.strategy;
+    } else {
+        msm_choose(m, MSM_INV_COST, MSM_BATCH, &j.c, &j.strategy);
+        if (j.c > cup) j.c = cup;
+        if (o.strategy) j.strategy = o.strategy;
+    }
+    j.nwin = cuzk_msm_nwindows(j.c);
+    scratch_for(nvars, K, j.c, &j.sp);
+    j.win = (xyzz *)p;
+    p += msm_align(j.sp.P * j.nwin * sizeof(xyzz));
+    j.onesum = (xyzz *)p;
+    p += msm_align(j.sp.ntasks * sizeof(xyzz));
+    j.tiles = p;
+    cuzk_par_for(par, job_task, &j, j.sp.ntasks);
+
+    for (size_t q = 1; q < j.sp.P; q++)
+        for (unsigned w = 0; w < j.nwin; w++) xyzz_add(&j.win[w], &j.win[q * j.nwin + w]);
+    xyzz acc;
+    combine_impl(&acc, j.win, j.nwin, j.c);
+    for (size_t i = 0; i < j.sp.ntasks; i++) xyzz_add(&acc, &j.onesum[i]);
+    xyzz_to_jac(out, &acc);
+done:
+    free(mem);
+    return rc;
+}
+
+int G(opts)(cuzk_par *par, JAC *out, const AFF *bases, size_t nbases,
+            const cuzk_scalar *scalars, size_t nvars, const uint64_t *density, void *scratch,
+            size_t scratch_len, const cuzk_msm_opts *opts)
+{
+    return msm_run(par, out, bases, nbases, scalars, 0, nvars, density, scratch, scratch_len,
+                   opts);
+}
+
+int G(canonical)(cuzk_par *par, JAC *out, const AFF *bases, size_t nbases,
+                 const cuzk_scalar *scalars, size_t nvars, const uint64_t *density,
+                 void *scratch, size_t scratch_len)
+{
+    return msm_run(par, out, bases, nbases, scalars, 0, nvars, density, scratch, scratch_len,
+                   NULL);
+}
