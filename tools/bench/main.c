@@ -11,6 +11,7 @@ static const struct {
 } commands[] = {
     {"micro", cmd_micro, "micro [--filter OP] [--json]   field/curve/pairing ns per op"},
     {"point", cmd_point, "point (--g1|--g2) HEX          decode and validate a point"},
+    {"ntt", cmd_ntt, "ntt [--log N] [--threads T] [--op OP] [--naive]  NTT over Fr timing"},
 };
 
 static void usage(FILE *f)
