@@ -27,5 +27,6 @@ void bench_rand_bytes(uint8_t *out, unsigned long n);
 int cmd_micro(int argc, char **argv);
 int cmd_point(int argc, char **argv);
 int cmd_ntt(int argc, char **argv);
+int cmd_msm(int argc, char **argv);
 
 #endif

@@ -12,6 +12,7 @@ static const struct {
     {"micro", cmd_micro, "micro [--filter OP] [--json]   field/curve/pairing ns per op"},
     {"point", cmd_point, "point (--g1|--g2) HEX          decode and validate a point"},
     {"ntt", cmd_ntt, "ntt [--log N] [--threads T] [--op OP] [--naive]  NTT over Fr timing"},
+    {"msm", cmd_msm, "msm [--group g1|g2] [--log N] [--scalars random|bits|filecoin] [--threads T]  MSM timing"},
 };
 
 static void usage(FILE *f)
