@@ -13,6 +13,10 @@ static const struct {
     {"point", cmd_point, "point (--g1|--g2) HEX          decode and validate a point"},
     {"ntt", cmd_ntt, "ntt [--log N] [--threads T] [--op OP] [--naive]  NTT over Fr timing"},
     {"msm", cmd_msm, "msm [--group g1|g2] [--log N] [--scalars random|bits|filecoin] [--threads T]  MSM timing"},
+    {"setup", cmd_setup, "setup (--circuit chain --size N | --r1cs F) --out DIR [--seed S]  Groth16 TEST params"},
+    {"prove", cmd_prove, "prove --params F (--circuit chain --size N | --r1cs F --wtns F) --out PROOF --inputs-out IN [--deterministic] [--threads T] [--mmap]"},
+    {"verify", cmd_verify, "verify --vk F --proof F --inputs F   prints valid / invalid: reason (exit 0/1/2)"},
+    {"export-snarkjs", cmd_export_snarkjs, "export-snarkjs --vk F --proof F --inputs F --out DIR  snarkjs 0.7.6 JSON"},
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,37 @@
+/* Helpers shared by the Groth16 subcommands of cuzk-bench (setup.c,
+ * prove.c, verify.c, export_snarkjs.c): circuit selection on the command
+ * line, synthesis, whole-file reading. */
+#ifndef CUZK_BENCH_G16_CLI_H
+#define CUZK_BENCH_G16_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/circom.h"
+#include "cuzk/r1cs.h"
+
+typedef struct {
+    const char *circuit; /* "chain" or NULL */
+    size_t size;         /* chain length */
+    const char *r1cs, *wtns;
+    const char *x0;      /* chain input (decimal u64), default 3 */
+    cuzk_circom *cc;     /* loaded circom circuit */
+} g16_circuit_args;
+
+/* If argv[*i] is a circuit option, consume it (and its value) and return 1;
+ * 0 if it is not one; -1 on a missing value. */
+int g16_cli_circuit_opt(g16_circuit_args *a, int argc, char **argv, int *i);
+/* Validate the combination; prints usage problems; returns 0 or 2. */
+int g16_cli_circuit_check(const g16_circuit_args *a, int need_witness);
+/* Synthesize into a new cs (mode, flags); loads circom files on first use.
+ * Returns a status; message printed to stderr. */
+int g16_cli_synth(cuzk_cs **out, g16_circuit_args *a, cuzk_cs_mode mode, unsigned flags);
+/* A short name for output files: "chain-N" or the .r1cs basename. */
+void g16_cli_circuit_name(char *out, size_t cap, const g16_circuit_args *a);
+void g16_cli_circuit_free(g16_circuit_args *a);
+/* Whole file (malloc'd) or NULL with a message on stderr. */
+uint8_t *g16_cli_read_file(const char *path, size_t *len);
+/* Parse a positive decimal; returns 0 on success. */
+int g16_cli_parse_size(size_t *out, const char *s);
+
+#endif

@@ -1,0 +1,239 @@
+/* `cuzk-bench setup (--circuit chain --size N | --r1cs F) --out DIR [--seed S]
+ * [--threads T]`: random TEST parameters for a circuit, written as
+ * DIR/<name>.params and DIR/<name>.vk (bellperson format) with the
+ * `.test` sidecars that mark them as test parameters.
+ *
+ * Also the circuit-selection helpers of the Groth16 commands (g16_cli.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "bench.h"
+#include "cuzk/groth16.h"
+#include "cuzk/pool.h"
+#include "g16_cli.h"
+
+int g16_cli_parse_size(size_t *out, const char *s)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || !*s || *end || s[0] == '-') return -1;
+    *out = (size_t)v;
+    return 0;
+}
+
+int g16_cli_circuit_opt(g16_circuit_args *a, int argc, char **argv, int *i)
+{
+    const char *o = argv[*i];
+    const char **dst = !strcmp(o, "--circuit") ? &a->circuit
+                       : !strcmp(o, "--r1cs")  ? &a->r1cs
+                       : !strcmp(o, "--wtns")  ? &a->wtns
+                       : !strcmp(o, "--x0")    ? &a->x0
+                                               : NULL;
+    if (!dst && strcmp(o, "--size")) return 0;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "cuzk-bench: %s needs a value\n", o);
+        return -1;
+    }
+    const char *v = argv[++*i];
+    if (dst) {
+        *dst = v;
+    } else if (g16_cli_parse_size(&a->size, v) || a->size == 0) {
+        fprintf(stderr, "cuzk-bench: --size must be a positive integer, got '%s'\n", v);
+        return -1;
+    }
+    return 1;
+}
+
+int g16_cli_circuit_check(const g16_circuit_args *a, int need_witness)
+{
+    if (a->circuit && a->r1cs) {
+        fprintf(stderr, "cuzk-bench: give either --circuit or --r1cs, not both\n");
+        return 2;
+    }
+    if (a->circuit) {
+        if (strcmp(a->circuit, "chain")) {
+            fprintf(stderr, "cuzk-bench: unknown circuit '%s' (known: chain)\n", a->circuit);
+            return 2;
+        }
+        if (!a->size) {
+            fprintf(stderr, "cuzk-bench: --circuit chain needs --size N\n");
+            return 2;
+        }
+        return 0;
+    }
+    if (!a->r1cs) {
+        fprintf(stderr, "cuzk-bench: a circuit is required (--circuit chain --size N | --r1cs F)\n");
+        return 2;
+    }
+    if (need_witness && !a->wtns) {
+        fprintf(stderr, "cuzk-bench: --r1cs needs --wtns F to prove\n");
+        return 2;
+    }
+    return 0;
+}
+
+void g16_cli_circuit_name(char *out, size_t cap, const g16_circuit_args *a)
+{
+    if (a->circuit) {
+        snprintf(out, cap, "%s-%zu", a->circuit, a->size);
+        return;
+    }
+    const char *b = strrchr(a->r1cs, '/');
+    b = b ? b + 1 : a->r1cs;
+    snprintf(out, cap, "%s", b);
+    char *dot = strrchr(out, '.');
+    if (dot && !strcmp(dot, ".r1cs")) *dot = 0;
+}
+
+int g16_cli_synth(cuzk_cs **out, g16_circuit_args *a, cuzk_cs_mode mode, unsigned flags)
+{
+    char err[256] = "";
+    int st;
+    *out = NULL;
+    if (a->r1cs && !a->cc) {
+        if ((st = cuzk_circom_r1cs_load(&a->cc, a->r1cs, err, sizeof err))) {
+            fprintf(stderr, "cuzk-bench: %s: %s\n", a->r1cs, err);
+            return st;
+        }
+        if (a->wtns && (st = cuzk_circom_wtns_load(a->cc, a->wtns, err, sizeof err))) {
+            fprintf(stderr, "cuzk-bench: %s: %s\n", a->wtns, err);
+            return st;
+        }
+    }
+    if ((st = cuzk_cs_new(out, mode, flags))) return st;
+    cuzk_chain_ctx chain = {.n = a->size};
+    size_t x0 = 3;
+    if (a->x0 && g16_cli_parse_size(&x0, a->x0)) {
+        fprintf(stderr, "cuzk-bench: --x0 must be a non-negative integer\n");
+        return CUZK_ERR_ARG;
+    }
+    cuzk_fr_from_u64(&chain.x0, x0);
+    st = a->cc ? cuzk_cs_synthesize(*out, cuzk_circom_circuit, a->cc)
+               : cuzk_cs_synthesize(*out, cuzk_chain_circuit, &chain);
+    if (st) fprintf(stderr, "cuzk-bench: synthesis failed: %s\n", cuzk_cs_error(*out));
+    return st;
+}
+
+void g16_cli_circuit_free(g16_circuit_args *a)
+{
+    cuzk_circom_free(a->cc);
+    a->cc = NULL;
+}
+
+uint8_t *g16_cli_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "cuzk-bench: %s: %s\n", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, n = 0;
+    uint8_t *b = malloc(cap);
+    for (size_t k; b && (k = fread(b + n, 1, cap - n, f)) > 0;) {
+        n += k;
+        if (n == cap) {
+            uint8_t *t = realloc(b, cap *= 2);
+            if (!t) {
+                free(b);
+                b = NULL;
+            } else {
+                b = t;
+            }
+        }
+    }
+    if (!b || ferror(f)) {
+        fprintf(stderr, "cuzk-bench: %s: read failed\n", path);
+        free(b);
+        b = NULL;
+    }
+    fclose(f);
+    *len = n;
+    return b;
+}
+
+/* ---- setup -------------------------------------------------------------------- */
+
+static int write_file(const char *path, const cuzk_groth16_params *p, int vk_only)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        fprintf(stderr, "cuzk-bench: %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    int st = vk_only ? cuzk_groth16_vk_write(f, cuzk_groth16_params_vk(p))
+                     : cuzk_groth16_params_write(f, p);
+    if (fclose(f) || st) {
+        fprintf(stderr, "cuzk-bench: %s: write failed\n", path);
+        return 1;
+    }
+    return 0;
+}
+
+int cmd_setup(int argc, char **argv)
+{
+    g16_circuit_args ca = {0};
+    const char *out = NULL, *seed = "cuzk-test-seed";
+    size_t threads = 2;
+    for (int i = 1; i < argc; i++) {
+        int r = g16_cli_circuit_opt(&ca, argc, argv, &i);
+        if (r < 0) return 2;
+        if (r) continue;
+        if (i + 1 < argc && !strcmp(argv[i], "--out")) out = argv[++i];
+        else if (i + 1 < argc && !strcmp(argv[i], "--seed")) seed = argv[++i];
+        else if (i + 1 < argc && !strcmp(argv[i], "--threads")) {
+            if (g16_cli_parse_size(&threads, argv[++i]) || !threads) return 2;
+        } else {
+            fprintf(stderr, "usage: cuzk-bench setup (--circuit chain --size N | --r1cs F) --out DIR "
+                            "[--seed S] [--threads T]\n");
+            return 2;
+        }
+    }
+    if (g16_cli_circuit_check(&ca, 0)) return 2;
+    if (!out) {
+        fprintf(stderr, "cuzk-bench setup: --out DIR is required\n");
+        return 2;
+    }
+    mkdir(out, 0777);
+    cuzk_pool *pool = NULL;
+    if (cuzk_pool_create(&pool, (unsigned)threads)) return 1;
+    cuzk_cs *cs = NULL;
+    cuzk_groth16_params *p = NULL;
+    int rc = 1;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (g16_cli_synth(&cs, &ca, CUZK_CS_SHAPE, CUZK_CS_MATRICES)) goto done;
+    cuzk_groth16_r1cs r;
+    char err[CUZK_G16_ERR_LEN] = "";
+    if (cuzk_groth16_r1cs_from_cs(&r, cs)) goto done;
+    if (cuzk_groth16_setup_test(&p, &r, (const uint8_t *)seed, strlen(seed), cuzk_pool_par(pool),
+                                err, sizeof err)) {
+        fprintf(stderr, "cuzk-bench setup: %s\n", err);
+        goto done;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    char name[200], path[4096], note[300];
+    g16_cli_circuit_name(name, sizeof name, &ca);
+    snprintf(note, sizeof note, "seed=%s", seed);
+    for (int k = 0; k < 2; k++) {
+        snprintf(path, sizeof path, "%s/%s.%s", out, name, k ? "vk" : "params");
+        if (write_file(path, p, k) || cuzk_groth16_mark_test(path, note)) goto done;
+        printf("%s\n", path);
+    }
+    fprintf(stderr,
+            "setup: %zu constraints, %zu inputs, %zu aux: %.3f s. TEST parameters (marked "
+            "<file>.test): never use them for real proofs.\n",
+            r.n_constraints, r.n_inputs, r.n_aux,
+            (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+    rc = 0;
+done:
+    cuzk_groth16_params_free(p);
+    cuzk_cs_free(cs);
+    g16_cli_circuit_free(&ca);
+    cuzk_pool_destroy(pool);
+    return rc;
+}
