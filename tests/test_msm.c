@@ -272,6 +272,32 @@ static void test_booth_digits(void)
     }
 }
 
+/* The MSM layer's binary-Euclid inversions against the field layer's. */
+static void test_inversions(void)
+{
+    for (int it = 0; it < 300 * test_iterations; it++) {
+        cuzk_fp a, x, y;
+        cuzk_fp2 a2, x2, y2;
+        uint8_t buf[48];
+        test_rand_bytes(buf, sizeof buf);
+        buf[0] &= 0x0f;
+        if (it == 0) a = CUZK_FP_ONE;
+        else if (it == 1) cuzk_fp_neg(&a, &CUZK_FP_ONE);
+        else if (it == 2) cuzk_fp_from_u64(&a, 2);
+        else if (it == 3) a = CUZK_FP_ZERO;
+        else if (cuzk_fp_from_bytes_be(&a, buf) != CUZK_OK) continue;
+        msm_fp_inv_var(&x, &a);
+        cuzk_fp_inv(&y, &a);
+        CHECK(cuzk_fp_eq(&x, &y));
+        a2.c0 = a;
+        a2.c1 = it & 1 ? x : CUZK_FP_ZERO;
+        if (it == 5) a2.c0 = CUZK_FP_ZERO;
+        msm_fp2_inv_var(&x2, &a2);
+        cuzk_fp2_inv(&y2, &a2);
+        CHECK(cuzk_fp2_eq(&x2, &y2));
+    }
+}
+
 static void run_g1_case(size_t n, int kind, int nasty, int thorough)
 {
     cuzk_g1_affine *b = malloc((n + 1) * sizeof *b);
@@ -534,6 +560,7 @@ static void test_g2(void)
 
 static const test_case tests[] = {
     {"booth_digits", test_booth_digits},
+    {"inversions", test_inversions},
     {"g1_sizes", test_g1_sizes},
     {"g1_large", test_g1_large},
     {"g1_edge", test_g1_edge},

@@ -65,6 +65,11 @@ static inline size_t msm_align(size_t x)
     return (x + 63) & ~(size_t)63;
 }
 
+/* Variable-time inversions (binary extended Euclid; 0 -> 0), faster than
+ * the field layer's Fermat powers.  Public data only. */
+void msm_fp_inv_var(cuzk_fp *r, const cuzk_fp *a);
+void msm_fp2_inv_var(cuzk_fp2 *r, const cuzk_fp2 *a);
+
 /* popcount of the first n bits of a bitmap */
 size_t msm_popcount(const uint64_t *bits, size_t n);
 

@@ -236,6 +236,11 @@ static void ba_rounds(ba_ctx *cx, size_t nseg)
     AFF *buf = cx->buf;
     for (;;) {
         size_t np = 0;
+        /* A round with few pairs does not amortize its inversion: leave the
+         * remaining points to mixed XYZZ additions (ba_emit). */
+        for (size_t s = 0; s < nseg; s++) np += cx->segs[s].len / 2;
+        if (np < MSM_MIN_PAIRS) return;
+        np = 0;
         for (size_t s = 0; s < nseg; s++) {
             const msm_seg *sg = &cx->segs[s];
             for (uint32_t j = 0; j + 1 < sg->len; j += 2) {
@@ -327,7 +332,12 @@ static uint32_t ba_gather(ba_ctx *cx, uint32_t start, const AFF *bases, const ui
 {
     uint32_t out = 0;
     for (uint32_t i = 0; i < n; i++) {
-        if (i + 8 < n) __builtin_prefetch(&bases[e[i + 8] & ~MSM_NEG]);
+        if (i + 16 < n) { /* a point spans two or three cache lines */
+            const char *q = (const char *)&bases[e[i + 16] & ~MSM_NEG];
+            __builtin_prefetch(q);
+            __builtin_prefetch(q + 64);
+            if (sizeof(AFF) > 128) __builtin_prefetch(q + 128);
+        }
         const AFF *p = &bases[e[i] & ~MSM_NEG];
         if (aff_is_inf(p)) continue;
         AFF *o = &cx->buf[start + out++];
@@ -426,7 +436,8 @@ static void window_affine(xyzz *out, uint32_t *sorted, uint32_t *end, ba_ctx *cx
         }
         ba_rounds(cx, nseg);
         for (size_t s = 0; s < nseg; s++)
-            if (cx->segs[s].len) rsum_emit(&rs, cx->segs[s].key, &cx->buf[cx->segs[s].start]);
+            for (uint32_t q = 0; q < cx->segs[s].len; q++)
+                rsum_emit(&rs, cx->segs[s].key, &cx->buf[cx->segs[s].start + q]);
     }
     rsum_advance(&rs, 0);
     *out = rs.total;
@@ -484,7 +495,7 @@ static void sum_impl(xyzz *out, ba_ctx *cx, const AFF *bases, const uint32_t *id
         sg->len = ba_gather(cx, 0, bases, idx + e, take);
         e += take;
         ba_rounds(cx, 1);
-        if (sg->len) xyzz_madd(out, &cx->buf[0].x, &cx->buf[0].y);
+        for (uint32_t q = 0; q < sg->len; q++) xyzz_madd(out, &cx->buf[q].x, &cx->buf[q].y);
     }
 }
 
