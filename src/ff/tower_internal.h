@@ -20,33 +20,99 @@
 #define TOWER_INLINE static inline __attribute__((always_inline))
 
 #if defined(__x86_64__)
-#include <x86intrin.h>
-typedef unsigned long long tower_u64;
+/* gcc 12 -O2 neither unrolls nor keeps in registers the limb loops of an
+ * add-with-carry chain (13 ns for an Fp addition), so the additions that
+ * dominate the tower's non-multiplicative work are written in asm.
+ * Plain x86-64 (ADC/SBB/CMOV), constant time. */
+#define TW_M(i) #i "+%[m]"
 
 /* r = a + b mod p.  a + b < 2p < 2^382, so there is no carry out of the
  * sixth limb; subtract p and keep the difference unless it borrowed. */
 TOWER_INLINE void fp_add(cuzk_fp *r, const cuzk_fp *a, const cuzk_fp *b)
 {
-    tower_u64 s[6], d[6];
-    unsigned char c = 0, w = 0;
-    for (int i = 0; i < 6; i++) c = _addcarry_u64(c, a->l[i], b->l[i], &s[i]);
-    for (int i = 0; i < 6; i++) w = _subborrow_u64(w, s[i], TOWER_P[i], &d[i]);
-    uint64_t keep = 0 - (uint64_t)w;
-    for (int i = 0; i < 6; i++) r->l[i] = (s[i] & keep) | (d[i] & ~keep);
+    uint64_t s0, s1, s2, s3, s4, s5, d0, d1, d2, d3;
+    const uint64_t *ap = a->l, *bp = b->l;
+    __asm__("movq 0(%[a]), %[s0]\n\t"
+            "movq 8(%[a]), %[s1]\n\t"
+            "movq 16(%[a]), %[s2]\n\t"
+            "movq 24(%[a]), %[s3]\n\t"
+            "movq 32(%[a]), %[s4]\n\t"
+            "movq 40(%[a]), %[s5]\n\t"
+            "addq 0(%[b]), %[s0]\n\t"
+            "adcq 8(%[b]), %[s1]\n\t"
+            "adcq 16(%[b]), %[s2]\n\t"
+            "adcq 24(%[b]), %[s3]\n\t"
+            "adcq 32(%[b]), %[s4]\n\t"
+            "adcq 40(%[b]), %[s5]\n\t"
+            "movq %[s0], %[d0]\n\t"
+            "subq " TW_M(0) ", %[d0]\n\t"
+            "movq %[s1], %[d1]\n\t"
+            "sbbq " TW_M(8) ", %[d1]\n\t"
+            "movq %[s2], %[d2]\n\t"
+            "sbbq " TW_M(16) ", %[d2]\n\t"
+            "movq %[s3], %[d3]\n\t"
+            "sbbq " TW_M(24) ", %[d3]\n\t"
+            "movq %[s4], %[a]\n\t"
+            "sbbq " TW_M(32) ", %[a]\n\t"
+            "movq %[s5], %[b]\n\t"
+            "sbbq " TW_M(40) ", %[b]\n\t"
+            "cmovncq %[d0], %[s0]\n\t"
+            "cmovncq %[d1], %[s1]\n\t"
+            "cmovncq %[d2], %[s2]\n\t"
+            "cmovncq %[d3], %[s3]\n\t"
+            "cmovncq %[a], %[s4]\n\t"
+            "cmovncq %[b], %[s5]\n\t"
+            : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3),
+              [s4] "=&r"(s4), [s5] "=&r"(s5), [d0] "=&r"(d0), [d1] "=&r"(d1),
+              [d2] "=&r"(d2), [d3] "=&r"(d3), [a] "+&r"(ap), [b] "+&r"(bp)
+            : [m] "m"(*(const uint64_t(*)[6])TOWER_P), "m"(*(const uint64_t(*)[6])a->l),
+              "m"(*(const uint64_t(*)[6])b->l)
+            : "cc");
+    r->l[0] = s0, r->l[1] = s1, r->l[2] = s2, r->l[3] = s3, r->l[4] = s4, r->l[5] = s5;
 }
 
-/* r = a - b mod p: add p back if the subtraction borrowed. */
+/* r = a - b mod p: add p & -borrow. */
 TOWER_INLINE void fp_sub(cuzk_fp *r, const cuzk_fp *a, const cuzk_fp *b)
 {
-    tower_u64 d[6];
-    unsigned char w = 0, c = 0;
-    for (int i = 0; i < 6; i++) w = _subborrow_u64(w, a->l[i], b->l[i], &d[i]);
-    uint64_t mask = 0 - (uint64_t)w;
-    for (int i = 0; i < 6; i++) {
-        tower_u64 t;
-        c = _addcarry_u64(c, d[i], TOWER_P[i] & mask, &t);
-        r->l[i] = t;
-    }
+    uint64_t s0, s1, s2, s3, s4, s5, t0, t1, t2, t3;
+    const uint64_t *ap = a->l, *bp = b->l;
+    __asm__("movq 0(%[a]), %[s0]\n\t"
+            "movq 8(%[a]), %[s1]\n\t"
+            "movq 16(%[a]), %[s2]\n\t"
+            "movq 24(%[a]), %[s3]\n\t"
+            "movq 32(%[a]), %[s4]\n\t"
+            "movq 40(%[a]), %[s5]\n\t"
+            "subq 0(%[b]), %[s0]\n\t"
+            "sbbq 8(%[b]), %[s1]\n\t"
+            "sbbq 16(%[b]), %[s2]\n\t"
+            "sbbq 24(%[b]), %[s3]\n\t"
+            "sbbq 32(%[b]), %[s4]\n\t"
+            "sbbq 40(%[b]), %[s5]\n\t"
+            "sbbq %[t0], %[t0]\n\t"          /* mask = -borrow */
+            "movq %[t0], %[t1]\n\t"
+            "movq %[t0], %[t2]\n\t"
+            "movq %[t0], %[t3]\n\t"
+            "movq %[t0], %[a]\n\t"
+            "movq %[t0], %[b]\n\t"
+            "andq " TW_M(0) ", %[t0]\n\t"
+            "andq " TW_M(8) ", %[t1]\n\t"
+            "andq " TW_M(16) ", %[t2]\n\t"
+            "andq " TW_M(24) ", %[t3]\n\t"
+            "andq " TW_M(32) ", %[a]\n\t"
+            "andq " TW_M(40) ", %[b]\n\t"
+            "addq %[t0], %[s0]\n\t"
+            "adcq %[t1], %[s1]\n\t"
+            "adcq %[t2], %[s2]\n\t"
+            "adcq %[t3], %[s3]\n\t"
+            "adcq %[a], %[s4]\n\t"
+            "adcq %[b], %[s5]\n\t"
+            : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3),
+              [s4] "=&r"(s4), [s5] "=&r"(s5), [t0] "=&r"(t0), [t1] "=&r"(t1),
+              [t2] "=&r"(t2), [t3] "=&r"(t3), [a] "+&r"(ap), [b] "+&r"(bp)
+            : [m] "m"(*(const uint64_t(*)[6])TOWER_P), "m"(*(const uint64_t(*)[6])a->l),
+              "m"(*(const uint64_t(*)[6])b->l)
+            : "cc");
+    r->l[0] = s0, r->l[1] = s1, r->l[2] = s2, r->l[3] = s3, r->l[4] = s4, r->l[5] = s5;
 }
 #else
 static inline void fp_add(cuzk_fp *r, const cuzk_fp *a, const cuzk_fp *b)
@@ -65,13 +131,267 @@ TOWER_INLINE void fp_sqr(cuzk_fp *r, const cuzk_fp *a) { cuzk_fp_mul_inl(r, a, a
 static inline uint64_t fp_is_zero(const cuzk_fp *a) { return limbs_is_zero_n(a->l, 6) & 1; }
 static inline uint64_t fp_eq(const cuzk_fp *a, const cuzk_fp *b) { return limbs_eq_n(a->l, b->l, 6) & 1; }
 
+/* r = a + b as integers, no reduction.  Pre: a + b < 2^384 (true for two
+ * values below 2p, since p < 2^381).  Feeds tw_mul_wide, which accepts any
+ * 384-bit operands. */
+TOWER_INLINE void fp_add_nr(cuzk_fp *r, const cuzk_fp *a, const cuzk_fp *b)
+{
+    uint64_t carry = 0;
+#pragma GCC unroll 6
+    for (int i = 0; i < 6; i++) {
+        cuzk_u128 x = (cuzk_u128)a->l[i] + b->l[i] + carry;
+        r->l[i] = (uint64_t)x;
+        carry = (uint64_t)(x >> 64);
+    }
+}
+
 /* Lazy reduction (unreduced 768-bit Fp2 accumulators) pays only when the
  * 384x384 product and the 768-bit reduction are fast; with TOWER_LAZY 0
  * the same Fp6/Fp12 code runs on reduced values (fp2_wide = cuzk_fp2, the
  * "wide" ops are the ordinary ones, fp2_redc is a copy).  See
  * docs/perf-notes.md, "Tower and pairing", for the measurements. */
 #ifndef TOWER_LAZY
-#define TOWER_LAZY 0
+#define TOWER_LAZY 1
+#endif
+
+/* ---- 768-bit primitives for lazy reduction -------------------------------
+ * tw_mul_wide: r = a * b (768-bit), any 384-bit a, b; r must not overlap.
+ * tw_redc: r = t / 2^384 mod p, fully reduced, for t < p * 2^384.
+ * tw_wide_add / tw_wide_sub: mod p * 2^384, inputs and result in
+ * [0, p * 2^384).  The ADX versions reuse limbs_x86.h's row macros; the
+ * portable fallback is field_internal.h's cuzk_fp_*_wide. */
+#if CUZK_FF_HAVE_ADX
+TOWER_INLINE void tw_mul_384_adx(uint64_t r[12], const uint64_t a[6], const uint64_t b[6])
+{
+    uint64_t r0, r1, r2, r3, r4, r5, r6, lo, hi, z;
+    __asm__(X_ROW0_6(r0, r1, r2, r3, r4, r5, r6)
+            "movq %[r0], 0(%[o])\n\t"
+            X_ROW_6(8, r1, r2, r3, r4, r5, r6, r0)
+            "movq %[r1], 8(%[o])\n\t"
+            X_ROW_6(16, r2, r3, r4, r5, r6, r0, r1)
+            "movq %[r2], 16(%[o])\n\t"
+            X_ROW_6(24, r3, r4, r5, r6, r0, r1, r2)
+            "movq %[r3], 24(%[o])\n\t"
+            X_ROW_6(32, r4, r5, r6, r0, r1, r2, r3)
+            "movq %[r4], 32(%[o])\n\t"
+            X_ROW_6(40, r5, r6, r0, r1, r2, r3, r4)
+            "movq %[r5], 40(%[o])\n\t"
+            "movq %[r6], 48(%[o])\n\t"
+            "movq %[r0], 56(%[o])\n\t"
+            "movq %[r1], 64(%[o])\n\t"
+            "movq %[r2], 72(%[o])\n\t"
+            "movq %[r3], 80(%[o])\n\t"
+            "movq %[r4], 88(%[o])\n\t"
+            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
+              [r4] "=&r"(r4), [r5] "=&r"(r5), [r6] "=&r"(r6), [lo] "=&r"(lo),
+              [hi] "=&r"(hi), [z] "=&r"(z), "=m"(*(uint64_t(*)[12])r)
+            : [a] "r"(a), [b] "r"(b), [o] "r"(r),
+              "m"(*(const uint64_t(*)[6])a), "m"(*(const uint64_t(*)[6])b)
+            : "rdx", "cc");
+}
+
+/* Montgomery reduction of the low half (six steps of t = (t + q p) / 2^64,
+ * leaving c = (t_lo + Q p) / 2^384 <= p), then c + t_hi < 2p and one
+ * conditional subtraction: (t + Q p) / 2^384 = t_hi + c. */
+TOWER_INLINE void tw_redc_384_adx(uint64_t r[6], const uint64_t t[12])
+{
+    uint64_t r0, r1, r2, r3, r4, r5, r6, lo, hi, z;
+    const uint64_t *tp = t;
+    __asm__("movq 0(%[t]), %[r0]\n\t"
+            "movq 8(%[t]), %[r1]\n\t"
+            "movq 16(%[t]), %[r2]\n\t"
+            "movq 24(%[t]), %[r3]\n\t"
+            "movq 32(%[t]), %[r4]\n\t"
+            "movq 40(%[t]), %[r5]\n\t"
+            "xorl %k[r6], %k[r6]\n\t"
+            X_REDUCE_6(r0, r1, r2, r3, r4, r5, r6)
+            "xorl %k[r0], %k[r0]\n\t"
+            X_REDUCE_6(r1, r2, r3, r4, r5, r6, r0)
+            "xorl %k[r1], %k[r1]\n\t"
+            X_REDUCE_6(r2, r3, r4, r5, r6, r0, r1)
+            "xorl %k[r2], %k[r2]\n\t"
+            X_REDUCE_6(r3, r4, r5, r6, r0, r1, r2)
+            "xorl %k[r3], %k[r3]\n\t"
+            X_REDUCE_6(r4, r5, r6, r0, r1, r2, r3)
+            "xorl %k[r4], %k[r4]\n\t"
+            X_REDUCE_6(r5, r6, r0, r1, r2, r3, r4)
+            /* c = (r6, r0, r1, r2, r3, r4); add t_hi */
+            "addq 48(%[t]), %[r6]\n\t"
+            "adcq 56(%[t]), %[r0]\n\t"
+            "adcq 64(%[t]), %[r1]\n\t"
+            "adcq 72(%[t]), %[r2]\n\t"
+            "adcq 80(%[t]), %[r3]\n\t"
+            "adcq 88(%[t]), %[r4]\n\t"
+            /* < 2p: subtract p unless it borrows */
+            "movq %[r6], %[lo]\n\t"
+            "subq 0+%[m], %[lo]\n\t"
+            "movq %[r0], %[hi]\n\t"
+            "sbbq 8+%[m], %[hi]\n\t"
+            "movq %[r1], %%rdx\n\t"
+            "sbbq 16+%[m], %%rdx\n\t"
+            "movq %[r2], %[z]\n\t"
+            "sbbq 24+%[m], %[z]\n\t"
+            "movq %[r3], %[r5]\n\t"
+            "sbbq 32+%[m], %[r5]\n\t"
+            "movq %[r4], %[t]\n\t"
+            "sbbq 40+%[m], %[t]\n\t"
+            "cmovncq %[lo], %[r6]\n\t"
+            "cmovncq %[hi], %[r0]\n\t"
+            "cmovncq %%rdx, %[r1]\n\t"
+            "cmovncq %[z], %[r2]\n\t"
+            "cmovncq %[r5], %[r3]\n\t"
+            "cmovncq %[t], %[r4]\n\t"
+            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
+              [r4] "=&r"(r4), [r5] "=&r"(r5), [r6] "=&r"(r6), [lo] "=&r"(lo),
+              [hi] "=&r"(hi), [z] "=&r"(z), [t] "+&r"(tp)
+            : [m] "m"(*(const uint64_t(*)[6])CUZK_FP_MODULUS), [k] "m"(cuzk_fp_m0inv_mem),
+              "m"(*(const uint64_t(*)[12])t)
+            : "rdx", "cc");
+    r[0] = r6, r[1] = r0, r[2] = r1, r[3] = r2, r[4] = r3, r[5] = r4;
+}
+#endif
+
+TOWER_INLINE void tw_mul_wide(cuzk_fp_wide *r, const cuzk_fp *a, const cuzk_fp *b)
+{
+#if CUZK_FF_HAVE_ADX
+    if (__builtin_expect(cuzk_ff_adx_active, 1)) {
+        tw_mul_384_adx(r->l, a->l, b->l);
+        return;
+    }
+#endif
+    cuzk_fp_mul_wide(r, a, b);
+}
+
+TOWER_INLINE void tw_redc(cuzk_fp *r, const cuzk_fp_wide *t)
+{
+#if CUZK_FF_HAVE_ADX
+    if (__builtin_expect(cuzk_ff_adx_active, 1)) {
+        tw_redc_384_adx(r->l, t->l);
+        return;
+    }
+#endif
+    cuzk_fp_redc_wide(r, t);
+}
+
+#if defined(__x86_64__)
+/* Only the top half of p * 2^384 is nonzero: add/subtract the low halves
+ * (one register, the carry flows on), then reduce the top half with the
+ * carry/borrow mod p as in fp_add / fp_sub.  r may alias a or b: limb i of
+ * r is written after limb i of a and b is read. */
+#define TW_LOW_STEP(op, i) \
+    "movq " #i "(%[a]), %[s0]\n\t" op " " #i "(%[b]), %[s0]\n\t" "movq %[s0], " #i "(%[o])\n\t"
+TOWER_INLINE void tw_wide_add(cuzk_fp_wide *r, const cuzk_fp_wide *a, const cuzk_fp_wide *b)
+{
+    uint64_t s0, s1, s2, s3, s4, s5, d0, d1, d2, d3;
+    const uint64_t *ap = a->l, *bp = b->l;
+    __asm__("movq 0(%[a]), %[s0]\n\t"
+            "addq 0(%[b]), %[s0]\n\t"
+            "movq %[s0], 0(%[o])\n\t"
+            TW_LOW_STEP("adcq", 8) TW_LOW_STEP("adcq", 16) TW_LOW_STEP("adcq", 24)
+            TW_LOW_STEP("adcq", 32) TW_LOW_STEP("adcq", 40)
+            "movq 48(%[a]), %[s0]\n\t"
+            "movq 56(%[a]), %[s1]\n\t"
+            "movq 64(%[a]), %[s2]\n\t"
+            "movq 72(%[a]), %[s3]\n\t"
+            "movq 80(%[a]), %[s4]\n\t"
+            "movq 88(%[a]), %[s5]\n\t"
+            "adcq 48(%[b]), %[s0]\n\t"
+            "adcq 56(%[b]), %[s1]\n\t"
+            "adcq 64(%[b]), %[s2]\n\t"
+            "adcq 72(%[b]), %[s3]\n\t"
+            "adcq 80(%[b]), %[s4]\n\t"
+            "adcq 88(%[b]), %[s5]\n\t"
+            "movq %[s0], %[d0]\n\t"
+            "subq " TW_M(0) ", %[d0]\n\t"
+            "movq %[s1], %[d1]\n\t"
+            "sbbq " TW_M(8) ", %[d1]\n\t"
+            "movq %[s2], %[d2]\n\t"
+            "sbbq " TW_M(16) ", %[d2]\n\t"
+            "movq %[s3], %[d3]\n\t"
+            "sbbq " TW_M(24) ", %[d3]\n\t"
+            "movq %[s4], %[a]\n\t"
+            "sbbq " TW_M(32) ", %[a]\n\t"
+            "movq %[s5], %[b]\n\t"
+            "sbbq " TW_M(40) ", %[b]\n\t"
+            "cmovncq %[d0], %[s0]\n\t"
+            "cmovncq %[d1], %[s1]\n\t"
+            "cmovncq %[d2], %[s2]\n\t"
+            "cmovncq %[d3], %[s3]\n\t"
+            "cmovncq %[a], %[s4]\n\t"
+            "cmovncq %[b], %[s5]\n\t"
+            "movq %[s0], 48(%[o])\n\t"
+            "movq %[s1], 56(%[o])\n\t"
+            "movq %[s2], 64(%[o])\n\t"
+            "movq %[s3], 72(%[o])\n\t"
+            "movq %[s4], 80(%[o])\n\t"
+            "movq %[s5], 88(%[o])\n\t"
+            : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3),
+              [s4] "=&r"(s4), [s5] "=&r"(s5), [d0] "=&r"(d0), [d1] "=&r"(d1),
+              [d2] "=&r"(d2), [d3] "=&r"(d3), [a] "+&r"(ap), [b] "+&r"(bp),
+              "=m"(*(uint64_t(*)[12])r->l)
+            : [o] "r"(r->l), [m] "m"(*(const uint64_t(*)[6])TOWER_P),
+              "m"(*(const uint64_t(*)[12])a->l),
+              "m"(*(const uint64_t(*)[12])b->l)
+            : "cc");
+}
+
+TOWER_INLINE void tw_wide_sub(cuzk_fp_wide *r, const cuzk_fp_wide *a, const cuzk_fp_wide *b)
+{
+    uint64_t s0, s1, s2, s3, s4, s5, t0, t1, t2, t3;
+    const uint64_t *ap = a->l, *bp = b->l;
+    __asm__("movq 0(%[a]), %[s0]\n\t"
+            "subq 0(%[b]), %[s0]\n\t"
+            "movq %[s0], 0(%[o])\n\t"
+            TW_LOW_STEP("sbbq", 8) TW_LOW_STEP("sbbq", 16) TW_LOW_STEP("sbbq", 24)
+            TW_LOW_STEP("sbbq", 32) TW_LOW_STEP("sbbq", 40)
+            "movq 48(%[a]), %[s0]\n\t"
+            "movq 56(%[a]), %[s1]\n\t"
+            "movq 64(%[a]), %[s2]\n\t"
+            "movq 72(%[a]), %[s3]\n\t"
+            "movq 80(%[a]), %[s4]\n\t"
+            "movq 88(%[a]), %[s5]\n\t"
+            "sbbq 48(%[b]), %[s0]\n\t"
+            "sbbq 56(%[b]), %[s1]\n\t"
+            "sbbq 64(%[b]), %[s2]\n\t"
+            "sbbq 72(%[b]), %[s3]\n\t"
+            "sbbq 80(%[b]), %[s4]\n\t"
+            "sbbq 88(%[b]), %[s5]\n\t"
+            "sbbq %[t0], %[t0]\n\t"          /* mask = -borrow */
+            "movq %[t0], %[t1]\n\t"
+            "movq %[t0], %[t2]\n\t"
+            "movq %[t0], %[t3]\n\t"
+            "movq %[t0], %[a]\n\t"
+            "movq %[t0], %[b]\n\t"
+            "andq " TW_M(0) ", %[t0]\n\t"
+            "andq " TW_M(8) ", %[t1]\n\t"
+            "andq " TW_M(16) ", %[t2]\n\t"
+            "andq " TW_M(24) ", %[t3]\n\t"
+            "andq " TW_M(32) ", %[a]\n\t"
+            "andq " TW_M(40) ", %[b]\n\t"
+            "addq %[t0], %[s0]\n\t"
+            "adcq %[t1], %[s1]\n\t"
+            "adcq %[t2], %[s2]\n\t"
+            "adcq %[t3], %[s3]\n\t"
+            "adcq %[a], %[s4]\n\t"
+            "adcq %[b], %[s5]\n\t"
+            "movq %[s0], 48(%[o])\n\t"
+            "movq %[s1], 56(%[o])\n\t"
+            "movq %[s2], 64(%[o])\n\t"
+            "movq %[s3], 72(%[o])\n\t"
+            "movq %[s4], 80(%[o])\n\t"
+            "movq %[s5], 88(%[o])\n\t"
+            : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3),
+              [s4] "=&r"(s4), [s5] "=&r"(s5), [t0] "=&r"(t0), [t1] "=&r"(t1),
+              [t2] "=&r"(t2), [t3] "=&r"(t3), [a] "+&r"(ap), [b] "+&r"(bp),
+              "=m"(*(uint64_t(*)[12])r->l)
+            : [o] "r"(r->l), [m] "m"(*(const uint64_t(*)[6])TOWER_P),
+              "m"(*(const uint64_t(*)[12])a->l),
+              "m"(*(const uint64_t(*)[12])b->l)
+            : "cc");
+}
+#else
+#define tw_wide_add cuzk_fp_wide_add
+#define tw_wide_sub cuzk_fp_wide_sub
 #endif
 
 /* ---- Fp2 ----------------------------------------------------------------- */
@@ -128,12 +448,12 @@ TOWER_INLINE void fp2_mul_wide(fp2_wide *r, const cuzk_fp2 *a, const cuzk_fp2 *b
     cuzk_fp_wide t0, t1, t2;
     fp_add_nr(&sa, &a->c0, &a->c1);
     fp_add_nr(&sb, &b->c0, &b->c1);
-    cuzk_fp_mul_wide(&t0, &a->c0, &b->c0);
-    cuzk_fp_mul_wide(&t1, &a->c1, &b->c1);
-    cuzk_fp_mul_wide(&t2, &sa, &sb);
-    cuzk_fp_wide_sub(&r->c0, &t0, &t1);
-    cuzk_fp_wide_sub(&t2, &t2, &t0);
-    cuzk_fp_wide_sub(&r->c1, &t2, &t1);
+    tw_mul_wide(&t0, &a->c0, &b->c0);
+    tw_mul_wide(&t1, &a->c1, &b->c1);
+    tw_mul_wide(&t2, &sa, &sb);
+    tw_wide_sub(&r->c0, &t0, &t1);
+    tw_wide_sub(&t2, &t2, &t0);
+    tw_wide_sub(&r->c1, &t2, &t1);
 }
 
 /* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u. */
@@ -143,34 +463,34 @@ TOWER_INLINE void fp2_sqr_wide(fp2_wide *r, const cuzk_fp2 *a)
     fp_add_nr(&s, &a->c0, &a->c1);
     fp_sub(&d, &a->c0, &a->c1);
     fp_add_nr(&a0x2, &a->c0, &a->c0);
-    cuzk_fp_mul_wide(&r->c0, &s, &d);
-    cuzk_fp_mul_wide(&r->c1, &a0x2, &a->c1);
+    tw_mul_wide(&r->c0, &s, &d);
+    tw_mul_wide(&r->c1, &a0x2, &a->c1);
 }
 
 TOWER_INLINE void fp2_redc(cuzk_fp2 *r, const fp2_wide *t)
 {
-    cuzk_fp_redc_wide(&r->c0, &t->c0);
-    cuzk_fp_redc_wide(&r->c1, &t->c1);
+    tw_redc(&r->c0, &t->c0);
+    tw_redc(&r->c1, &t->c1);
 }
 
 TOWER_INLINE void fp2_wide_add(fp2_wide *r, const fp2_wide *a, const fp2_wide *b)
 {
-    cuzk_fp_wide_add(&r->c0, &a->c0, &b->c0);
-    cuzk_fp_wide_add(&r->c1, &a->c1, &b->c1);
+    tw_wide_add(&r->c0, &a->c0, &b->c0);
+    tw_wide_add(&r->c1, &a->c1, &b->c1);
 }
 
 TOWER_INLINE void fp2_wide_sub(fp2_wide *r, const fp2_wide *a, const fp2_wide *b)
 {
-    cuzk_fp_wide_sub(&r->c0, &a->c0, &b->c0);
-    cuzk_fp_wide_sub(&r->c1, &a->c1, &b->c1);
+    tw_wide_sub(&r->c0, &a->c0, &b->c0);
+    tw_wide_sub(&r->c1, &a->c1, &b->c1);
 }
 
 /* r = a * (1 + u) on unreduced values. */
 TOWER_INLINE void fp2_wide_mul_xi(fp2_wide *r, const fp2_wide *a)
 {
     cuzk_fp_wide t;
-    cuzk_fp_wide_sub(&t, &a->c0, &a->c1);
-    cuzk_fp_wide_add(&r->c1, &a->c0, &a->c1);
+    tw_wide_sub(&t, &a->c0, &a->c1);
+    tw_wide_add(&r->c1, &a->c0, &a->c1);
     r->c0 = t;
 }
 
