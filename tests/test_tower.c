@@ -142,6 +142,30 @@ static void test_fp2_inv_pow(void)
     }
 }
 
+/* the variable-time binary-Euclid inversions against the Fermat ones */
+static void test_inv_var(void)
+{
+    cuzk_fp a, x, y;
+    tower_fp_inv_var(&x, &CUZK_FP_ZERO);
+    CHECK(cuzk_fp_is_zero(&x));
+    for (int it = 0; it < 200 * test_iterations; it++) {
+        if (it < 8) cuzk_fp_from_u64(&a, (uint64_t)it + 1);   /* small: long shifts */
+        else rand_fp(&a);
+        if (it == 8) cuzk_fp_neg(&a, &CUZK_FP_ONE);
+        if (it == 9) { uint64_t l[6] = {1}; cuzk_fp_from_limbs(&a, l); a.l[0] = 1; a.l[1] = a.l[2] = a.l[3] = a.l[4] = a.l[5] = 0; }
+        tower_fp_inv_var(&x, &a);
+        cuzk_fp_inv(&y, &a);
+        CHECK(cuzk_fp_eq(&x, &y));
+    }
+    for (int it = 0; it < 10 * test_iterations; it++) {
+        cuzk_fp12 f, g, h;
+        rand_fp12(&f);
+        tower_fp12_inv(&g, &f, 1);
+        cuzk_fp12_inv(&h, &f);
+        CHECK(cuzk_fp12_eq(&g, &h));
+    }
+}
+
 static void test_fp2_sqrt(void)
 {
     setup_bn();
@@ -457,6 +481,7 @@ static void test_fp12_to_bytes(void)
 static const test_case tests[] = {
     {"fp2_mul_vs_bn", test_fp2_mul_vs_bn},
     {"fp2_inv_pow", test_fp2_inv_pow},
+    {"inv_var", test_inv_var},
     {"fp2_sqrt", test_fp2_sqrt},
     {"fp2_lexicographic", test_fp2_lexicographic},
     {"fp6_axioms", test_fp6_axioms},

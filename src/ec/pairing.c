@@ -41,20 +41,6 @@
 
 #define X_ABS 0xd201000000010000ull
 
-/* r = a / 2 in Fp: the representative a, or a + p when a is odd, is even
- * and below 2^382, so a right shift halves it (also in Montgomery form). */
-static void fp_half(cuzk_fp *r, const cuzk_fp *a)
-{
-    uint64_t mask = 0 - (a->l[0] & 1), t[6], carry = 0;
-    for (int i = 0; i < 6; i++) {
-        cuzk_u128 s = (cuzk_u128)a->l[i] + (CUZK_FP_MODULUS[i] & mask) + carry;
-        t[i] = (uint64_t)s;
-        carry = (uint64_t)(s >> 64);
-    }
-    for (int i = 0; i < 5; i++) r->l[i] = (t[i] >> 1) | (t[i + 1] << 63);
-    r->l[5] = t[5] >> 1;
-}
-
 static void fp2_half(cuzk_fp2 *r, const cuzk_fp2 *a)
 {
     fp_half(&r->c0, &a->c0);
@@ -234,7 +220,7 @@ void cuzk_final_exp(cuzk_fp12 *r, const cuzk_fp12 *f)
 {
     cuzk_fp12 g, t0, t1, t2;
     /* easy part */
-    cuzk_fp12_inv(&t0, f);
+    tower_fp12_inv(&t0, f, 1);   /* public data: variable-time inversion */
     cuzk_fp12_conj(&g, f);
     cuzk_fp12_mul(&g, &g, &t0);
     cuzk_fp12_frobenius(&t0, &g, 2);

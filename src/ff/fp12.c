@@ -183,7 +183,7 @@ void cuzk_fp12_mul_by_line(cuzk_fp12 *f, const cuzk_fp2 *l0, const cuzk_fp2 *l1,
 }
 
 /* (a0 + a1 w)^-1 = (a0 - a1 w) / (a0^2 - v a1^2). */
-void cuzk_fp12_inv(cuzk_fp12 *r, const cuzk_fp12 *a)
+void tower_fp12_inv(cuzk_fp12 *r, const cuzk_fp12 *a, int var)
 {
     fp6_wide t0, t1;
     cuzk_fp6 d;
@@ -192,11 +192,13 @@ void cuzk_fp12_inv(cuzk_fp12 *r, const cuzk_fp12 *a)
     fp6_wide_mul_v(&t1, &t1);
     fp6_wide_sub(&t0, &t0, &t1);
     fp6_redc(&d, &t0);
-    cuzk_fp6_inv(&d, &d);
+    tower_fp6_inv(&d, &d, var);
     cuzk_fp6_mul(&r->c0, &a->c0, &d);
     cuzk_fp6_mul(&r->c1, &a->c1, &d);
     cuzk_fp6_neg(&r->c1, &r->c1);
 }
+
+void cuzk_fp12_inv(cuzk_fp12 *r, const cuzk_fp12 *a) { tower_fp12_inv(r, a, 0); }
 
 void cuzk_fp12_conj(cuzk_fp12 *r, const cuzk_fp12 *a)
 {

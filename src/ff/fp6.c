@@ -218,7 +218,7 @@ void cuzk_fp6_mul_by_nonresidue(cuzk_fp6 *r, const cuzk_fp6 *a)
  *   A = a0^2 - xi a1 a2,  B = xi a2^2 - a0 a1,  C = a1^2 - a0 a2,
  *   F = a0 A + xi (a2 B + a1 C)  (the norm to Fp2).
  * One Fp2 inversion; 0 maps to 0 because F = 0 then. */
-void cuzk_fp6_inv(cuzk_fp6 *r, const cuzk_fp6 *a)
+void tower_fp6_inv(cuzk_fp6 *r, const cuzk_fp6 *a, int var)
 {
     cuzk_fp2 A, B, C, F, t;
     fp2_sqr(&A, &a->c0);
@@ -241,12 +241,14 @@ void cuzk_fp6_inv(cuzk_fp6 *r, const cuzk_fp6 *a)
     fp2_mul_xi(&F, &F);
     fp2_mul(&t, &a->c0, &A);
     fp2_add(&F, &F, &t);
-    cuzk_fp2_inv(&F, &F);
+    tower_fp2_inv(&F, &F, var);
 
     fp2_mul(&r->c0, &A, &F);
     fp2_mul(&r->c1, &B, &F);
     fp2_mul(&r->c2, &C, &F);
 }
+
+void cuzk_fp6_inv(cuzk_fp6 *r, const cuzk_fp6 *a) { tower_fp6_inv(r, a, 0); }
 
 /* (sum ai v^i)^(p^k) = sum conj^k(ai) v^(i p^k), and
  * v^(p^k) = v * xi^((p^k - 1)/3) = v * gamma[k][2] since v = w^2.

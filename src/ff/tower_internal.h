@@ -131,6 +131,22 @@ TOWER_INLINE void fp_sqr(cuzk_fp *r, const cuzk_fp *a) { cuzk_fp_mul_inl(r, a, a
 static inline uint64_t fp_is_zero(const cuzk_fp *a) { return limbs_is_zero_n(a->l, 6) & 1; }
 static inline uint64_t fp_eq(const cuzk_fp *a, const cuzk_fp *b) { return limbs_eq_n(a->l, b->l, 6) & 1; }
 
+/* r = a / 2: the representative a, or a + p when a is odd, is even and
+ * below 2^382, so a right shift halves it (also in Montgomery form). */
+TOWER_INLINE void fp_half(cuzk_fp *r, const cuzk_fp *a)
+{
+    uint64_t mask = 0 - (a->l[0] & 1), t[6], carry = 0;
+#pragma GCC unroll 6
+    for (int i = 0; i < 6; i++) {
+        cuzk_u128 s = (cuzk_u128)a->l[i] + (TOWER_P[i] & mask) + carry;
+        t[i] = (uint64_t)s;
+        carry = (uint64_t)(s >> 64);
+    }
+#pragma GCC unroll 5
+    for (int i = 0; i < 5; i++) r->l[i] = (t[i] >> 1) | (t[i + 1] << 63);
+    r->l[5] = t[5] >> 1;
+}
+
 /* r = a + b as integers, no reduction.  Pre: a + b < 2^384 (true for two
  * values below 2p, since p < 2^381).  Feeds tw_mul_wide, which accepts any
  * 384-bit operands. */
@@ -571,6 +587,14 @@ void cuzk_fp6_mul_by_1(cuzk_fp6 *r, const cuzk_fp6 *a, const cuzk_fp2 *b1);
  * M-type twist (coefficients of w^0, w^2, w^3 over Fp2). */
 void cuzk_fp12_mul_by_line(cuzk_fp12 *f, const cuzk_fp2 *l0, const cuzk_fp2 *l1,
                            const cuzk_fp2 *l3);
+
+/* Inversions with a choice of Fp inversion: var = 0 uses the constant-time
+ * cuzk_fp_inv, var = 1 the variable-time binary Euclid tower_fp_inv_var
+ * (public data only, e.g. the pairing).  All map 0 to 0. */
+void tower_fp_inv_var(cuzk_fp *r, const cuzk_fp *a);
+void tower_fp2_inv(cuzk_fp2 *r, const cuzk_fp2 *a, int var);
+void tower_fp6_inv(cuzk_fp6 *r, const cuzk_fp6 *a, int var);
+void tower_fp12_inv(cuzk_fp12 *r, const cuzk_fp12 *a, int var);
 
 /* Frobenius coefficients: CUZK_FROB_GAMMA[k-1][j-1] = xi^(j (p^k - 1) / 6)
  * for k = 1..5, j = 1..5 (xi = 1 + u).  See fp12.c for the derivation;
