@@ -131,20 +131,55 @@ TOWER_INLINE void fp_sqr(cuzk_fp *r, const cuzk_fp *a) { cuzk_fp_mul_inl(r, a, a
 static inline uint64_t fp_is_zero(const cuzk_fp *a) { return limbs_is_zero_n(a->l, 6) & 1; }
 static inline uint64_t fp_eq(const cuzk_fp *a, const cuzk_fp *b) { return limbs_eq_n(a->l, b->l, 6) & 1; }
 
-/* r = a / 2: the representative a, or a + p when a is odd, is even and
- * below 2^382, so a right shift halves it (also in Montgomery form). */
+#if defined(__x86_64__)
+/* (p + 1) / 2 */
+static const uint64_t TOWER_HALF_P1[6] = {
+    0xdcff7fffffffd556ull, 0x0f55ffff58a9ffffull, 0xb39869507b587b12ull,
+    0xb23ba5c279c2895full, 0x258dd3db21a5d66bull, 0x0d0088f51cbff34dull};
+
+/* r = a / 2 mod p = (a >> 1) + (a odd ? (p + 1)/2 : 0), which is < p. */
 TOWER_INLINE void fp_half(cuzk_fp *r, const cuzk_fp *a)
 {
-    uint64_t mask = 0 - (a->l[0] & 1), t[6], carry = 0;
-#pragma GCC unroll 6
-    for (int i = 0; i < 6; i++) {
-        cuzk_u128 s = (cuzk_u128)a->l[i] + (TOWER_P[i] & mask) + carry;
-        t[i] = (uint64_t)s;
-        carry = (uint64_t)(s >> 64);
-    }
-#pragma GCC unroll 5
-    for (int i = 0; i < 5; i++) r->l[i] = (t[i] >> 1) | (t[i + 1] << 63);
-    r->l[5] = t[5] >> 1;
+    uint64_t s0, s1, s2, s3, s4, s5, t0, t1, t2, t3, t4;
+    const uint64_t *ap = a->l;
+    __asm__("movq 0(%[a]), %[s0]\n\t"
+            "movq 8(%[a]), %[s1]\n\t"
+            "movq 16(%[a]), %[s2]\n\t"
+            "movq 24(%[a]), %[s3]\n\t"
+            "movq 32(%[a]), %[s4]\n\t"
+            "movq 40(%[a]), %[s5]\n\t"
+            "movq %[s0], %[t0]\n\t"
+            "andq $1, %[t0]\n\t"
+            "negq %[t0]\n\t"
+            "movq %[t0], %[t1]\n\t"
+            "movq %[t0], %[t2]\n\t"
+            "movq %[t0], %[t3]\n\t"
+            "movq %[t0], %[t4]\n\t"
+            "movq %[t0], %[a]\n\t"
+            "andq 0+%[h], %[t0]\n\t"
+            "andq 8+%[h], %[t1]\n\t"
+            "andq 16+%[h], %[t2]\n\t"
+            "andq 24+%[h], %[t3]\n\t"
+            "andq 32+%[h], %[t4]\n\t"
+            "andq 40+%[h], %[a]\n\t"
+            "shrdq $1, %[s1], %[s0]\n\t"
+            "shrdq $1, %[s2], %[s1]\n\t"
+            "shrdq $1, %[s3], %[s2]\n\t"
+            "shrdq $1, %[s4], %[s3]\n\t"
+            "shrdq $1, %[s5], %[s4]\n\t"
+            "shrq $1, %[s5]\n\t"
+            "addq %[t0], %[s0]\n\t"
+            "adcq %[t1], %[s1]\n\t"
+            "adcq %[t2], %[s2]\n\t"
+            "adcq %[t3], %[s3]\n\t"
+            "adcq %[t4], %[s4]\n\t"
+            "adcq %[a], %[s5]\n\t"
+            : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3),
+              [s4] "=&r"(s4), [s5] "=&r"(s5), [t0] "=&r"(t0), [t1] "=&r"(t1),
+              [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [a] "+&r"(ap)
+            : [h] "m"(*(const uint64_t(*)[6])TOWER_HALF_P1), "m"(*(const uint64_t(*)[6])a->l)
+            : "cc");
+    r->l[0] = s0, r->l[1] = s1, r->l[2] = s2, r->l[3] = s3, r->l[4] = s4, r->l[5] = s5;
 }
 
 /* r = a + b as integers, no reduction.  Pre: a + b < 2^384 (true for two
@@ -152,14 +187,41 @@ TOWER_INLINE void fp_half(cuzk_fp *r, const cuzk_fp *a)
  * 384-bit operands. */
 TOWER_INLINE void fp_add_nr(cuzk_fp *r, const cuzk_fp *a, const cuzk_fp *b)
 {
+    uint64_t x;
+    __asm__("movq 0(%[a]), %[x]\n\t" "addq 0(%[b]), %[x]\n\t" "movq %[x], 0(%[o])\n\t"
+            "movq 8(%[a]), %[x]\n\t" "adcq 8(%[b]), %[x]\n\t" "movq %[x], 8(%[o])\n\t"
+            "movq 16(%[a]), %[x]\n\t" "adcq 16(%[b]), %[x]\n\t" "movq %[x], 16(%[o])\n\t"
+            "movq 24(%[a]), %[x]\n\t" "adcq 24(%[b]), %[x]\n\t" "movq %[x], 24(%[o])\n\t"
+            "movq 32(%[a]), %[x]\n\t" "adcq 32(%[b]), %[x]\n\t" "movq %[x], 32(%[o])\n\t"
+            "movq 40(%[a]), %[x]\n\t" "adcq 40(%[b]), %[x]\n\t" "movq %[x], 40(%[o])\n\t"
+            : [x] "=&r"(x), "=m"(*(uint64_t(*)[6])r->l)
+            : [a] "r"(a->l), [b] "r"(b->l), [o] "r"(r->l),
+              "m"(*(const uint64_t(*)[6])a->l), "m"(*(const uint64_t(*)[6])b->l)
+            : "cc");
+}
+#else
+TOWER_INLINE void fp_half(cuzk_fp *r, const cuzk_fp *a)
+{
+    uint64_t mask = 0 - (a->l[0] & 1), t[6], carry = 0;
+    for (int i = 0; i < 6; i++) {
+        cuzk_u128 s = (cuzk_u128)a->l[i] + (TOWER_P[i] & mask) + carry;
+        t[i] = (uint64_t)s;
+        carry = (uint64_t)(s >> 64);
+    }
+    for (int i = 0; i < 5; i++) r->l[i] = (t[i] >> 1) | (t[i + 1] << 63);
+    r->l[5] = t[5] >> 1;
+}
+
+TOWER_INLINE void fp_add_nr(cuzk_fp *r, const cuzk_fp *a, const cuzk_fp *b)
+{
     uint64_t carry = 0;
-#pragma GCC unroll 6
     for (int i = 0; i < 6; i++) {
         cuzk_u128 x = (cuzk_u128)a->l[i] + b->l[i] + carry;
         r->l[i] = (uint64_t)x;
         carry = (uint64_t)(x >> 64);
     }
 }
+#endif
 
 /* Lazy reduction (unreduced 768-bit Fp2 accumulators) pays only when the
  * 384x384 product and the 768-bit reduction are fast; with TOWER_LAZY 0
@@ -450,6 +512,57 @@ TOWER_INLINE void fp2_mul_xi(cuzk_fp2 *r, const cuzk_fp2 *a)
     r->c0 = t;
 }
 
+/* Plain 768-bit add/sub (no modular correction) for sums and differences
+ * known to stay in [0, p * 2^384).  r may alias a or b. */
+#if defined(__x86_64__)
+#define TW_PLAIN_STEP(op, i) \
+    "movq " #i "(%[a]), %[x]\n\t" op " " #i "(%[b]), %[x]\n\t" "movq %[x], " #i "(%[o])\n\t"
+#define TW_PLAIN_768(op0, op)                                                    \
+    TW_PLAIN_STEP(op0, 0) TW_PLAIN_STEP(op, 8) TW_PLAIN_STEP(op, 16)            \
+    TW_PLAIN_STEP(op, 24) TW_PLAIN_STEP(op, 32) TW_PLAIN_STEP(op, 40)           \
+    TW_PLAIN_STEP(op, 48) TW_PLAIN_STEP(op, 56) TW_PLAIN_STEP(op, 64)           \
+    TW_PLAIN_STEP(op, 72) TW_PLAIN_STEP(op, 80) TW_PLAIN_STEP(op, 88)
+TOWER_INLINE void tw_plain_add(cuzk_fp_wide *r, const cuzk_fp_wide *a, const cuzk_fp_wide *b)
+{
+    uint64_t x;
+    __asm__(TW_PLAIN_768("addq", "adcq")
+            : [x] "=&r"(x), "=m"(*(uint64_t(*)[12])r->l)
+            : [a] "r"(a->l), [b] "r"(b->l), [o] "r"(r->l),
+              "m"(*(const uint64_t(*)[12])a->l), "m"(*(const uint64_t(*)[12])b->l)
+            : "cc");
+}
+
+TOWER_INLINE void tw_plain_sub(cuzk_fp_wide *r, const cuzk_fp_wide *a, const cuzk_fp_wide *b)
+{
+    uint64_t x;
+    __asm__(TW_PLAIN_768("subq", "sbbq")
+            : [x] "=&r"(x), "=m"(*(uint64_t(*)[12])r->l)
+            : [a] "r"(a->l), [b] "r"(b->l), [o] "r"(r->l),
+              "m"(*(const uint64_t(*)[12])a->l), "m"(*(const uint64_t(*)[12])b->l)
+            : "cc");
+}
+#else
+TOWER_INLINE void tw_plain_add(cuzk_fp_wide *r, const cuzk_fp_wide *a, const cuzk_fp_wide *b)
+{
+    uint64_t carry = 0;
+    for (int i = 0; i < 12; i++) {
+        cuzk_u128 x = (cuzk_u128)a->l[i] + b->l[i] + carry;
+        r->l[i] = (uint64_t)x;
+        carry = (uint64_t)(x >> 64);
+    }
+}
+
+TOWER_INLINE void tw_plain_sub(cuzk_fp_wide *r, const cuzk_fp_wide *a, const cuzk_fp_wide *b)
+{
+    uint64_t borrow = 0;
+    for (int i = 0; i < 12; i++) {
+        cuzk_u128 x = (cuzk_u128)a->l[i] - b->l[i] - borrow;
+        r->l[i] = (uint64_t)x;
+        borrow = (uint64_t)(x >> 64) & 1;
+    }
+}
+#endif
+
 #if TOWER_LAZY
 /* An Fp2 value with both coefficients unreduced (768-bit, < p*2^384). */
 typedef struct { cuzk_fp_wide c0, c1; } fp2_wide;
@@ -468,8 +581,9 @@ TOWER_INLINE void fp2_mul_wide(fp2_wide *r, const cuzk_fp2 *a, const cuzk_fp2 *b
     tw_mul_wide(&t1, &a->c1, &b->c1);
     tw_mul_wide(&t2, &sa, &sb);
     tw_wide_sub(&r->c0, &t0, &t1);
-    tw_wide_sub(&t2, &t2, &t0);
-    tw_wide_sub(&r->c1, &t2, &t1);
+    /* t2 - (t0 + t1) = a0 b1 + a1 b0 >= 0 as integers: plain arithmetic */
+    tw_plain_add(&t0, &t0, &t1);
+    tw_plain_sub(&r->c1, &t2, &t0);
 }
 
 /* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u. */
