@@ -101,7 +101,10 @@ static void batch_inv_disjoint(cuzk_fp *out, const cuzk_fp *in, size_t n)
     }
     cuzk_fp_inv_var(&acc, &acc);
     for (size_t i = n; i-- > 0;) {
-        if (cuzk_fp_is_zero(&in[i])) continue;
+        if (cuzk_fp_is_zero(&in[i])) {
+            out[i] = CUZK_FP_ZERO;
+            continue;
+        }
         cuzk_fp t;
         cuzk_fp_mul(&t, &acc, &out[i]);
         cuzk_fp_mul(&acc, &acc, &in[i]);

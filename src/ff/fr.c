@@ -103,7 +103,10 @@ static void batch_inv_disjoint(cuzk_fr *out, const cuzk_fr *in, size_t n)
     }
     cuzk_fr_inv_var(&acc, &acc);
     for (size_t i = n; i-- > 0;) {
-        if (cuzk_fr_is_zero(&in[i])) continue;
+        if (cuzk_fr_is_zero(&in[i])) {
+            out[i] = CUZK_FR_ZERO;
+            continue;
+        }
         cuzk_fr t;
         cuzk_fr_mul(&t, &acc, &out[i]);
         cuzk_fr_mul(&acc, &acc, &in[i]);
@@ -210,8 +213,9 @@ void cuzk_fr_from_bytes_le_reduce(cuzk_fr *r, const uint8_t *in, size_t len)
 {
     /* Horner over 32-byte chunks from the most significant end:
      * acc = acc * 2^256 + chunk.  In Montgomery form, multiplying by R^2
-     * both converts a chunk (any 256-bit value: the product stays < 2r
-     * before the final subtraction) and scales acc by 2^256. */
+     * both converts a chunk and scales acc by 2^256.  A chunk is < 2^256
+     * < 3r; two conditional subtractions bring it below r, as the
+     * multiplication requires. */
     cuzk_fr acc = CUZK_FR_ZERO;
     size_t nchunks = (len + 31) / 32;
     for (size_t k = nchunks; k-- > 0;) {
@@ -219,6 +223,8 @@ void cuzk_fr_from_bytes_le_reduce(cuzk_fr *r, const uint8_t *in, size_t len)
         size_t base = k * 32;
         for (size_t i = 0; i < 32 && base + i < len; i++)
             c.l[i / 8] |= (uint64_t)in[base + i] << (8 * (i % 8));
+        limbs_csub_n(c.l, c.l, 0, M, 4);
+        limbs_csub_n(c.l, c.l, 0, M, 4);
         cuzk_fr_mul(&acc, &acc, &CUZK_FR_R2);
         cuzk_fr_mul(&c, &c, &CUZK_FR_R2);
         cuzk_fr_add(&acc, &acc, &c);

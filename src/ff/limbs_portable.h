@@ -76,9 +76,8 @@ static inline void limbs_neg_mod_n(uint64_t *r, const uint64_t *a, const uint64_
 }
 
 /* Montgomery multiplication, CIOS: r = a*b*2^(-64n) mod m, fully reduced.
- * a may be any value < 2^(64n) as long as b < m (then the pre-subtraction
- * result is < 2m); this lets callers reduce arbitrary n-limb integers by
- * multiplying with R^2 mod m. */
+ * Pre: a, b < m (the same contract as the ADX path; this portable code
+ * would tolerate any a < 2^(64n), the ADX code would not). */
 static inline void limbs_mont_mul_n(uint64_t *r, const uint64_t *a, const uint64_t *b,
                                     const uint64_t *m, uint64_t minv, int n)
 {
