@@ -235,13 +235,34 @@ static int check_vars(cuzk_cs *cs, int side, const cuzk_term *t, size_t n)
     return CUZK_OK;
 }
 
+/* out = <t, z>.  The first term is assigned rather than added to zero, and
+ * the coefficients 1 and -1 and the variable ONE skip the multiplication:
+ * most terms of real circuits are one of these. */
+static inline void term_value(const cuzk_cs *cs, cuzk_fr *out, const cuzk_term *t)
+{
+    cuzk_var v = t->var;
+    if (v == CUZK_ONE) { /* z_0 = 1 */
+        *out = t->coeff;
+        return;
+    }
+    const cuzk_fr *z = CUZK_VAR_IS_AUX(v) ? &cs->aux[CUZK_VAR_INDEX(v)] : &cs->inp[v];
+    if (fr_same(&t->coeff, &CUZK_FR_ONE)) *out = *z;
+    else if (fr_same(&t->coeff, &cs->minus_one)) cuzk_fr_neg(out, z);
+    else cuzk_fr_mul(out, &t->coeff, z);
+}
+
 static void lc_eval(const cuzk_cs *cs, cuzk_fr *out, const cuzk_term *t, size_t n)
 {
-    cuzk_fr acc = CUZK_FR_ZERO, tmp;
-    for (size_t i = 0; i < n; i++) {
+    if (!n) {
+        *out = CUZK_FR_ZERO;
+        return;
+    }
+    cuzk_fr acc, tmp;
+    term_value(cs, &acc, &t[0]);
+    for (size_t i = 1; i < n; i++) {
         const cuzk_fr *c = &t[i].coeff;
         cuzk_var v = t[i].var;
-        if (v == CUZK_ONE) { /* z_0 = 1 */
+        if (v == CUZK_ONE) {
             cuzk_fr_add(&acc, &acc, c);
             continue;
         }

@@ -2,7 +2,11 @@
 #ifndef CUZK_BENCH_H
 #define CUZK_BENCH_H
 
+#include <stdbool.h>
 #include <stdint.h>
+
+#include "cuzk/circom.h"
+#include "cuzk/r1cs.h"
 
 /* One micro-benchmark: setup() (optional, untimed) prepares inputs,
  * run(iters) performs exactly iters operations on a dependency chain
@@ -33,5 +37,29 @@ int cmd_setup(int argc, char **argv);
 int cmd_prove(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_export_snarkjs(int argc, char **argv);
+
+/* Constraint system (synth.c, circuit_info.c) */
+int cmd_synth(int argc, char **argv);
+int cmd_circuit_info(int argc, char **argv);
+
+/* Circuit chosen on the command line (synth.c): --circuit chain --size N
+ * (N or 2^K) | --r1cs F [--wtns F].  bench_circuit_arg consumes the option
+ * at argv[*i] (and its value): 1 if consumed, 0 if not ours, -1 on a bad
+ * value (message printed).  bench_circuit_open loads files and sets fn/ctx
+ * for cuzk_cs_synthesize; need_witness requires --wtns for --r1cs. */
+enum { BENCH_CIRCUIT_NONE = 0, BENCH_CIRCUIT_CHAIN, BENCH_CIRCUIT_R1CS };
+typedef struct {
+    int kind;
+    const char *r1cs_path, *wtns_path;
+    cuzk_chain_ctx chain;
+    cuzk_circom *circom;
+    cuzk_circuit_fn fn;
+    void *ctx;
+    char desc[256];
+    double load_s;
+} bench_circuit;
+int bench_circuit_arg(bench_circuit *c, int argc, char **argv, int *i);
+int bench_circuit_open(bench_circuit *c, bool need_witness);
+void bench_circuit_close(bench_circuit *c);
 
 #endif
