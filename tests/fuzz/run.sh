@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Build the libFuzzer harnesses with clang (-fsanitize=fuzzer,address,
+# undefined) and run each for SECONDS (default 20) from a seed corpus made
+# of valid files (cuzk-bench setup/prove on a small chain circuit).
+#
+#   tests/fuzz/run.sh [SECONDS] [BIN_DIR]      (BIN_DIR: for the seed corpus; default build/bin)
+#
+# Skips (exit 0, with the reason) when clang or its fuzzer runtime is
+# missing.  Longer runs: FUZZ_SECONDS=3600 tests/fuzz/run.sh, or run a
+# harness directly: build-fuzz/fuzz_params -max_total_time=3600 -jobs=2
+# build-fuzz/corpus/params; crashes are written as crash-* in the current
+# directory and replay with `build-fuzz/fuzz_params crash-...`.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=${FUZZ_SRC:-$(cd "$HERE/../.." && pwd)}
+SECS=${1:-${FUZZ_SECONDS:-20}}
+BIN=${2:-$ROOT/build/bin}
+OUT=${FUZZ_OUT:-$ROOT/build-fuzz}
+CC=${FUZZ_CC:-$(command -v clang || command -v clang-14 || true)}
+if [ -z "$CC" ]; then echo "fuzz: SKIP: clang not found (apt-get install -y clang)"; exit 0; fi
+mkdir -p "$OUT/obj" "$OUT/corpus"
+echo 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n){(void)d;(void)n;return 0;}' >"$OUT/probe.c"
+if ! "$CC" -fsanitize=fuzzer "$OUT/probe.c" -o "$OUT/probe" 2>/dev/null; then
+  echo "fuzz: SKIP: $CC has no libFuzzer runtime"; exit 0
+fi
+CFLAGS="-std=gnu11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -I$ROOT/include -I$ROOT/src -DCUZK_HAVE_ASM=1"
+objs=()
+for src in "$ROOT"/src/{ff,ec,poly,msm,r1cs,groth16}/*.c; do
+  o="$OUT/obj/$(basename "$(dirname "$src")")_$(basename "$src" .c).o"
+  if [ ! -f "$o" ] || [ "$src" -nt "$o" ]; then "$CC" $CFLAGS -c "$src" -o "$o"; fi
+  objs+=("$o")
+done
+for h in params vk proof; do
+  "$CC" $CFLAGS -fsanitize=fuzzer "$HERE/fuzz_$h.c" "${objs[@]}" -lcrypto -lpthread -lm -o "$OUT/fuzz_$h"
+done
+# seed corpus: a valid params/vk pair and proof (+ truncations come from the fuzzer)
+if [ -x "$BIN/cuzk-bench" ]; then
+  T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+  "$BIN/cuzk-bench" setup --circuit chain --size 3 --out "$T" >/dev/null 2>&1 || true
+  mkdir -p "$OUT/corpus/params" "$OUT/corpus/vk" "$OUT/corpus/proof"
+  [ -f "$T/chain-3.params" ] && cp "$T/chain-3.params" "$OUT/corpus/params/seed"
+  [ -f "$T/chain-3.vk" ] && cp "$T/chain-3.vk" "$OUT/corpus/vk/seed"
+fi
+mkdir -p "$OUT/corpus/params" "$OUT/corpus/vk" "$OUT/corpus/proof"
+fail=0
+for h in params vk proof; do
+  if (cd "$OUT" && ASAN_OPTIONS=detect_leaks=1 ./fuzz_$h -max_total_time="$SECS" -rss_limit_mb=2048 \
+        -max_len=8192 "corpus/$h" >"fuzz_$h.log" 2>&1); then
+    echo "ok   fuzz_$h: $(grep -o 'Done [0-9]* runs' "$OUT/fuzz_$h.log" | tail -1) in ${SECS}s"
+  else
+    echo "FAIL fuzz_$h (log: $OUT/fuzz_$h.log)"; tail -30 "$OUT/fuzz_$h.log"; fail=1
+  fi
+done
+exit $fail
