@@ -30,9 +30,9 @@
  *
  * Threads: par may be NULL (calling thread only).  Work is split into
  * tasks through par (cuzk/par.h); results are bit-identical for every
- * thread count.  Variable time in nothing secret: transforms run the same
- * operations for every input value (data-independent control flow), but
- * they are not audited as constant time; treat them as _var for secrets. */
+ * thread count.  Transforms run the same operations and memory accesses
+ * for every input value (the arithmetic is constant time and the control
+ * flow depends only on n). */
 #ifndef CUZK_NTT_H
 #define CUZK_NTT_H
 
