@@ -23,10 +23,11 @@
  *
  * Domain: created once per size by cuzk_ntt_domain_create (the only
  * allocation; transforms allocate nothing) and read-only afterwards, so one
- * domain may serve many concurrent transforms.  Memory: see
- * cuzk_ntt_domain_bytes (about 20 * n bytes: n/2 powers of omega, the
- * per-stage twiddle tables below stride 8, and a few scalars; 320 MiB at
- * 2^24, 2.5 GiB at 2^27).
+ * domain may serve many concurrent transforms.  Memory:
+ * cuzk_ntt_domain_bytes(), 18 * n bytes plus a small header: omega^i for
+ * i < n/2 (16 n bytes) and contiguous per-stage tables for the stages that
+ * would read that table at a stride above 8 elements (2 n bytes); 288 MiB
+ * at 2^24, 2.25 GiB at 2^27.
  *
  * Threads: par may be NULL (calling thread only).  Work is split into
  * tasks through par (cuzk/par.h); results are bit-identical for every
