@@ -46,8 +46,9 @@ int cmd_circuit_info(int argc, char **argv);
  * (N or 2^K) | --r1cs F [--wtns F].  bench_circuit_arg consumes the option
  * at argv[*i] (and its value): 1 if consumed, 0 if not ours, -1 on a bad
  * value (message printed).  bench_circuit_open loads files and sets fn/ctx
- * for cuzk_cs_synthesize; need_witness requires --wtns for --r1cs. */
-enum { BENCH_CIRCUIT_NONE = 0, BENCH_CIRCUIT_CHAIN, BENCH_CIRCUIT_R1CS };
+ * for cuzk_cs_synthesize; need_witness requires --wtns for --r1cs.
+ * --circuit bits is a bench-only boolean/packing circuit (synth.c). */
+enum { BENCH_CIRCUIT_NONE = 0, BENCH_CIRCUIT_CHAIN, BENCH_CIRCUIT_R1CS, BENCH_CIRCUIT_BITS };
 typedef struct {
     int kind;
     const char *r1cs_path, *wtns_path;
