@@ -1,9 +1,10 @@
 /* Backend selection for the field layer: the x86-64 MULX/ADCX/ADOX path is
- * compiled in with CUZK_HAVE_ASM and switched on at load time only if CPUID
+ * compiled in with CUZK_HAVE_ASM (in optimized builds: unoptimized code
+ * cannot find registers for the asm) and switched on at load time only if CPUID
  * reports both BMI2 (MULX) and ADX (ADCX/ADOX). */
 #include "ff/field_internal.h"
 
-#if defined(CUZK_HAVE_ASM) && defined(__x86_64__)
+#if CUZK_FF_HAVE_ADX
 #include <cpuid.h>
 
 static int cpu_has_adx_bmi2(void)

@@ -42,7 +42,7 @@ void cuzk_fp_wide_add(cuzk_fp_wide *r, const cuzk_fp_wide *a, const cuzk_fp_wide
 void cuzk_fp_wide_sub(cuzk_fp_wide *r, const cuzk_fp_wide *a, const cuzk_fp_wide *b);
 
 /* ---- inlinable single-call entry points ---------------------------------- */
-#if defined(CUZK_HAVE_ASM) && defined(__x86_64__)
+#if defined(CUZK_HAVE_ASM) && defined(__x86_64__) && defined(__OPTIMIZE__)
 #define CUZK_FF_HAVE_ADX 1
 #include "ff/limbs_x86.h"
 #else
@@ -90,6 +90,35 @@ cuzk_fr_mul_inl(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b)
     }
 #endif
     cuzk_fr_mul_portable_ool(r, a, b);
+}
+
+/* Inlinable versions of cuzk_fp_mul_wide / cuzk_fp_redc_wide (same
+ * contracts as above). */
+void cuzk_fp_mul_wide_portable_ool(cuzk_fp_wide *r, const cuzk_fp *a, const cuzk_fp *b);
+void cuzk_fp_redc_wide_portable_ool(cuzk_fp *r, const cuzk_fp_wide *t);
+
+static inline __attribute__((always_inline)) void
+cuzk_fp_mul_wide_inl(cuzk_fp_wide *r, const cuzk_fp *a, const cuzk_fp *b)
+{
+#if CUZK_FF_HAVE_ADX
+    if (__builtin_expect(cuzk_ff_adx_active, 1)) {
+        cuzk_mul_384x384_adx(r->l, a->l, b->l);
+        return;
+    }
+#endif
+    cuzk_fp_mul_wide_portable_ool(r, a, b);
+}
+
+static inline __attribute__((always_inline)) void
+cuzk_fp_redc_wide_inl(cuzk_fp *r, const cuzk_fp_wide *t)
+{
+#if CUZK_FF_HAVE_ADX
+    if (__builtin_expect(cuzk_ff_adx_active, 1)) {
+        cuzk_redc_768_adx(r->l, t->l, CUZK_FP_MODULUS, &cuzk_fp_m0inv_mem);
+        return;
+    }
+#endif
+    cuzk_fp_redc_wide_portable_ool(r, t);
 }
 
 #endif

@@ -214,10 +214,21 @@ static const uint64_t P_WIDE[12] = {
 
 void cuzk_fp_mul_wide(cuzk_fp_wide *r, const cuzk_fp *a, const cuzk_fp *b)
 {
-    limbs_mul_n(r->l, a->l, b->l, 6);
+    cuzk_fp_mul_wide_inl(r, a, b);
 }
 
 void cuzk_fp_redc_wide(cuzk_fp *r, const cuzk_fp_wide *t)
+{
+    cuzk_fp_redc_wide_inl(r, t);
+}
+
+__attribute__((noinline)) void cuzk_fp_mul_wide_portable_ool(cuzk_fp_wide *r, const cuzk_fp *a,
+                                                             const cuzk_fp *b)
+{
+    limbs_mul_n(r->l, a->l, b->l, 6);
+}
+
+__attribute__((noinline)) void cuzk_fp_redc_wide_portable_ool(cuzk_fp *r, const cuzk_fp_wide *t)
 {
     limbs_mont_redc_n(r->l, t->l, P, CUZK_FP_M0INV, 6);
 }

@@ -121,6 +121,129 @@ static inline __attribute__((always_inline)) void cuzk_mont_mul_384_adx(uint64_t
     r[0] = r6, r[1] = r0, r[2] = r1, r[3] = r2, r[4] = r3, r[5] = r4;
 }
 
+/* ---- 768-bit product and Montgomery reduction (lazy reduction) ---------- */
+
+/* r[0..11] = a * b, full product.  Each row's lowest word is final and goes
+ * straight to memory; zero comes from memory so that the asm fits in the 13
+ * registers left when the frame pointer is kept. */
+#define X_STORE(OFF, T) "movq " X_OP(T) ", " #OFF "(%[r])\n\t"
+
+/* Wide product row: t(T0..T5) += a*b[i], top word into T6 (was free).
+ * Flags: starts with xor of lo to clear CF/OF, ends with both folded. */
+#define X_WROW(BOFF, T0, T1, T2, T3, T4, T5, T6)                        \
+    "movq " #BOFF "(%[b]), %%rdx\n\t"                                   \
+    "xorl %k[lo], %k[lo]\n\t"                                           \
+    X_MAC(0, T0, T1) X_MAC(8, T1, T2) X_MAC(16, T2, T3)                 \
+    X_MAC(24, T3, T4) X_MAC(32, T4, T5)                                 \
+    "mulxq 40(%[a]), %[lo], " X_OP(T6) "\n\t"                           \
+    "adoxq %[lo], " X_OP(T5) "\n\t"                                     \
+    "adcxq %[zero], " X_OP(T6) "\n\t"                                   \
+    "adoxq %[zero], " X_OP(T6) "\n\t"
+
+static const uint64_t cuzk_x86_zero = 0;
+
+static inline __attribute__((always_inline)) void
+cuzk_mul_384x384_adx(uint64_t r[12], const uint64_t a[6], const uint64_t b[6])
+{
+    uint64_t r0, r1, r2, r3, r4, r5, r6, lo, hi;
+    __asm__("movq 0(%[b]), %%rdx\n\t"
+            "xorl %k[lo], %k[lo]\n\t"
+            "mulxq 0(%[a]), %[r0], %[r1]\n\t"
+            "mulxq 8(%[a]), %[lo], %[r2]\n\t"
+            "adcxq %[lo], %[r1]\n\t"
+            "mulxq 16(%[a]), %[lo], %[r3]\n\t"
+            "adcxq %[lo], %[r2]\n\t"
+            "mulxq 24(%[a]), %[lo], %[r4]\n\t"
+            "adcxq %[lo], %[r3]\n\t"
+            "mulxq 32(%[a]), %[lo], %[r5]\n\t"
+            "adcxq %[lo], %[r4]\n\t"
+            "mulxq 40(%[a]), %[lo], %[r6]\n\t"
+            "adcxq %[lo], %[r5]\n\t"
+            "adcxq %[zero], %[r6]\n\t"
+            X_STORE(0, r0)
+            X_WROW(8, r1, r2, r3, r4, r5, r6, r0) X_STORE(8, r1)
+            X_WROW(16, r2, r3, r4, r5, r6, r0, r1) X_STORE(16, r2)
+            X_WROW(24, r3, r4, r5, r6, r0, r1, r2) X_STORE(24, r3)
+            X_WROW(32, r4, r5, r6, r0, r1, r2, r3) X_STORE(32, r4)
+            X_WROW(40, r5, r6, r0, r1, r2, r3, r4) X_STORE(40, r5)
+            X_STORE(48, r6) X_STORE(56, r0) X_STORE(64, r1)
+            X_STORE(72, r2) X_STORE(80, r3) X_STORE(88, r4)
+            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
+              [r4] "=&r"(r4), [r5] "=&r"(r5), [r6] "=&r"(r6), [lo] "=&r"(lo),
+              [hi] "=&r"(hi), "=m"(*(uint64_t(*)[12])r)
+            : [a] "r"(a), [b] "r"(b), [r] "r"(r), [zero] "m"(cuzk_x86_zero),
+              "m"(*(const uint64_t(*)[6])a), "m"(*(const uint64_t(*)[6])b)
+            : "rdx", "cc");
+}
+
+/* Reduction row without a pre-existing top word: q = T0*m0inv,
+ * t(T0..T5) += q*m with hi(q*m5) into T6 (was free); T1..T6 hold the
+ * result and T0 is free. */
+#define X_REDUCE_LOW_6(T0, T1, T2, T3, T4, T5, T6)                      \
+    "movq " X_OP(T0) ", %%rdx\n\t"                                      \
+    "imulq %[k], %%rdx\n\t"                                             \
+    "xorl %k[z], %k[z]\n\t"                                             \
+    X_RED(0, T0, T1) X_RED(8, T1, T2) X_RED(16, T2, T3)                 \
+    X_RED(24, T3, T4) X_RED(32, T4, T5)                                 \
+    "mulxq 40+%[m], %[lo], " X_OP(T6) "\n\t"                            \
+    "adoxq %[lo], " X_OP(T5) "\n\t"                                     \
+    "adcxq %[z], " X_OP(T6) "\n\t"                                      \
+    "adoxq %[z], " X_OP(T6) "\n\t"
+
+/* r = t * 2^-384 mod m for t < m*2^384: reduce the low six words
+ * ((t_lo + Q*m)/2^384 <= m), add the high six (< m), subtract m once. */
+static inline __attribute__((always_inline)) void
+cuzk_redc_768_adx(uint64_t r[6], const uint64_t t[12], const uint64_t m[6],
+                  const uint64_t *m0inv)
+{
+    uint64_t r0, r1, r2, r3, r4, r5, r6, lo, hi, z;
+    const uint64_t *tp = t;
+    __asm__("movq 0(%[t]), %[r0]\n\t"
+            "movq 8(%[t]), %[r1]\n\t"
+            "movq 16(%[t]), %[r2]\n\t"
+            "movq 24(%[t]), %[r3]\n\t"
+            "movq 32(%[t]), %[r4]\n\t"
+            "movq 40(%[t]), %[r5]\n\t"
+            X_REDUCE_LOW_6(r0, r1, r2, r3, r4, r5, r6)
+            X_REDUCE_LOW_6(r1, r2, r3, r4, r5, r6, r0)
+            X_REDUCE_LOW_6(r2, r3, r4, r5, r6, r0, r1)
+            X_REDUCE_LOW_6(r3, r4, r5, r6, r0, r1, r2)
+            X_REDUCE_LOW_6(r4, r5, r6, r0, r1, r2, r3)
+            X_REDUCE_LOW_6(r5, r6, r0, r1, r2, r3, r4)
+            /* (r6, r0, r1, r2, r3, r4) += t[6..11]; the sum is < 2m */
+            "addq 48(%[t]), %[r6]\n\t"
+            "adcq 56(%[t]), %[r0]\n\t"
+            "adcq 64(%[t]), %[r1]\n\t"
+            "adcq 72(%[t]), %[r2]\n\t"
+            "adcq 80(%[t]), %[r3]\n\t"
+            "adcq 88(%[t]), %[r4]\n\t"
+            "movq %[r6], %[lo]\n\t"
+            "subq 0+%[m], %[lo]\n\t"
+            "movq %[r0], %[hi]\n\t"
+            "sbbq 8+%[m], %[hi]\n\t"
+            "movq %[r1], %%rdx\n\t"
+            "sbbq 16+%[m], %%rdx\n\t"
+            "movq %[r2], %[z]\n\t"
+            "sbbq 24+%[m], %[z]\n\t"
+            "movq %[r3], %[r5]\n\t"
+            "sbbq 32+%[m], %[r5]\n\t"
+            "movq %[r4], %[t]\n\t"
+            "sbbq 40+%[m], %[t]\n\t"
+            "cmovncq %[lo], %[r6]\n\t"
+            "cmovncq %[hi], %[r0]\n\t"
+            "cmovncq %%rdx, %[r1]\n\t"
+            "cmovncq %[z], %[r2]\n\t"
+            "cmovncq %[r5], %[r3]\n\t"
+            "cmovncq %[t], %[r4]\n\t"
+            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
+              [r4] "=&r"(r4), [r5] "=&r"(r5), [r6] "=&r"(r6), [lo] "=&r"(lo),
+              [hi] "=&r"(hi), [z] "=&r"(z), [t] "+&r"(tp)
+            : [m] "m"(*(const uint64_t(*)[6])m), [k] "m"(*m0inv),
+              "m"(*(const uint64_t(*)[12])t)
+            : "rdx", "cc");
+    r[0] = r6, r[1] = r0, r[2] = r1, r[3] = r2, r[4] = r3, r[5] = r4;
+}
+
 /* ---- 4 limbs (Fr) ---- */
 #define X_ROW0_4(T0, T1, T2, T3, T4)                                    \
     "movq 0(%[b]), %%rdx\n\t"                                           \
