@@ -3,7 +3,7 @@
  * References: the chain counts are derived by hand from its definition; the
  * per-constraint evaluations are recomputed densely from the CSR export
  * (a slow, obviously-correct matrix-vector product); density is recomputed
- * from the CSR columns; shape, witness and builder runs are compared with
+ * from the CSR columns; shape, witness and check runs are compared with
  * the proving run of the same circuit. */
 #include <stdlib.h>
 #include <string.h>
@@ -165,12 +165,9 @@ static void test_density_semantics(void)
         cuzk_term b0[3] = {{z, CUZK_FR_ONE}, {in1, CUZK_FR_ONE}, {z, m1}};
         cuzk_term c0[1] = {{z, CUZK_FR_ONE}};
         CHECK(cuzk_cs_enforce(cs, a0, 3, b0, 3, c0, 1) == CUZK_OK);
-        /* row 1 (builder): A = 2y + 1y + 3*ONE (duplicates merge to 3y); B = empty; C = y */
-        cuzk_cs_lc_add(cs, CUZK_LC_A, y, &two);
-        cuzk_cs_lc_add(cs, CUZK_LC_A, CUZK_ONE, &three);
-        cuzk_cs_lc_add(cs, CUZK_LC_A, y, NULL);
-        cuzk_cs_lc_add(cs, CUZK_LC_C, y, NULL);
-        CHECK(cuzk_cs_enforce_lc(cs) == CUZK_OK);
+        /* row 1: A = 2y + 3*ONE + 1y (duplicates merge to 3y); B = empty; C = y */
+        cuzk_term a1[3] = {{y, two}, {CUZK_ONE, three}, {y, CUZK_FR_ONE}}, c1[1] = {{y, CUZK_FR_ONE}};
+        CHECK(cuzk_cs_enforce(cs, a1, 3, NULL, 0, c1, 1) == CUZK_OK);
         CHECK(cuzk_cs_finish(cs) == CUZK_OK);
 
         cuzk_cs_counts c;
@@ -227,7 +224,6 @@ static void test_density_semantics(void)
 typedef struct {
     uint64_t seed;
     size_t rows, inputs, aux;
-    int builder;
 } rand_ctx;
 
 static uint64_t xs(uint64_t *s)
@@ -288,11 +284,9 @@ static int rand_circuit(cuzk_cs *cs, void *vctx)
                 size_t pool = xs(&s) % 2 ? 6 : nv;
                 t[k][i].var = vars[xs(&s) % (pool < nv ? pool : nv)];
                 t[k][i].coeff = fr_from_rng(&s);
-                if (ctx->builder) cuzk_cs_lc_add(cs, k, t[k][i].var, &t[k][i].coeff);
             }
         }
-        if (ctx->builder) cuzk_cs_enforce_lc(cs);
-        else cuzk_cs_enforce(cs, t[0], n[0], t[1], n[1], t[2], n[2]);
+        cuzk_cs_enforce(cs, t[0], n[0], t[1], n[1], t[2], n[2]);
     }
     free(vars);
     return cuzk_cs_status(cs);
@@ -307,15 +301,14 @@ static void test_prove_vs_dense(void)
         cuzk_cs *plain = run(CUZK_CS_PROVE, 0, rand_circuit, &ctx);
         cuzk_cs *shape = run(CUZK_CS_SHAPE, 0, rand_circuit, &ctx);
         cuzk_cs *wit = run(CUZK_CS_WITNESS, 0, rand_circuit, &ctx);
-        ctx.builder = 1;
-        cuzk_cs *bld = run(CUZK_CS_PROVE, 0, rand_circuit, &ctx);
-        if (!full || !plain || !shape || !wit || !bld) goto done;
-        cuzk_cs_counts cf, cp, csh, cb;
+        cuzk_cs *chk = run(CUZK_CS_CHECK, CUZK_CS_MATRICES, rand_circuit, &ctx);
+        if (!full || !plain || !shape || !wit || !chk) goto done;
+        cuzk_cs_counts cf, cp, csh, cc;
         cuzk_cs_get_counts(full, &cf);
         cuzk_cs_get_counts(plain, &cp);
         cuzk_cs_get_counts(shape, &csh);
-        cuzk_cs_get_counts(bld, &cb);
-        CHECK(!memcmp(&cf, &cp, sizeof cf) && !memcmp(&cf, &csh, sizeof cf) && !memcmp(&cf, &cb, sizeof cf));
+        cuzk_cs_get_counts(chk, &cc);
+        CHECK(!memcmp(&cf, &cp, sizeof cf) && !memcmp(&cf, &csh, sizeof cf) && !memcmp(&cf, &cc, sizeof cf));
         CHECK(cf.constraints == ctx.rows + ctx.inputs + 1);
         CHECK(cf.inputs == ctx.inputs + 1 && cf.aux == ctx.aux);
 
@@ -353,7 +346,6 @@ static void test_prove_vs_dense(void)
                 free(row);
                 CHECK(cuzk_fr_eq(&acc, &ev[r]));
                 CHECK(cuzk_fr_eq(&ev[r], &cuzk_cs_eval(plain, k)[r]));
-                CHECK(cuzk_fr_eq(&ev[r], &cuzk_cs_eval(bld, k)[r]));
             }
         }
         CHECK(nnz_total[0] == cf.nnz_a && nnz_total[1] == cf.nnz_b && nnz_total[2] == cf.nnz_c);
@@ -368,7 +360,7 @@ static void test_prove_vs_dense(void)
         cuzk_cs_free(plain);
         cuzk_cs_free(shape);
         cuzk_cs_free(wit);
-        cuzk_cs_free(bld);
+        cuzk_cs_free(chk);
     }
 }
 
@@ -413,12 +405,6 @@ static void test_errors(void)
     CHECK(cuzk_cs_finish(cs) == CUZK_OK);
     CHECK(cuzk_cs_alloc(cs, &x, NULL) == CUZK_ERR_ARG);
     CHECK(strstr(cuzk_cs_error(cs), "after cuzk_cs_finish") != NULL);
-    cuzk_cs_free(cs);
-
-    CHECK(cuzk_cs_new(&cs, CUZK_CS_PROVE, 0) == CUZK_OK);
-    if (!cs) return;
-    cuzk_cs_lc_add(cs, 5, CUZK_ONE, NULL);
-    CHECK(cuzk_cs_enforce_lc(cs) == CUZK_ERR_ARG);
     cuzk_cs_free(cs);
 
     cuzk_chain_ctx bad = {.n = 0};

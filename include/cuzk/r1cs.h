@@ -28,10 +28,11 @@
  * variables inside one A, B or C are merged (coefficients summed), as
  * bellperson's LinearCombination does; a merged term whose coefficient is
  * zero stays in the CSR export (it is a structural entry and is counted in
- * the nonzeros).  Two ways to pass them (both measured, see
- * docs/perf-notes.md "Constraint system"): caller-built term arrays
- * (cuzk_cs_enforce) or the builder (cuzk_cs_lc_add + cuzk_cs_enforce_lc)
- * whose term buffers belong to the cs and are recycled by every constraint.
+ * the nonzeros).  They are passed as caller-built term arrays (usually on
+ * the stack or in a buffer the gadget reuses): enforce copies nothing and
+ * allocates nothing.  A builder API with cs-owned recycled term buffers was
+ * measured against this and cost 5-7 % more (docs/perf-notes.md,
+ * "Constraint system").
  *
  * Density (what the Groth16 A and B MSMs skip): a_aux bit j is set iff aux
  * j has a nonzero merged coefficient in A of some constraint; b_input and
@@ -111,31 +112,8 @@ const cuzk_fr *cuzk_cs_value(const cuzk_cs *cs, cuzk_var var);
 int cuzk_cs_enforce(cuzk_cs *cs, const cuzk_term *a, size_t na, const cuzk_term *b,
                     size_t nb, const cuzk_term *c, size_t nc);
 
-/* Builder: append a term to A (which = 0), B (1) or C (2) of the pending
- * constraint (coeff NULL means 1), then cuzk_cs_enforce_lc consumes and
- * clears the three buffers.  The buffers are owned by the cs and reused. */
+/* Sides of a constraint, for cuzk_cs_eval and cuzk_cs_matrix. */
 enum { CUZK_LC_A = 0, CUZK_LC_B = 1, CUZK_LC_C = 2 };
-typedef struct {
-    cuzk_term *t;
-    size_t n, cap;
-    int failed; /* a push could not grow the buffer: enforce_lc reports NOMEM */
-} cuzk_lc_buf;
-int cuzk_lc_buf_grow(cuzk_lc_buf *buf);  /* internal: cold path of cuzk_lc_push */
-/* The pending buffer for which (0..2); any other value gives a buffer whose
- * use makes the next cuzk_cs_enforce_lc fail with CUZK_ERR_ARG. */
-cuzk_lc_buf *cuzk_cs_lc(cuzk_cs *cs, int which);
-static inline void cuzk_lc_push(cuzk_lc_buf *buf, cuzk_var var, const cuzk_fr *coeff)
-{
-    if (buf->n == buf->cap && cuzk_lc_buf_grow(buf) != 0) return; /* recorded at enforce */
-    cuzk_term *t = &buf->t[buf->n++];
-    t->var = var;
-    t->coeff = coeff ? *coeff : CUZK_FR_ONE;
-}
-static inline void cuzk_cs_lc_add(cuzk_cs *cs, int which, cuzk_var var, const cuzk_fr *coeff)
-{
-    cuzk_lc_push(cuzk_cs_lc(cs, which), var, coeff);
-}
-int cuzk_cs_enforce_lc(cuzk_cs *cs);
 
 /* Namespaces: accepted in every mode; kept (for error messages) only with
  * CUZK_CS_NAMES in CHECK mode.  The name is copied. */
@@ -204,7 +182,6 @@ int cuzk_cs_matrix(const cuzk_cs *cs, int which, cuzk_csr *out);
 typedef struct {
     size_t n;
     cuzk_fr x0;
-    int use_builder; /* 0: term arrays, 1: builder API (benchmark only) */
 } cuzk_chain_ctx;
 int cuzk_chain_circuit(cuzk_cs *cs, void *ctx);
 /* The public output x_n for x0 (slow reference: n squarings). */

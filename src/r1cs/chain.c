@@ -45,17 +45,9 @@ int cuzk_chain_circuit(cuzk_cs *cs, void *vctx)
         rc = i + 1 == n ? cuzk_cs_alloc_input(cs, &nxt, values ? &next : NULL)
                         : cuzk_cs_alloc(cs, &nxt, values ? &next : NULL);
         if (rc) return rc;
-        if (ctx->use_builder) {
-            cuzk_cs_lc_add(cs, CUZK_LC_A, cur, &minus_one);
-            cuzk_cs_lc_add(cs, CUZK_LC_B, cur, NULL);
-            cuzk_cs_lc_add(cs, CUZK_LC_C, CUZK_ONE, &seven);
-            cuzk_cs_lc_add(cs, CUZK_LC_C, nxt, &minus_one);
-            rc = cuzk_cs_enforce_lc(cs);
-        } else {
-            cuzk_term a = {cur, minus_one}, b = {cur, CUZK_FR_ONE};
-            cuzk_term c[2] = {{CUZK_ONE, seven}, {nxt, minus_one}};
-            rc = cuzk_cs_enforce(cs, &a, 1, &b, 1, c, 2);
-        }
+        cuzk_term a = {cur, minus_one}, b = {cur, CUZK_FR_ONE};
+        cuzk_term c[2] = {{CUZK_ONE, seven}, {nxt, minus_one}};
+        rc = cuzk_cs_enforce(cs, &a, 1, &b, 1, c, 2);
         if (rc) return rc;
         x = next;
         cur = nxt;

@@ -45,7 +45,6 @@ struct cuzk_cs {
     size_t nnz[3];
     cs_matrix m[3];
 
-    cuzk_lc_buf lc[4]; /* builder buffers; lc[3] catches a bad `which` */
     cuzk_term *scratch; /* merge buffer */
     size_t scratch_cap;
 

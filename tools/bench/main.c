@@ -17,7 +17,7 @@ static const struct {
     {"prove", cmd_prove, "prove --params F (--circuit chain --size N | --r1cs F --wtns F) --out PROOF --inputs-out IN [--deterministic] [--threads T] [--mmap]"},
     {"verify", cmd_verify, "verify --vk F --proof F --inputs F   prints valid / invalid: reason (exit 0/1/2)"},
     {"export-snarkjs", cmd_export_snarkjs, "export-snarkjs --vk F --proof F --inputs F --out DIR  snarkjs 0.7.6 JSON"},
-    {"synth", cmd_synth, "synth (--circuit chain|bits --size N | --r1cs F --wtns F) [--mode prove|witness|shape|check] [--lc array|builder|both] [--repeat R] [--json]  synthesis speed"},
+    {"synth", cmd_synth, "synth (--circuit chain|bits --size N | --r1cs F --wtns F) [--mode prove|witness|shape|check] [--repeat R] [--json]  synthesis speed"},
     {"circuit-info", cmd_circuit_info, "circuit-info (--circuit chain --size N | --r1cs F) [--json]  R1CS counts and density"},
 };
 

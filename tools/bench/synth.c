@@ -2,15 +2,13 @@
  * and the circuit selection shared by the subcommands that take a circuit
  * (bench_circuit_*, declared in bench.h).
  *
- *   cuzk-bench synth (--circuit chain --size N | --r1cs F --wtns F)
- *                    [--mode prove|witness|shape|check] [--lc array|builder|both]
- *                    [--repeat R] [--json]
+ *   cuzk-bench synth (--circuit chain|bits --size N | --r1cs F --wtns F)
+ *                    [--mode prove|witness|shape|check] [--repeat R] [--json]
  *
  * Each repetition creates a fresh cs, runs the circuit, appends the input
  * constraints (finish) and frees the cs; phases are timed separately and
- * the median over repetitions is printed.  --lc both alternates the two
- * linear-combination front ends run by run (A/B in one process, as
- * performance.md asks) and prints both medians and their ratio. */
+ * the median over repetitions is printed.  Rates use the thread's CPU
+ * time (the development machine is shared); wall times are printed too. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +55,7 @@ static int parse_size(const char *s, size_t *out)
  * 65 constraints per round; --size counts constraints (rounded up). */
 static int bits_circuit(cuzk_cs *cs, void *vctx)
 {
-    const cuzk_chain_ctx *ctx = vctx; /* n = rounds, use_builder */
+    const cuzk_chain_ctx *ctx = vctx; /* n = rounds */
     bool values = cuzk_cs_needs_values(cs);
     cuzk_fr pow2[64], m1, word_v;
     cuzk_fr_neg(&m1, &CUZK_FR_ONE);
@@ -72,31 +70,17 @@ static int bits_circuit(cuzk_cs *cs, void *vctx)
             const cuzk_fr *v = (rng >> i) & 1 ? &CUZK_FR_ONE : &CUZK_FR_ZERO;
             rc = cuzk_cs_alloc(cs, &b[i], values ? v : NULL);
             if (rc) break;
-            if (ctx->use_builder) {
-                cuzk_cs_lc_add(cs, CUZK_LC_A, b[i], NULL);
-                cuzk_cs_lc_add(cs, CUZK_LC_B, CUZK_ONE, NULL);
-                cuzk_cs_lc_add(cs, CUZK_LC_B, b[i], &m1);
-                rc = cuzk_cs_enforce_lc(cs);
-            } else {
                 a = (cuzk_term){b[i], CUZK_FR_ONE};
                 bb[0] = one;
                 bb[1] = (cuzk_term){b[i], m1};
                 rc = cuzk_cs_enforce(cs, &a, 1, bb, 2, NULL, 0);
-            }
         }
         cuzk_fr_from_u64(&word_v, rng);
         if (!rc) rc = cuzk_cs_alloc(cs, &p, values ? &word_v : NULL);
         if (rc) break;
-        if (ctx->use_builder) {
-            for (int i = 0; i < 64; i++) cuzk_cs_lc_add(cs, CUZK_LC_A, b[i], &pow2[i]);
-            cuzk_cs_lc_add(cs, CUZK_LC_B, CUZK_ONE, NULL);
-            cuzk_cs_lc_add(cs, CUZK_LC_C, p, NULL);
-            rc = cuzk_cs_enforce_lc(cs);
-        } else {
             for (int i = 0; i < 64; i++) big[i] = (cuzk_term){b[i], pow2[i]};
             a = (cuzk_term){p, CUZK_FR_ONE};
             rc = cuzk_cs_enforce(cs, big, 64, &one, 1, &a, 1);
-        }
     }
     return rc;
 }
@@ -237,7 +221,7 @@ int cmd_synth(int argc, char **argv)
 {
     static const char *const modes[] = {"prove", "witness", "shape", "check"};
     bench_circuit c = {0};
-    int mode = CUZK_CS_PROVE, repeat = 3, json = 0, lc = 0; /* 0 array, 1 builder, 2 both */
+    int mode = CUZK_CS_PROVE, repeat = 3, json = 0;
     for (int i = 1; i < argc; i++) {
         int r = bench_circuit_arg(&c, argc, argv, &i);
         if (r < 0) return 2;
@@ -250,13 +234,6 @@ int cmd_synth(int argc, char **argv)
                 fprintf(stderr, "bad --mode '%s'\n", m);
                 return 2;
             }
-        } else if (!strcmp(argv[i], "--lc") && i + 1 < argc) {
-            const char *m = argv[++i];
-            lc = !strcmp(m, "array") ? 0 : !strcmp(m, "builder") ? 1 : !strcmp(m, "both") ? 2 : -1;
-            if (lc < 0) {
-                fprintf(stderr, "bad --lc '%s' (array|builder|both)\n", m);
-                return 2;
-            }
         } else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
             repeat = atoi(argv[++i]);
             if (repeat < 1 || repeat > MAX_REPEAT) {
@@ -265,48 +242,42 @@ int cmd_synth(int argc, char **argv)
             }
         } else {
             fprintf(stderr, "usage: cuzk-bench synth (--circuit chain|bits --size N | --r1cs F --wtns F) "
-                            "[--mode prove|witness|shape|check] [--lc array|builder|both] [--repeat R] [--json]\n");
+                            "[--mode prove|witness|shape|check] [--repeat R] [--json]\n");
             return 2;
         }
     }
-    if (lc && c.kind == BENCH_CIRCUIT_R1CS) {
-        fprintf(stderr, "--lc applies to the built-in circuits only\n");
-        return 2;
-    }
     if (bench_circuit_open(&c, mode != CUZK_CS_SHAPE)) return 1;
+    /* In prove mode a witness-mode run alternates with each proving run: the
+     * difference is what a, b, c and density cost on top of the witness. */
     timings t[2] = {{.n = 0}, {.n = 0}};
-    cuzk_cs_counts counts = {0};
-    int variants = lc == 2 ? 2 : 1, rc = 0;
-    for (int r = 0; r < repeat && !rc; r++)
-        for (int v = 0; v < variants && !rc; v++) {
-            c.chain.use_builder = lc == 2 ? v : lc;
-            rc = one_run(&c, (cuzk_cs_mode)mode, &t[v], &counts);
-        }
+    cuzk_cs_counts counts = {0}, wcounts;
+    int rc = 0;
+    for (int r = 0; r < repeat && !rc; r++) {
+        rc = one_run(&c, (cuzk_cs_mode)mode, &t[0], &counts);
+        if (!rc && mode == CUZK_CS_PROVE) rc = one_run(&c, CUZK_CS_WITNESS, &t[1], &wcounts);
+    }
     bench_circuit_close(&c);
     if (rc) return 1;
-    for (int v = 0; v < variants; v++) {
-        const char *rep = lc == 2 ? (v ? "builder" : "array") : (lc ? "builder" : "array");
-        double circ = median(t[v].circuit, t[v].n), fin = median(t[v].finish, t[v].n);
-        double fr = median(t[v].free_, t[v].n), tot = median(t[v].total, t[v].n);
-        double cpu = median(t[v].cpu, t[v].n);
-        double rate = (double)counts.constraints / cpu;
-        if (json) {
-            printf("{\"circuit\":\"%s\",\"mode\":\"%s\",\"lc\":\"%s\",\"constraints\":%zu,\"inputs\":%zu,"
-                   "\"aux\":%zu,\"repeat\":%d,\"load_s\":%.6f,\"circuit_s\":%.6f,\"finish_s\":%.6f,"
-                   "\"free_s\":%.6f,\"total_s\":%.6f,\"cpu_s\":%.6f,\"constraints_per_s\":%.0f}\n",
-                   c.desc, modes[mode], rep, counts.constraints, counts.inputs, counts.aux, t[v].n, c.load_s,
-                   circ, fin, fr, tot, cpu, rate);
-        } else {
-            printf("%s  mode=%s lc=%s  constraints=%zu inputs=%zu aux=%zu  (median of %d, 1 thread)\n", c.desc,
-                   modes[mode], rep, counts.constraints, counts.inputs, counts.aux, t[v].n);
-            printf("  load %.3f ms | circuit (witness + enforce) %.3f ms | finish (input constraints) %.3f ms "
-                   "| free %.3f ms\n",
-                   1e3 * c.load_s, 1e3 * circ, 1e3 * fin, 1e3 * fr);
-            printf("  %.2f M constraints/s (%.1f ns/constraint; thread CPU time of circuit + finish)\n",
-                   rate / 1e6, 1e9 / rate);
-        }
+    double circ = median(t[0].circuit, t[0].n), fin = median(t[0].finish, t[0].n);
+    double fr = median(t[0].free_, t[0].n), tot = median(t[0].total, t[0].n);
+    double cpu = median(t[0].cpu, t[0].n), wcpu = t[1].n ? median(t[1].cpu, t[1].n) : 0;
+    double rate = (double)counts.constraints / cpu;
+    if (json) {
+        printf("{\"circuit\":\"%s\",\"mode\":\"%s\",\"constraints\":%zu,\"inputs\":%zu,\"aux\":%zu,"
+               "\"repeat\":%d,\"load_s\":%.6f,\"circuit_s\":%.6f,\"finish_s\":%.6f,\"free_s\":%.6f,"
+               "\"total_s\":%.6f,\"cpu_s\":%.6f,\"witness_cpu_s\":%.6f,\"constraints_per_s\":%.0f}\n",
+               c.desc, modes[mode], counts.constraints, counts.inputs, counts.aux, t[0].n, c.load_s, circ, fin,
+               fr, tot, cpu, wcpu, rate);
+        return 0;
     }
-    if (variants == 2 && !json)
-        printf("builder / array CPU time ratio: %.3f\n", median(t[1].cpu, t[1].n) / median(t[0].cpu, t[0].n));
+    printf("%s  mode=%s  constraints=%zu inputs=%zu aux=%zu  (median of %d, 1 thread)\n", c.desc, modes[mode],
+           counts.constraints, counts.inputs, counts.aux, t[0].n);
+    printf("  wall: load %.3f ms | circuit %.3f ms | finish (input constraints) %.3f ms | free %.3f ms\n",
+           1e3 * c.load_s, 1e3 * circ, 1e3 * fin, 1e3 * fr);
+    if (mode == CUZK_CS_PROVE)
+        printf("  cpu:  witness (alloc + values) %.3f ms | a, b, c + density %.3f ms (prove - witness run)\n",
+               1e3 * wcpu, 1e3 * (cpu - wcpu));
+    printf("  %.2f M constraints/s (%.1f ns/constraint; thread CPU time of circuit + finish)\n", rate / 1e6,
+           1e9 / rate);
     return 0;
 }
