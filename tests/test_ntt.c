@@ -9,6 +9,7 @@
 #include "cuzk/pool.h"
 #include "cuzk/status.h"
 #include "harness.h"
+#include "poly/ntt_internal.h" /* ntt_ifma_disabled, ntt_ifma_available */
 
 static void rand_fr(cuzk_fr *r)
 {
@@ -258,12 +259,52 @@ static void test_errors(void)
     cuzk_ntt_domain_destroy(NULL);
 }
 
+/* Both kernel families: where the CPU has AVX-512 IFMA the other tests run
+ * the IFMA kernels; here the scalar path runs against the naive DFT and the
+ * two paths must agree bit for bit. */
+static void test_scalar_path(void)
+{
+    ntt_ifma_disabled = 1;
+    test_small_vs_naive();
+    cuzk_pool *pool;
+    CHECK(cuzk_pool_create(&pool, 2) == CUZK_OK);
+    typedef int (*tf)(const cuzk_ntt_domain *, cuzk_par *, cuzk_fr *, size_t);
+    tf fns[4] = {cuzk_ntt_forward, cuzk_ntt_inverse, cuzk_ntt_coset_forward,
+                 cuzk_ntt_coset_inverse};
+    for (unsigned k = 5; k <= 16; k += 1 + (k >= 12)) {
+        size_t n = (size_t)1 << k;
+        cuzk_ntt_domain *ds, *dv;
+        ntt_ifma_disabled = 1;
+        CHECK(cuzk_ntt_domain_create(&ds, k, NULL) == CUZK_OK);
+        ntt_ifma_disabled = 0;
+        CHECK(cuzk_ntt_domain_create(&dv, k, NULL) == CUZK_OK);
+        if (!ds || !dv) break;
+        CHECK(ds->ifma == 0);
+        CHECK(dv->ifma == ntt_ifma_available());
+        cuzk_fr *x = rand_vec(n), *y = copy_vec(x, n), *z = copy_vec(x, n);
+        for (int f = 0; f < 4; f++) {
+            CHECK(fns[f](ds, cuzk_pool_par(pool), y, n) == CUZK_OK);
+            CHECK(fns[f](dv, f & 1 ? NULL : cuzk_pool_par(pool), z, n) == CUZK_OK);
+            CHECK(vec_eq(y, z, n));
+        }
+        free(x);
+        free(y);
+        free(z);
+        cuzk_ntt_domain_destroy(ds);
+        cuzk_ntt_domain_destroy(dv);
+    }
+    cuzk_pool_destroy(pool);
+    ntt_ifma_disabled = 0;
+    if (!ntt_ifma_available()) test_skip("no AVX-512 IFMA: only the scalar path exists here");
+}
+
 static const test_case tests[] = {
     {"roots", test_roots},
     {"small_vs_naive", test_small_vs_naive},
     {"large", test_large},
     {"threads_identical", test_threads_identical},
     {"errors", test_errors},
+    {"scalar_path", test_scalar_path},
 };
 
 TEST_MAIN(tests)

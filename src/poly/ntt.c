@@ -59,6 +59,8 @@ struct fill_job {
     size_t chunks;
 };
 
+int ntt_ifma_disabled;
+
 static void fill_nat_task(void *arg, size_t c)
 {
     const struct fill_job *job = arg;
@@ -67,7 +69,10 @@ static void fill_nat_task(void *arg, size_t c)
     cuzk_fr w;
     fr_pow_u64(&w, &job->d->omega, lo);
     for (size_t i = lo; i < hi; i++) {
-        job->d->nat[i] = w;
+        cuzk_fr *t = &job->d->nat[i];
+        *t = w;
+        if (job->d->ifma) /* w * 2^260 mod r: see ntt_ifma.c */
+            for (int k = 0; k < 4; k++) nfr_add(t, t, t);
         nfr_mul(&w, &w, &job->d->omega);
     }
 }
@@ -95,6 +100,16 @@ int cuzk_ntt_domain_create(cuzk_ntt_domain **out, unsigned log_n, cuzk_par *par)
     d->bytes = sizeof *d + tables;
     d->nat = d->mem;
     d->stage = stage_len(n) ? d->nat + nat_len(n) : NULL;
+    d->ifma = !ntt_ifma_disabled && ntt_ifma_available();
+    for (unsigned s = 0; s < 4; s++) { /* stage h = 2^s: w_{2h}^j, unscaled */
+        size_t h = (size_t)1 << s;
+        cuzk_fr w2h, w = CUZK_FR_ONE;
+        cuzk_ntt_root_of_unity(&w2h, s + 1);
+        for (size_t j = 0; j < h; j++) {
+            d->small[h - 1 + j] = w;
+            cuzk_fr_mul(&w, &w, &w2h);
+        }
+    }
     cuzk_ntt_root_of_unity(&d->omega, log_n);
     cuzk_fr_inv_var(&d->omega_inv, &d->omega);
     cuzk_fr nf;

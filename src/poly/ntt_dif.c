@@ -91,6 +91,25 @@ static void r2_last(cuzk_fr *a, size_t size)
     }
 }
 
+/* Kernel choice: the IFMA kernels take eight butterflies at a time and
+ * scaled twiddles; the scalar ones run where a stage has fewer than eight
+ * butterflies per block (h < 8) or without IFMA. */
+static void r4_run(const cuzk_ntt_domain *d, cuzk_fr *a, size_t q, size_t j0, size_t j1)
+{
+    if (d->ifma && q >= 8)
+        ntt_ifma_r4(a, q, j0, j1, ntt_stage_twiddles(d, 2 * q), ntt_stage_twiddles(d, q));
+    else
+        r4_range(a, q, j0, j1, ntt_stage_twiddles_std(d, 2 * q), ntt_stage_twiddles_std(d, q));
+}
+
+static void r2_run(const cuzk_ntt_domain *d, cuzk_fr *a, size_t h, size_t j0, size_t j1)
+{
+    if (d->ifma && h >= 8)
+        ntt_ifma_r2(a, h, j0, j1, ntt_stage_twiddles(d, h));
+    else
+        r2_range(a, h, j0, j1, ntt_stage_twiddles_std(d, h));
+}
+
 /* All stages of a block of 2^k elements, in cache. */
 static void dif_leaf(const cuzk_ntt_domain *d, cuzk_fr *a, unsigned k)
 {
@@ -98,8 +117,7 @@ static void dif_leaf(const cuzk_ntt_domain *d, cuzk_fr *a, unsigned k)
     unsigned s = k; /* stages s-1 .. 0 remain */
     while (s >= 2) {
         size_t q = (size_t)1 << (s - 2);
-        ntt_twiddles t2 = ntt_stage_twiddles(d, 2 * q), t1 = ntt_stage_twiddles(d, q);
-        for (size_t b = 0; b < size; b += 4 * q) r4_range(a + b, q, 0, q, t2, t1);
+        for (size_t b = 0; b < size; b += 4 * q) r4_run(d, a + b, q, 0, q);
         s -= 2;
     }
     if (s == 1) r2_last(a, size);
@@ -115,12 +133,12 @@ static void dif_block(const cuzk_ntt_domain *d, cuzk_fr *a, unsigned k)
     size_t size = (size_t)1 << k;
     if ((k - NTT_LEAF_LOG) & 1) {
         size_t h = size / 2;
-        r2_range(a, h, 0, h, ntt_stage_twiddles(d, h));
+        r2_run(d, a, h, 0, h);
         dif_block(d, a, k - 1);
         dif_block(d, a + h, k - 1);
     } else {
         size_t q = size / 4;
-        r4_range(a, q, 0, q, ntt_stage_twiddles(d, 2 * q), ntt_stage_twiddles(d, q));
+        r4_run(d, a, q, 0, q);
         for (int i = 0; i < 4; i++) dif_block(d, a + i * q, k - 2);
     }
 }
@@ -135,29 +153,23 @@ struct dif_job {
     unsigned sub_log;
 };
 
-/* One top pass, chunk c of the butterfly (or radix-4 group) index space. */
+/* One top pass, chunk c of the butterfly (or radix-4 group) index space.
+ * Chunk edges are multiples of 8 (q >= 8 here) for the IFMA kernels. */
 static void dif_pass_task(void *arg, size_t c)
 {
     const struct dif_job *job = arg;
     size_t q = job->q, per = job->radix4 ? 4 * q : 2 * q;
     size_t groups = job->n / per * q;
-    size_t lo = groups * c / job->chunks, hi = groups * (c + 1) / job->chunks;
-    ntt_twiddles t2, t1;
-    if (job->radix4) {
-        t2 = ntt_stage_twiddles(job->d, 2 * q);
-        t1 = ntt_stage_twiddles(job->d, q);
-    } else {
-        t2 = ntt_stage_twiddles(job->d, q);
-        t1 = t2;
-    }
+    size_t lo = groups * c / job->chunks & ~(size_t)7, hi = groups * (c + 1) / job->chunks & ~(size_t)7;
+    if (c + 1 == job->chunks) hi = groups;
     while (lo < hi) {
         size_t b = lo / q, j = lo % q, end = q;
         if (hi - lo < end - j) end = j + (hi - lo);
         cuzk_fr *blk = job->a + b * per;
         if (job->radix4)
-            r4_range(blk, q, j, end, t2, t1);
+            r4_run(job->d, blk, q, j, end);
         else
-            r2_range(blk, q, j, end, t2);
+            r2_run(job->d, blk, q, j, end);
         lo += end - j;
     }
 }

@@ -17,8 +17,10 @@ struct cuzk_ntt_domain {
     unsigned log_n;
     size_t n;
     cuzk_fr omega, omega_inv, n_inv, g, g_inv, g_inv_n; /* g_inv_n = g^-n */
-    cuzk_fr *nat;   /* omega^i for i < max(n/2, 1) */
-    cuzk_fr *stage; /* for h < n/(2*NTT_STRIDE_MAX): [h-1, 2h-1) = w_{2h}^j */
+    int ifma;       /* tables scaled for the IFMA kernels (ntt_ifma.c) */
+    cuzk_fr *nat;   /* omega^i for i < max(n/2, 1) (times 2^4 if ifma) */
+    cuzk_fr *stage; /* for h < n/(2*NTT_STRIDE_MAX): [h-1, 2h-1) = w_{2h}^j (ditto) */
+    cuzk_fr small[15]; /* stages h = 1, 2, 4, 8 at [h-1, 2h-1), never scaled */
     void *mem;
     size_t bytes;
 };
@@ -31,6 +33,10 @@ typedef struct {
 
 static inline ntt_twiddles ntt_stage_twiddles(const cuzk_ntt_domain *d, size_t h)
 {
+    if (h <= 8 && !d->ifma) { /* also where n is too small for stage tables */
+        ntt_twiddles t = {d->small + (h - 1), 1};
+        return t;
+    }
     size_t stride = d->n / (2 * h);
     ntt_twiddles t;
     if (stride <= NTT_STRIDE_MAX) {
@@ -52,6 +58,20 @@ static inline size_t ntt_bitrev(size_t x, unsigned bits)
     return bits ? (size_t)(v >> (64 - bits)) : 0;
 }
 
+/* Twiddles in the usual Montgomery form, for the scalar kernels: in an
+ * IFMA domain those run only on stages h <= 8. */
+static inline ntt_twiddles ntt_stage_twiddles_std(const cuzk_ntt_domain *d, size_t h)
+{
+    if (h <= 8) {
+        ntt_twiddles t = {d->small + (h - 1), 1};
+        return t;
+    }
+    return ntt_stage_twiddles(d, h);
+}
+
+/* Tests: nonzero makes domains created afterwards use the scalar kernels. */
+extern int ntt_ifma_disabled;
+
 /* How many tasks to cut an evenly divisible job into. */
 static inline size_t ntt_chunks(cuzk_par *par, size_t items)
 {
@@ -59,6 +79,15 @@ static inline size_t ntt_chunks(cuzk_par *par, size_t items)
     if (cuzk_par_threads(par) <= 1) c = 1;
     return c < items ? c : (items ? items : 1);
 }
+
+/* AVX-512 IFMA kernels (src/poly/ntt_ifma.c): same butterflies as the
+ * scalar r4/r2 kernels for j in [j0, j1) (multiples of 8), twiddles stored
+ * as w*2^260 mod r.  Call only if ntt_ifma_available(). */
+int ntt_ifma_available(void);
+void ntt_ifma_r4(cuzk_fr *a, size_t q, size_t j0, size_t j1, ntt_twiddles t2, ntt_twiddles t1);
+void ntt_ifma_r2(cuzk_fr *a, size_t h, size_t j0, size_t j1, ntt_twiddles t);
+/* out[i] = a[i]*b[i]*2^-260 mod r, i < 8 (tests). */
+void ntt_ifma_mul8(cuzk_fr *out, const cuzk_fr *a, const cuzk_fr *b);
 
 /* Natural-order DIF core (natural in, bit-reversed out), src/poly/ntt_dif.c. */
 void ntt_dif(const cuzk_ntt_domain *d, cuzk_par *par, cuzk_fr *a);

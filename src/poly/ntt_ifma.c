@@ -1,0 +1,275 @@
+/* AVX-512 IFMA butterflies: eight Fr elements per vector operation.
+ *
+ * Each lane holds one element as five 52-bit limbs (vpmadd52luq/huq
+ * multiply 52-bit limbs and accumulate into 64-bit lanes).  Data stays in
+ * memory in the library's format (4 x 64-bit limbs, Montgomery form with
+ * R = 2^256); a kernel loads eight consecutive elements, transposes them to
+ * limb-major order, re-cuts 4 x 64 into 5 x 52 bits, computes, and undoes
+ * both on the way out.
+ *
+ * Montgomery product here uses R' = 2^260 (five 52-bit reduction steps):
+ * mont(x, y) = x*y*2^-260.  The domain therefore stores twiddles as
+ * w*2^260 mod r (the usual Montgomery form times 16), and
+ * mont(x*2^256, w*2^260) = (x*w)*2^256: the data keeps its usual form.
+ *
+ * Ranges: inputs < r, outputs fully reduced < r (identical bits to the
+ * scalar path; the tests compare both).  Constant time: no branches or
+ * addresses depend on values. */
+#include "poly/ntt_internal.h"
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(CUZK_NO_IFMA)
+#include <immintrin.h>
+
+#define TGT __attribute__((target("avx512f,avx512ifma,avx512vbmi2"), always_inline)) static inline
+#define TGT_FN __attribute__((target("avx512f,avx512ifma,avx512vbmi2")))
+
+typedef struct {
+    __m512i l[5];
+} v8fr;
+
+/* r in 52-bit limbs and -r^-1 mod 2^52 */
+#define MASK52 0xfffffffffffffull
+
+static uint64_t m52[5], mp52;
+
+static void init_constants(void)
+{
+    const uint64_t *m = CUZK_FR_MODULUS;
+    m52[0] = m[0] & MASK52;
+    m52[1] = (m[0] >> 52 | m[1] << 12) & MASK52;
+    m52[2] = (m[1] >> 40 | m[2] << 24) & MASK52;
+    m52[3] = (m[2] >> 28 | m[3] << 36) & MASK52;
+    m52[4] = m[3] >> 16;
+    uint64_t inv = 1; /* Newton: inv = m^-1 mod 2^64 */
+    for (int i = 0; i < 6; i++) inv *= 2 - m[0] * inv;
+    mp52 = (0 - inv) & MASK52;
+}
+
+int ntt_ifma_available(void)
+{
+    static int avail = -1;
+    if (avail < 0) {
+        __builtin_cpu_init();
+        avail = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma") &&
+                __builtin_cpu_supports("avx512vbmi2");
+        if (avail) init_constants();
+    }
+    return avail;
+}
+
+/* ---- layout conversion ---------------------------------------------------- */
+
+/* Z0..Z3 hold elements (0,1), (2,3), (4,5), (6,7) in memory order. */
+TGT v8fr from_aos(__m512i z0, __m512i z1, __m512i z2, __m512i z3)
+{
+    const __m512i i0 = _mm512_setr_epi64(0, 4, 1, 5, 8, 12, 9, 13);
+    const __m512i i2 = _mm512_setr_epi64(2, 6, 3, 7, 10, 14, 11, 15);
+    const __m512i m = _mm512_set1_epi64((long long)MASK52);
+    __m512i a = _mm512_unpacklo_epi64(z0, z1), b = _mm512_unpackhi_epi64(z0, z1);
+    __m512i c = _mm512_unpacklo_epi64(z2, z3), d = _mm512_unpackhi_epi64(z2, z3);
+    __m512i L0 = _mm512_permutex2var_epi64(a, i0, c), L2 = _mm512_permutex2var_epi64(a, i2, c);
+    __m512i L1 = _mm512_permutex2var_epi64(b, i0, d), L3 = _mm512_permutex2var_epi64(b, i2, d);
+    v8fr r;
+    r.l[0] = _mm512_and_si512(L0, m);
+    r.l[1] = _mm512_and_si512(_mm512_shrdi_epi64(L0, L1, 52), m);
+    r.l[2] = _mm512_and_si512(_mm512_shrdi_epi64(L1, L2, 40), m);
+    r.l[3] = _mm512_and_si512(_mm512_shrdi_epi64(L2, L3, 28), m);
+    r.l[4] = _mm512_srli_epi64(L3, 16);
+    return r;
+}
+
+TGT v8fr load8(const cuzk_fr *p)
+{
+    const __m512i *v = (const __m512i *)p;
+    return from_aos(_mm512_loadu_si512(v), _mm512_loadu_si512(v + 1), _mm512_loadu_si512(v + 2),
+                    _mm512_loadu_si512(v + 3));
+}
+
+/* elements p[0], p[s], ..., p[7s] */
+TGT v8fr load8_strided(const cuzk_fr *p, size_t s)
+{
+    if (s == 1) return load8(p);
+    __m512i z[4];
+    for (int k = 0; k < 4; k++) {
+        __m256i lo = _mm256_loadu_si256((const __m256i *)(p + 2 * k * s));
+        __m256i hi = _mm256_loadu_si256((const __m256i *)(p + (2 * k + 1) * s));
+        z[k] = _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+    }
+    return from_aos(z[0], z[1], z[2], z[3]);
+}
+
+/* Limbs must be normalized (< 2^52) and the value < 2^256. */
+TGT void store8(cuzk_fr *p, const v8fr *x)
+{
+    const __m512i ia = _mm512_setr_epi64(0, 2, 8, 10, 1, 3, 9, 11);
+    const __m512i ic = _mm512_setr_epi64(4, 6, 12, 14, 5, 7, 13, 15);
+    __m512i L0 = _mm512_or_si512(x->l[0], _mm512_slli_epi64(x->l[1], 52));
+    __m512i L1 = _mm512_or_si512(_mm512_srli_epi64(x->l[1], 12), _mm512_slli_epi64(x->l[2], 40));
+    __m512i L2 = _mm512_or_si512(_mm512_srli_epi64(x->l[2], 24), _mm512_slli_epi64(x->l[3], 28));
+    __m512i L3 = _mm512_or_si512(_mm512_srli_epi64(x->l[3], 36), _mm512_slli_epi64(x->l[4], 16));
+    __m512i a = _mm512_permutex2var_epi64(L0, ia, L2), c = _mm512_permutex2var_epi64(L0, ic, L2);
+    __m512i b = _mm512_permutex2var_epi64(L1, ia, L3), d = _mm512_permutex2var_epi64(L1, ic, L3);
+    __m512i *v = (__m512i *)p;
+    _mm512_storeu_si512(v, _mm512_unpacklo_epi64(a, b));
+    _mm512_storeu_si512(v + 1, _mm512_unpackhi_epi64(a, b));
+    _mm512_storeu_si512(v + 2, _mm512_unpacklo_epi64(c, d));
+    _mm512_storeu_si512(v + 3, _mm512_unpackhi_epi64(c, d));
+}
+
+/* ---- arithmetic ------------------------------------------------------------ */
+
+/* x with limbs carrying signed excess (|limb| < 2^62), value in [0, 2r):
+ * normalize the limbs and subtract r once if x >= r. */
+TGT v8fr reduce_once(__m512i t0, __m512i t1, __m512i t2, __m512i t3, __m512i t4)
+{
+    const __m512i m = _mm512_set1_epi64((long long)MASK52);
+    t1 = _mm512_add_epi64(t1, _mm512_srai_epi64(t0, 52));
+    t0 = _mm512_and_si512(t0, m);
+    t2 = _mm512_add_epi64(t2, _mm512_srai_epi64(t1, 52));
+    t1 = _mm512_and_si512(t1, m);
+    t3 = _mm512_add_epi64(t3, _mm512_srai_epi64(t2, 52));
+    t2 = _mm512_and_si512(t2, m);
+    t4 = _mm512_add_epi64(t4, _mm512_srai_epi64(t3, 52));
+    t3 = _mm512_and_si512(t3, m);
+    __m512i d0 = _mm512_sub_epi64(t0, _mm512_set1_epi64((long long)m52[0]));
+    __m512i d1 = _mm512_sub_epi64(t1, _mm512_set1_epi64((long long)m52[1]));
+    __m512i d2 = _mm512_sub_epi64(t2, _mm512_set1_epi64((long long)m52[2]));
+    __m512i d3 = _mm512_sub_epi64(t3, _mm512_set1_epi64((long long)m52[3]));
+    __m512i d4 = _mm512_sub_epi64(t4, _mm512_set1_epi64((long long)m52[4]));
+    d1 = _mm512_add_epi64(d1, _mm512_srai_epi64(d0, 52));
+    d0 = _mm512_and_si512(d0, m);
+    d2 = _mm512_add_epi64(d2, _mm512_srai_epi64(d1, 52));
+    d1 = _mm512_and_si512(d1, m);
+    d3 = _mm512_add_epi64(d3, _mm512_srai_epi64(d2, 52));
+    d2 = _mm512_and_si512(d2, m);
+    d4 = _mm512_add_epi64(d4, _mm512_srai_epi64(d3, 52));
+    d3 = _mm512_and_si512(d3, m);
+    __mmask8 keep = _mm512_cmplt_epi64_mask(d4, _mm512_setzero_si512()); /* x < r: keep x */
+    v8fr r;
+    r.l[0] = _mm512_mask_blend_epi64(keep, d0, t0);
+    r.l[1] = _mm512_mask_blend_epi64(keep, d1, t1);
+    r.l[2] = _mm512_mask_blend_epi64(keep, d2, t2);
+    r.l[3] = _mm512_mask_blend_epi64(keep, d3, t3);
+    r.l[4] = _mm512_mask_blend_epi64(keep, d4, t4);
+    return r;
+}
+
+TGT v8fr v_add(const v8fr *a, const v8fr *b)
+{
+    return reduce_once(_mm512_add_epi64(a->l[0], b->l[0]), _mm512_add_epi64(a->l[1], b->l[1]),
+                       _mm512_add_epi64(a->l[2], b->l[2]), _mm512_add_epi64(a->l[3], b->l[3]),
+                       _mm512_add_epi64(a->l[4], b->l[4]));
+}
+
+/* a - b + r, in (0, 2r) */
+TGT v8fr v_sub(const v8fr *a, const v8fr *b)
+{
+    __m512i t[5];
+    for (int k = 0; k < 5; k++)
+        t[k] = _mm512_add_epi64(_mm512_sub_epi64(a->l[k], b->l[k]),
+                                _mm512_set1_epi64((long long)m52[k]));
+    return reduce_once(t[0], t[1], t[2], t[3], t[4]);
+}
+
+/* a * b * 2^-260 mod r (CIOS over b's five limbs) */
+TGT v8fr v_mul(const v8fr *a, const v8fr *b)
+{
+    const __m512i z = _mm512_setzero_si512(), mp = _mm512_set1_epi64((long long)mp52);
+    __m512i m[5];
+    for (int k = 0; k < 5; k++) m[k] = _mm512_set1_epi64((long long)m52[k]);
+    __m512i t0 = z, t1 = z, t2 = z, t3 = z, t4 = z, t5;
+    for (int i = 0; i < 5; i++) {
+        __m512i bi = b->l[i];
+        t5 = z;
+        t0 = _mm512_madd52lo_epu64(t0, a->l[0], bi);
+        t1 = _mm512_madd52lo_epu64(t1, a->l[1], bi);
+        t2 = _mm512_madd52lo_epu64(t2, a->l[2], bi);
+        t3 = _mm512_madd52lo_epu64(t3, a->l[3], bi);
+        t4 = _mm512_madd52lo_epu64(t4, a->l[4], bi);
+        t1 = _mm512_madd52hi_epu64(t1, a->l[0], bi);
+        t2 = _mm512_madd52hi_epu64(t2, a->l[1], bi);
+        t3 = _mm512_madd52hi_epu64(t3, a->l[2], bi);
+        t4 = _mm512_madd52hi_epu64(t4, a->l[3], bi);
+        t5 = _mm512_madd52hi_epu64(t5, a->l[4], bi);
+        __m512i q = _mm512_madd52lo_epu64(z, t0, mp);
+        t0 = _mm512_madd52lo_epu64(t0, q, m[0]);
+        t1 = _mm512_madd52lo_epu64(t1, q, m[1]);
+        t2 = _mm512_madd52lo_epu64(t2, q, m[2]);
+        t3 = _mm512_madd52lo_epu64(t3, q, m[3]);
+        t4 = _mm512_madd52lo_epu64(t4, q, m[4]);
+        t1 = _mm512_madd52hi_epu64(t1, q, m[0]);
+        t2 = _mm512_madd52hi_epu64(t2, q, m[1]);
+        t3 = _mm512_madd52hi_epu64(t3, q, m[2]);
+        t4 = _mm512_madd52hi_epu64(t4, q, m[3]);
+        t5 = _mm512_madd52hi_epu64(t5, q, m[4]);
+        /* t0 = 0 mod 2^52 now: divide by 2^52 */
+        t0 = _mm512_add_epi64(t1, _mm512_srli_epi64(t0, 52));
+        t1 = t2;
+        t2 = t3;
+        t3 = t4;
+        t4 = t5;
+    }
+    return reduce_once(t0, t1, t2, t3, t4);
+}
+
+/* ---- kernels (same contracts as r4_range / r2_range in ntt_dif.c) ---------- */
+
+TGT_FN void ntt_ifma_r4(cuzk_fr *a, size_t q, size_t j0, size_t j1, ntt_twiddles t2,
+                        ntt_twiddles t1)
+{
+    for (size_t j = j0; j < j1; j += 8) {
+        v8fr x0 = load8(a + j), x1 = load8(a + j + q), x2 = load8(a + j + 2 * q),
+             x3 = load8(a + j + 3 * q);
+        v8fr wa = load8_strided(t2.p + j * t2.s, t2.s);
+        v8fr wb = load8_strided(t2.p + (j + q) * t2.s, t2.s);
+        v8fr y0 = v_add(&x0, &x2), y1 = v_add(&x1, &x3);
+        v8fr d = v_sub(&x0, &x2), y2 = v_mul(&d, &wa);
+        d = v_sub(&x1, &x3);
+        v8fr y3 = v_mul(&d, &wb);
+        v8fr w = load8_strided(t1.p + j * t1.s, t1.s);
+        x0 = v_add(&y0, &y1);
+        store8(a + j, &x0);
+        d = v_sub(&y0, &y1);
+        x1 = v_mul(&d, &w);
+        store8(a + j + q, &x1);
+        x2 = v_add(&y2, &y3);
+        store8(a + j + 2 * q, &x2);
+        d = v_sub(&y2, &y3);
+        x3 = v_mul(&d, &w);
+        store8(a + j + 3 * q, &x3);
+    }
+}
+
+TGT_FN void ntt_ifma_r2(cuzk_fr *a, size_t h, size_t j0, size_t j1, ntt_twiddles t)
+{
+    for (size_t j = j0; j < j1; j += 8) {
+        v8fr x0 = load8(a + j), x1 = load8(a + j + h), w = load8_strided(t.p + j * t.s, t.s);
+        v8fr s = v_add(&x0, &x1), d = v_sub(&x0, &x1);
+        store8(a + j, &s);
+        s = v_mul(&d, &w);
+        store8(a + j + h, &s);
+    }
+}
+
+/* out[i] = a[i] * b[i] * 2^-260 for i < 8 (tests and benchmarks). */
+TGT_FN void ntt_ifma_mul8(cuzk_fr *out, const cuzk_fr *a, const cuzk_fr *b)
+{
+    v8fr x = load8(a), y = load8(b), z = v_mul(&x, &y);
+    store8(out, &z);
+}
+
+#else
+int ntt_ifma_available(void) { return 0; }
+void ntt_ifma_r4(cuzk_fr *a, size_t q, size_t j0, size_t j1, ntt_twiddles t2, ntt_twiddles t1)
+{
+    (void)a, (void)q, (void)j0, (void)j1, (void)t2, (void)t1;
+}
+void ntt_ifma_r2(cuzk_fr *a, size_t h, size_t j0, size_t j1, ntt_twiddles t)
+{
+    (void)a, (void)h, (void)j0, (void)j1, (void)t;
+}
+void ntt_ifma_mul8(cuzk_fr *out, const cuzk_fr *a, const cuzk_fr *b)
+{
+    (void)out, (void)a, (void)b;
+}
+#endif
