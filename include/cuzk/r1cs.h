@@ -135,6 +135,8 @@ int cuzk_cs_set_error(cuzk_cs *cs, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* ---- results ------------------------------------------------------------ */
+/* Nonzeros and density are tracked in PROVE and SHAPE modes and whenever
+ * CUZK_CS_MATRICES is set; in WITNESS and CHECK modes without it they are 0. */
 typedef struct {
     size_t constraints;       /* including the appended input constraints */
     size_t inputs;            /* including ONE */
