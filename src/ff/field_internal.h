@@ -24,6 +24,11 @@
 extern const cuzk_fp CUZK_FP_R2;
 extern const cuzk_fr CUZK_FR_R2;
 
+/* x^-1 mod p / mod r on canonical integers (x < modulus, 0 -> 0) by
+ * safegcd divsteps (limbs_safegcd.c); var != 0: variable time. */
+void cuzk_fp_inverse_int(uint64_t r[6], const uint64_t x[6], int var);
+void cuzk_fr_inverse_int(uint64_t r[4], const uint64_t x[4], int var);
+
 /* Backend flag: nonzero when the x86-64 ADX path is active.  Written only by
  * backend.c at start and by cuzk_ff_force_portable(). */
 extern int cuzk_ff_adx_active;

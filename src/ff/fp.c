@@ -2,7 +2,7 @@
  *
  * Constants were derived with Python (p as in the BLS12-381 spec):
  *   one = 2^384 mod p, r2 = 2^768 mod p, m0inv = -p^-1 mod 2^64,
- *   exponents (p+1)/4, (p-1)/2, p-2 written out as little-endian limbs. */
+ *   r3 = 2^1152 mod p, exponents (p+1)/4, (p-1)/2 written out as little-endian limbs. */
 #include <string.h>
 
 #include "cuzk/status.h"
@@ -25,9 +25,10 @@ static const uint64_t P_PLUS1_DIV4[6] = {
 static const uint64_t P_MINUS1_DIV2[6] = {
     0xdcff7fffffffd555ull, 0x0f55ffff58a9ffffull, 0xb39869507b587b12ull,
     0xb23ba5c279c2895full, 0x258dd3db21a5d66bull, 0x0d0088f51cbff34dull};
-static const uint64_t P_MINUS2[6] = {
-    0xb9feffffffffaaa9ull, 0x1eabfffeb153ffffull, 0x6730d2a0f6b0f624ull,
-    0x64774b84f38512bfull, 0x4b1ba7b6434bacd7ull, 0x1a0111ea397fe69aull};
+/* 2^(3*384) mod p */
+static const cuzk_fp FP_R3 = {{
+    0xed48ac6bd94ca1e0ull, 0x315f831e03a7adf8ull, 0x9a53352a615e29ddull,
+    0x34c04e5e921e1761ull, 0x2512d43565724728ull, 0x0aa6346091755d4dull}};
 
 const uint64_t cuzk_fp_m0inv_mem = CUZK_FP_M0INV;
 
@@ -80,15 +81,20 @@ void cuzk_fp_pow(cuzk_fp *r, const cuzk_fp *a, const uint64_t *e, size_t nlimbs)
     *r = acc;
 }
 
+/* The safegcd inverse of the Montgomery residue aR is a^-1 R^-1; one
+ * Montgomery multiplication by R^3 gives a^-1 R. */
 void cuzk_fp_inv(cuzk_fp *r, const cuzk_fp *a)
 {
-    /* Fermat: a^(p-2); maps 0 to 0. */
-    cuzk_fp_pow(r, a, P_MINUS2, 6);
+    cuzk_fp t;
+    cuzk_fp_inverse_int(t.l, a->l, 0);
+    cuzk_fp_mul(r, &t, &FP_R3);
 }
 
 void cuzk_fp_inv_var(cuzk_fp *r, const cuzk_fp *a)
 {
-    cuzk_fp_pow(r, a, P_MINUS2, 6);
+    cuzk_fp t;
+    cuzk_fp_inverse_int(t.l, a->l, 1);
+    cuzk_fp_mul(r, &t, &FP_R3);
 }
 
 /* Prefix-product batch inversion of n elements; in and out must not alias. */

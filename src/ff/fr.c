@@ -1,7 +1,8 @@
 /* Fr, the 255-bit scalar field of BLS12-381, in Montgomery form (R = 2^256).
  *
  * Constants were derived with Python (r as in the BLS12-381 spec):
- *   one = 2^256 mod r, r2 = 2^512 mod r, m0inv = -r^-1 mod 2^64;
+ *   one = 2^256 mod r, r2 = 2^512 mod r, r3 = 2^768 mod r,
+ *   m0inv = -r^-1 mod 2^64;
  *   r - 1 = 2^32 * t with t odd; 7 generates Fr^*, so g = 7^t has order
  *   exactly 2^32 (stored in Montgomery form). */
 #include <string.h>
@@ -20,9 +21,10 @@ const cuzk_fr CUZK_FR_R2 = {{
     0xc999e990f3f29c6dull, 0x2b6cedcb87925c23ull, 0x05d314967254398full,
     0x0748d9d99f59ff11ull}};
 
-static const uint64_t R_MINUS2[4] = {
-    0xfffffffeffffffffull, 0x53bda402fffe5bfeull, 0x3339d80809a1d805ull,
-    0x73eda753299d7d48ull};
+/* 2^(3*256) mod r */
+static const cuzk_fr FR_R3 = {{
+    0xc62c1807439b73afull, 0x1b3e0d188cf06990ull, 0x73d13c71c7b5f418ull,
+    0x6e2a5bb9c8db33e9ull}};
 /* (t - 1) / 2 */
 static const uint64_t T_MINUS1_DIV2[4] = {
     0x7fff2dff7fffffffull, 0x04d0ec02a9ded201ull, 0x94cebea4199cec04ull,
@@ -84,14 +86,19 @@ void cuzk_fr_pow(cuzk_fr *r, const cuzk_fr *a, const uint64_t *e, size_t nlimbs)
     *r = acc;
 }
 
+/* safegcd on the Montgomery residue, then * R^3 (see cuzk_fp_inv). */
 void cuzk_fr_inv(cuzk_fr *r, const cuzk_fr *a)
 {
-    cuzk_fr_pow(r, a, R_MINUS2, 4);
+    cuzk_fr t;
+    cuzk_fr_inverse_int(t.l, a->l, 0);
+    cuzk_fr_mul(r, &t, &FR_R3);
 }
 
 void cuzk_fr_inv_var(cuzk_fr *r, const cuzk_fr *a)
 {
-    cuzk_fr_pow(r, a, R_MINUS2, 4);
+    cuzk_fr t;
+    cuzk_fr_inverse_int(t.l, a->l, 1);
+    cuzk_fr_mul(r, &t, &FR_R3);
 }
 
 static void batch_inv_disjoint(cuzk_fr *out, const cuzk_fr *in, size_t n)
