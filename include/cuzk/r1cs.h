@@ -36,12 +36,14 @@
  *
  * Density (what the Groth16 A and B MSMs skip): a_aux bit j is set iff aux
  * j has a nonzero merged coefficient in A of some constraint; b_input and
- * b_aux likewise for B.  This is what bellperson's current prover computes
- * (eval_with_trackers skips zero coefficients) and what the parameters
- * encode (the generator drops the identity points of variables whose A or B
- * column vanishes).  Older bellperson (LinearCombination::eval before the
- * bellpepper split) marked a variable present even when its coefficient
- * summed to zero; flag CUZK_CS_DENSITY_PRESENCE selects that rule.
+ * b_aux likewise for B.  This is what bellperson >= 0.26 computes (PR #307,
+ * "backport of zkcrypto fix for Zero coefficient bug": the prover skips
+ * zero coefficients) and what the parameters encode (the generator drops
+ * the identity points of variables whose A or B column vanishes, so a
+ * zero-only variable has no base in the SRS).  bellperson <= 0.25 marked a
+ * variable present even when its coefficient summed to zero, which made
+ * such circuits fail with "expected more bases from source"; flag
+ * CUZK_CS_DENSITY_PRESENCE selects that old rule (for comparisons only).
  * Inputs are always A-dense: after the circuit, cuzk_cs_finish appends one
  * constraint per input, input_i * 0 = 0 (only A non-empty).
  *
