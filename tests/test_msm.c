@@ -192,7 +192,7 @@ static void check_g1_all(const cuzk_g1 *ref, const cuzk_g1_affine *bases, size_t
         /* forced windows and strategies, with and without the 0/1 split */
         static const unsigned cs[] = {1, 2, 3, 4, 5, 7, 8, 11, 13, 16};
         for (size_t ci = 0; ci < sizeof cs / sizeof cs[0]; ci++)
-            for (int st = 1; st <= 2; st++) {
+            for (int st = 1; st <= 3; st++) {
                 cuzk_msm_opts o = {cs[ci], (int)(ci & 1), st};
                 /* big windows cost 2^(c-1) bucket additions per window */
                 if (cs[ci] > 11 && n < 1000 && (st == 2 || n < 200)) continue;
@@ -220,7 +220,7 @@ static void check_g2_all(const cuzk_g2 *ref, const cuzk_g2_affine *bases, size_t
     if (thorough) {
         static const unsigned cs[] = {1, 3, 4, 6, 9, 12};
         for (size_t ci = 0; ci < sizeof cs / sizeof cs[0]; ci++)
-            for (int st = 1; st <= 2; st++) {
+            for (int st = 1; st <= 3; st++) {
                 cuzk_msm_opts o = {cs[ci], (int)(ci & 1), st};
                 CHECK(cuzk_msm_g2_opts(NULL, &got, bases, nbases, ks, n, density, NULL, 0,
                                        &o) == CUZK_OK);
@@ -468,8 +468,8 @@ static void test_g1_tiles(void)
     for (size_t i = 0; i < n; i++) kr[n - 1 - i] = k[i];
     cuzk_g1 ref, got, win[2][64];
     naive_g1(&ref, b, kr, n, NULL);
-    for (int st = 1; st <= 2; st++) {
-        unsigned c = st == 1 ? 6 : 9, nw = cuzk_msm_nwindows(c);
+    for (int st = 1; st <= 3; st++) {
+        unsigned c = st == 1 ? 6 : st == 2 ? 9 : 4, nw = cuzk_msm_nwindows(c);
         size_t len = cuzk_msm_g1_tile_scratch_sizeof(n, c);
         void *s = malloc(len);
         CHECK(s != NULL);

@@ -87,7 +87,8 @@ int cuzk_msm_g2_canonical(cuzk_par *par, cuzk_g2 *out, const cuzk_g2_affine *bas
 typedef struct {
     unsigned window;       /* c in 1..CUZK_MSM_MAX_WINDOW; 0 = cost model */
     int no_01_split;       /* 1: send 0/1 scalars through Pippenger too */
-    int strategy;          /* 0 = cost model, 1 = batch-affine buckets, 2 = XYZZ buckets */
+    int strategy;          /* 0 = cost model, 1 = batch-affine bucket array, 2 = XYZZ
+                              buckets, 3 = batch-affine on bucket-sorted terms */
 } cuzk_msm_opts;
 #define CUZK_MSM_MAX_WINDOW 20u
 

@@ -8,6 +8,9 @@
 
 #include "cuzk/msm.h"
 
+/* Gather prefetch distance (entries ahead). */
+#define MSM_PF 8
+
 /* Sign flag in a sorted term entry / digit (entries are 31-bit indices). */
 #define MSM_NEG 0x80000000u
 
@@ -46,6 +49,7 @@ typedef struct {
 #define MSM_STRAT_AUTO 0
 #define MSM_STRAT_AFFINE 1
 #define MSM_STRAT_XYZZ 2
+#define MSM_STRAT_SORTED 3
 double msm_cost(size_t n, unsigned c, int strategy, double inv_cost, size_t batch);
 /* Best (c, strategy) for n terms. */
 void msm_choose(size_t n, double inv_cost, size_t batch, unsigned *c, int *strategy);

@@ -231,7 +231,7 @@ static void ba_batch_inv(ba_ctx *cx, size_t n)
 /* Reduces every segment of the chunk to at most one point by rounds of
  * pairwise affine additions; each round shares one inversion over all
  * segments.  Pairs with equal x are doublings (same y) or cancel. */
-static void ba_rounds(ba_ctx *cx, size_t nseg)
+static void ba_rounds(ba_ctx *cx, size_t nseg, size_t min_pairs)
 {
     AFF *buf = cx->buf;
     for (;;) {
@@ -239,7 +239,7 @@ static void ba_rounds(ba_ctx *cx, size_t nseg)
         /* A round with few pairs does not amortize its inversion: leave the
          * remaining points to mixed XYZZ additions (ba_emit). */
         for (size_t s = 0; s < nseg; s++) np += cx->segs[s].len / 2;
-        if (np < MSM_MIN_PAIRS) return;
+        if (np < min_pairs || np == 0) return;
         np = 0;
         for (size_t s = 0; s < nseg; s++) {
             const msm_seg *sg = &cx->segs[s];
@@ -332,8 +332,8 @@ static uint32_t ba_gather(ba_ctx *cx, uint32_t start, const AFF *bases, const ui
 {
     uint32_t out = 0;
     for (uint32_t i = 0; i < n; i++) {
-        if (i + 16 < n) { /* a point spans two or three cache lines */
-            const char *q = (const char *)&bases[e[i + 16] & ~MSM_NEG];
+        if (i + MSM_PF < n) { /* a point spans two or three cache lines */
+            const char *q = (const char *)&bases[e[i + MSM_PF] & ~MSM_NEG];
             __builtin_prefetch(q);
             __builtin_prefetch(q + 64);
             if (sizeof(AFF) > 128) __builtin_prefetch(q + 128);
@@ -349,15 +349,28 @@ static uint32_t ba_gather(ba_ctx *cx, uint32_t start, const AFF *bases, const ui
 }
 
 /* ---- tiles ---------------------------------------------------------------- */
+/* Bucket-array window: chunk of points + carried leftovers. */
+#define MSM_CARRY (2 * MSM_MIN_PAIRS)
+#define MSM_CHUNK (MSM_BATCH / 2 - MSM_CARRY)
+
+static size_t bucket_bytes(size_t nb)
+{
+    return msm_align(nb * sizeof(AFF)) + msm_align((nb + 1) * sizeof(uint32_t)) +
+           2 * msm_align(MSM_BATCH * sizeof(uint32_t)) + msm_align(MSM_CARRY * sizeof(AFF)) +
+           msm_align(MSM_CARRY * sizeof(uint32_t)) + ba_ctx_bytes();
+}
+
 size_t G(tile_scratch_sizeof)(size_t n, unsigned c)
 {
     if (c < 1) c = 1;
     if (c > CUZK_MSM_MAX_WINDOW) c = CUZK_MSM_MAX_WINDOW;
     size_t nb = (size_t)1 << (c - 1);
-    size_t affine = msm_align(n * sizeof(uint32_t)) + msm_align((nb + 1) * sizeof(uint32_t)) +
+    size_t sorted = msm_align(n * sizeof(uint32_t)) + msm_align((nb + 1) * sizeof(uint32_t)) +
                     ba_ctx_bytes();
+    size_t bucket = bucket_bytes(nb);
     size_t xz = msm_align(nb * sizeof(xyzz));
-    return (affine > xz ? affine : xz) + 64;
+    size_t m = sorted > bucket ? sorted : bucket;
+    return (m > xz ? m : xz) + 64;
 }
 
 static inline uint32_t term_idx(const uint32_t *idx, size_t t)
@@ -394,10 +407,11 @@ static void window_xyzz(xyzz *out, xyzz *bk, const AFF *bases, const uint32_t *i
     *out = total;
 }
 
-/* One window with batch-affine buckets: counting sort of the terms by
+/* One window with batch-affine buckets, sorted variant (strategy 3; kept
+ * for measurements, see perf-notes): counting sort of the terms by
  * bucket (descending), then chunks of MSM_BATCH entries reduced by
  * ba_rounds and fed to the running sums in bucket order. */
-static void window_affine(xyzz *out, uint32_t *sorted, uint32_t *end, ba_ctx *cx,
+static void window_sorted(xyzz *out, uint32_t *sorted, uint32_t *end, ba_ctx *cx,
                           const AFF *bases, const uint32_t *idx, const cuzk_scalar *k, size_t n,
                           unsigned c, unsigned w)
 {
@@ -434,11 +448,124 @@ static void window_affine(xyzz *out, uint32_t *sorted, uint32_t *end, ba_ctx *cx
             filled += take;
             e += take;
         }
-        ba_rounds(cx, nseg);
+        ba_rounds(cx, nseg, MSM_MIN_PAIRS);
         for (size_t s = 0; s < nseg; s++)
             for (uint32_t q = 0; q < cx->segs[s].len; q++)
                 rsum_emit(&rs, cx->segs[s].key, &cx->buf[cx->segs[s].start + q]);
     }
+    rsum_advance(&rs, 0);
+    *out = rs.total;
+}
+
+/* One window with an affine bucket array (strategy 1): points are taken in
+ * their own order, MSM_CHUNK at a time (sequential reads of the bases; the
+ * 2^(c-1) buckets are the only random accesses).  Each chunk is grouped by
+ * bucket, every group gets its bucket's current value in front, and
+ * ba_rounds reduces all groups to one point with shared inversions.  Rounds
+ * too small to pay for an inversion stop early; the points they leave are
+ * carried into the next chunk (the last chunk reduces completely). */
+typedef struct {
+    AFF *bk;           /* nb buckets, infinity = (0,0) */
+    uint32_t *cnt;     /* nb + 1, zero between chunks: segment number + 1 */
+    uint32_t *dig;     /* MSM_BATCH digits of the chunk */
+    uint32_t *touched; /* MSM_BATCH keys in first-seen order */
+    AFF *carry;        /* MSM_CARRY points left by an early stop */
+    uint32_t *ckey;
+    ba_ctx cx;
+} bucket_ws;
+
+static void bucket_ws_init(bucket_ws *ws, uint8_t *p, size_t nb)
+{
+    ws->bk = (AFF *)p;
+    p += msm_align(nb * sizeof(AFF));
+    ws->cnt = (uint32_t *)p;
+    p += msm_align((nb + 1) * sizeof(uint32_t));
+    ws->dig = (uint32_t *)p;
+    p += msm_align(MSM_BATCH * sizeof(uint32_t));
+    ws->touched = (uint32_t *)p;
+    p += msm_align(MSM_BATCH * sizeof(uint32_t));
+    ws->carry = (AFF *)p;
+    p += msm_align(MSM_CARRY * sizeof(AFF));
+    ws->ckey = (uint32_t *)p;
+    p += msm_align(MSM_CARRY * sizeof(uint32_t));
+    ba_ctx_init(&ws->cx, p);
+}
+
+static void window_bucket(xyzz *out, bucket_ws *ws, const AFF *bases, const uint32_t *idx,
+                          const cuzk_scalar *k, size_t n, unsigned c, unsigned w)
+{
+    uint32_t nb = 1u << (c - 1), ncarry = 0;
+    ba_ctx *cx = &ws->cx;
+    memset(ws->bk, 0, nb * sizeof(AFF));
+    memset(ws->cnt, 0, (nb + 1) * sizeof(uint32_t));
+    for (size_t t0 = 0; t0 < n || ncarry;) {
+        size_t t1 = n - t0 > MSM_CHUNK ? t0 + MSM_CHUNK : n;
+        int last = t1 == n;
+        uint32_t ntouch = 0, nseg = 0;
+        /* count per key (cnt holds counts while touched lists the keys) */
+        for (uint32_t q = 0; q < ncarry; q++) {
+            uint32_t key = ws->ckey[q];
+            if (ws->cnt[key]++ == 0) ws->touched[ntouch++] = key;
+        }
+        for (size_t t = t0; t < t1; t++) {
+            uint32_t d = msm_booth(&k[t], w, c), key = d & ~MSM_NEG;
+            ws->dig[t - t0] = d;
+            if (!key) continue;
+            if (ws->cnt[key]++ == 0) {
+                ws->touched[ntouch++] = key;
+                __builtin_prefetch(&ws->bk[key - 1]);
+            }
+        }
+        /* one segment per key: bucket value first, then the points */
+        uint32_t pos = 0;
+        for (uint32_t q = 0; q < ntouch; q++) {
+            uint32_t key = ws->touched[q];
+            msm_seg *sg = &cx->segs[nseg];
+            const AFF *b = &ws->bk[key - 1];
+            sg->key = key;
+            sg->start = pos;
+            sg->len = 0;
+            pos += ws->cnt[key] + 1;
+            ws->cnt[key] = ++nseg;
+            if (!aff_is_inf(b)) cx->buf[sg->start + sg->len++] = *b;
+        }
+        for (uint32_t q = 0; q < ncarry; q++) {
+            msm_seg *sg = &cx->segs[ws->cnt[ws->ckey[q]] - 1];
+            cx->buf[sg->start + sg->len++] = ws->carry[q];
+        }
+        for (size_t t = t0; t < t1; t++) {
+            uint32_t d = ws->dig[t - t0], key = d & ~MSM_NEG;
+            if (!key) continue;
+            const AFF *p = &bases[term_idx(idx, t)];
+            if (aff_is_inf(p)) continue;
+            msm_seg *sg = &cx->segs[ws->cnt[key] - 1];
+            AFF *o = &cx->buf[sg->start + sg->len++];
+            o->x = p->x;
+            if (d & MSM_NEG) FE_NEG(&o->y, &p->y);
+            else o->y = p->y;
+        }
+        ba_rounds(cx, nseg, last ? 1 : MSM_MIN_PAIRS);
+        ncarry = 0;
+        for (uint32_t q = 0; q < nseg; q++) {
+            const msm_seg *sg = &cx->segs[q];
+            ws->cnt[sg->key] = 0;
+            AFF *b = &ws->bk[sg->key - 1];
+            if (sg->len == 0) {
+                memset(b, 0, sizeof *b);
+                continue;
+            }
+            *b = cx->buf[sg->start];
+            for (uint32_t r = 1; r < sg->len; r++) {
+                ws->carry[ncarry] = cx->buf[sg->start + r];
+                ws->ckey[ncarry++] = sg->key;
+            }
+        }
+        t0 = t1;
+    }
+    rsum rs;
+    rsum_init(&rs, nb);
+    for (uint32_t key = nb; key >= 1; key--)
+        if (!aff_is_inf(&ws->bk[key - 1])) rsum_emit(&rs, key, &ws->bk[key - 1]);
     rsum_advance(&rs, 0);
     *out = rs.total;
 }
@@ -448,7 +575,8 @@ static int tile_impl(xyzz *out, const AFF *bases, const uint32_t *idx, const cuz
                      size_t scratch_len)
 {
     if (c < 1 || c > CUZK_MSM_MAX_WINDOW || w1 < w0 || w1 > cuzk_msm_nwindows(c) ||
-        n > CUZK_MSM_MAX_TERMS || (n && (!bases || !k)) || (w1 > w0 && !out))
+        n > CUZK_MSM_MAX_TERMS || (n && (!bases || !k)) || (w1 > w0 && !out) ||
+        strategy < 0 || strategy > MSM_STRAT_SORTED)
         return CUZK_ERR_ARG;
     if (scratch_len < G(tile_scratch_sizeof)(n, c) || !scratch) return CUZK_ERR_ARG;
     if (strategy == MSM_STRAT_AUTO)
@@ -461,12 +589,16 @@ static int tile_impl(xyzz *out, const AFF *bases, const uint32_t *idx, const cuz
     for (unsigned w = w0; w < w1; w++) {
         if (strategy == MSM_STRAT_XYZZ) {
             window_xyzz(&out[w - w0], (xyzz *)p, bases, idx, k, n, c, w);
+        } else if (strategy == MSM_STRAT_AFFINE) {
+            bucket_ws ws;
+            bucket_ws_init(&ws, p, nb);
+            window_bucket(&out[w - w0], &ws, bases, idx, k, n, c, w);
         } else {
             uint32_t *sorted = (uint32_t *)p;
             uint32_t *end = (uint32_t *)(p + msm_align(n * sizeof(uint32_t)));
             ba_ctx cx;
             ba_ctx_init(&cx, (uint8_t *)end + msm_align((nb + 1) * sizeof(uint32_t)));
-            window_affine(&out[w - w0], sorted, end, &cx, bases, idx, k, n, c, w);
+            window_sorted(&out[w - w0], sorted, end, &cx, bases, idx, k, n, c, w);
         }
     }
     return CUZK_OK;
@@ -494,7 +626,7 @@ static void sum_impl(xyzz *out, ba_ctx *cx, const AFF *bases, const uint32_t *id
         sg->start = 0;
         sg->len = ba_gather(cx, 0, bases, idx + e, take);
         e += take;
-        ba_rounds(cx, 1);
+        ba_rounds(cx, 1, MSM_MIN_PAIRS);
         for (uint32_t q = 0; q < sg->len; q++) xyzz_madd(out, &cx->buf[q].x, &cx->buf[q].y);
     }
 }
@@ -632,7 +764,7 @@ static int msm_run(cuzk_par *par, JAC *out, const AFF *bases, size_t nbases,
     cuzk_msm_opts o = {0, 0, 0};
     if (opts) o = *opts;
     if (!out || (nvars && (!bases || !scalars)) || nvars > CUZK_MSM_MAX_TERMS ||
-        o.window > CUZK_MSM_MAX_WINDOW || o.strategy < 0 || o.strategy > 2)
+        o.window > CUZK_MSM_MAX_WINDOW || o.strategy < 0 || o.strategy > MSM_STRAT_SORTED)
         return CUZK_ERR_ARG;
     if (nvars == 0) {
         memset(out, 0, sizeof *out);
