@@ -126,4 +126,26 @@ cuzk_fp_redc_wide_inl(cuzk_fp *r, const cuzk_fp_wide *t)
     cuzk_fp_redc_wide_portable_ool(r, t);
 }
 
+/* Modular add/sub, inlinable (same contracts as cuzk_fp_add etc.). */
+#if CUZK_FF_HAVE_ADX
+#define CUZK_FF_ADDSUB(NAME, T, N, BITS, OP, MOD)                                 \
+    static inline __attribute__((always_inline)) void NAME(T *r, const T *a, const T *b) \
+    {                                                                             \
+        if (__builtin_expect(cuzk_ff_adx_active, 1))                              \
+            cuzk_##OP##_mod_##BITS##_x86(r->l, a->l, b->l, MOD);                  \
+        else                                                                      \
+            limbs_##OP##_mod_n(r->l, a->l, b->l, MOD, N);                         \
+    }
+#else
+#define CUZK_FF_ADDSUB(NAME, T, N, BITS, OP, MOD)                                 \
+    static inline __attribute__((always_inline)) void NAME(T *r, const T *a, const T *b) \
+    {                                                                             \
+        limbs_##OP##_mod_n(r->l, a->l, b->l, MOD, N);                             \
+    }
+#endif
+CUZK_FF_ADDSUB(cuzk_fp_add_inl, cuzk_fp, 6, 384, add, CUZK_FP_MODULUS)
+CUZK_FF_ADDSUB(cuzk_fp_sub_inl, cuzk_fp, 6, 384, sub, CUZK_FP_MODULUS)
+CUZK_FF_ADDSUB(cuzk_fr_add_inl, cuzk_fr, 4, 256, add, CUZK_FR_MODULUS)
+CUZK_FF_ADDSUB(cuzk_fr_sub_inl, cuzk_fr, 4, 256, sub, CUZK_FR_MODULUS)
+
 #endif

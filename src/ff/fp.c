@@ -36,17 +36,17 @@ const uint64_t cuzk_fp_m0inv_mem = CUZK_FP_M0INV;
 
 void cuzk_fp_add(cuzk_fp *r, const cuzk_fp *a, const cuzk_fp *b)
 {
-    limbs_add_mod_n(r->l, a->l, b->l, P, 6);
+    cuzk_fp_add_inl(r, a, b);
 }
 
 void cuzk_fp_sub(cuzk_fp *r, const cuzk_fp *a, const cuzk_fp *b)
 {
-    limbs_sub_mod_n(r->l, a->l, b->l, P, 6);
+    cuzk_fp_sub_inl(r, a, b);
 }
 
 void cuzk_fp_dbl(cuzk_fp *r, const cuzk_fp *a)
 {
-    limbs_add_mod_n(r->l, a->l, a->l, P, 6);
+    cuzk_fp_add_inl(r, a, a);
 }
 
 void cuzk_fp_neg(cuzk_fp *r, const cuzk_fp *a)

@@ -41,17 +41,17 @@ const uint64_t cuzk_fr_m0inv_mem = CUZK_FR_M0INV;
 
 void cuzk_fr_add(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b)
 {
-    limbs_add_mod_n(r->l, a->l, b->l, M, 4);
+    cuzk_fr_add_inl(r, a, b);
 }
 
 void cuzk_fr_sub(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b)
 {
-    limbs_sub_mod_n(r->l, a->l, b->l, M, 4);
+    cuzk_fr_sub_inl(r, a, b);
 }
 
 void cuzk_fr_dbl(cuzk_fr *r, const cuzk_fr *a)
 {
-    limbs_add_mod_n(r->l, a->l, a->l, M, 4);
+    cuzk_fr_add_inl(r, a, a);
 }
 
 void cuzk_fr_neg(cuzk_fr *r, const cuzk_fr *a)

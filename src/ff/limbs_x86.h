@@ -309,4 +309,168 @@ static inline __attribute__((always_inline)) void cuzk_mont_mul_256_adx(uint64_t
     r[0] = r4, r[1] = r0, r[2] = r1, r[3] = r2;
 }
 
+/* ---- modular addition / subtraction (plain ADC/SBB) ---------------------- */
+/* Straight-line asm: the compiler's version of these carry chains keeps
+ * flags in registers and costs 2-3x more.  Both moduli leave spare top bits,
+ * so a + b < 2m never carries out of the top limb. */
+
+/* r = a + b mod m; pre a, b < m. */
+static inline __attribute__((always_inline)) void
+cuzk_add_mod_384_x86(uint64_t r[6], const uint64_t a[6], const uint64_t b[6], const uint64_t m[6])
+{
+    uint64_t r0, r1, r2, r3, r4, r5, t0, t1, t2, t3;
+    const uint64_t *ap = a, *bp = b;
+    __asm__("movq 0(%[a]), %[r0]\n\t"
+            "movq 8(%[a]), %[r1]\n\t"
+            "movq 16(%[a]), %[r2]\n\t"
+            "movq 24(%[a]), %[r3]\n\t"
+            "movq 32(%[a]), %[r4]\n\t"
+            "movq 40(%[a]), %[r5]\n\t"
+            "addq 0(%[b]), %[r0]\n\t"
+            "adcq 8(%[b]), %[r1]\n\t"
+            "adcq 16(%[b]), %[r2]\n\t"
+            "adcq 24(%[b]), %[r3]\n\t"
+            "adcq 32(%[b]), %[r4]\n\t"
+            "adcq 40(%[b]), %[r5]\n\t"
+            "movq %[r0], %[t0]\n\t"
+            "subq 0+%[m], %[t0]\n\t"
+            "movq %[r1], %[t1]\n\t"
+            "sbbq 8+%[m], %[t1]\n\t"
+            "movq %[r2], %[t2]\n\t"
+            "sbbq 16+%[m], %[t2]\n\t"
+            "movq %[r3], %[t3]\n\t"
+            "sbbq 24+%[m], %[t3]\n\t"
+            "movq %[r4], %[a]\n\t"
+            "sbbq 32+%[m], %[a]\n\t"
+            "movq %[r5], %[b]\n\t"
+            "sbbq 40+%[m], %[b]\n\t"
+            "cmovncq %[t0], %[r0]\n\t"
+            "cmovncq %[t1], %[r1]\n\t"
+            "cmovncq %[t2], %[r2]\n\t"
+            "cmovncq %[t3], %[r3]\n\t"
+            "cmovncq %[a], %[r4]\n\t"
+            "cmovncq %[b], %[r5]\n\t"
+            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
+              [r4] "=&r"(r4), [r5] "=&r"(r5), [t0] "=&r"(t0), [t1] "=&r"(t1),
+              [t2] "=&r"(t2), [t3] "=&r"(t3), [a] "+&r"(ap), [b] "+&r"(bp)
+            : [m] "m"(*(const uint64_t(*)[6])m),
+              "m"(*(const uint64_t(*)[6])a), "m"(*(const uint64_t(*)[6])b)
+            : "cc");
+    r[0] = r0, r[1] = r1, r[2] = r2, r[3] = r3, r[4] = r4, r[5] = r5;
+}
+
+/* r = a - b mod m; pre a, b < m.  Adds m masked by the borrow. */
+/* r = a - b mod m; pre a, b < m.  Adds m masked by the borrow (12
+ * registers, so that it also fits when the frame pointer is kept). */
+static inline __attribute__((always_inline)) void
+cuzk_sub_mod_384_x86(uint64_t r[6], const uint64_t a[6], const uint64_t b[6], const uint64_t m[6])
+{
+    uint64_t r0, r1, r2, r3, r4, r5, t0, t1, t2, mask;
+    const uint64_t *ap = a, *bp = b;
+    __asm__("movq 0(%[a]), %[r0]\n\t"
+            "movq 8(%[a]), %[r1]\n\t"
+            "movq 16(%[a]), %[r2]\n\t"
+            "movq 24(%[a]), %[r3]\n\t"
+            "movq 32(%[a]), %[r4]\n\t"
+            "movq 40(%[a]), %[r5]\n\t"
+            "subq 0(%[b]), %[r0]\n\t"
+            "sbbq 8(%[b]), %[r1]\n\t"
+            "sbbq 16(%[b]), %[r2]\n\t"
+            "sbbq 24(%[b]), %[r3]\n\t"
+            "sbbq 32(%[b]), %[r4]\n\t"
+            "sbbq 40(%[b]), %[r5]\n\t"
+            "sbbq %[mask], %[mask]\n\t"
+            "movq 0+%[m], %[t0]\n\t"
+            "movq 8+%[m], %[t1]\n\t"
+            "movq 16+%[m], %[t2]\n\t"
+            "movq 24+%[m], %[a]\n\t"
+            "movq 32+%[m], %[b]\n\t"
+            "andq %[mask], %[t0]\n\t"
+            "andq %[mask], %[t1]\n\t"
+            "andq %[mask], %[t2]\n\t"
+            "andq %[mask], %[a]\n\t"
+            "andq %[mask], %[b]\n\t"
+            "andq 40+%[m], %[mask]\n\t"
+            "addq %[t0], %[r0]\n\t"
+            "adcq %[t1], %[r1]\n\t"
+            "adcq %[t2], %[r2]\n\t"
+            "adcq %[a], %[r3]\n\t"
+            "adcq %[b], %[r4]\n\t"
+            "adcq %[mask], %[r5]\n\t"
+            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
+              [r4] "=&r"(r4), [r5] "=&r"(r5), [t0] "=&r"(t0), [t1] "=&r"(t1),
+              [t2] "=&r"(t2), [mask] "=&r"(mask), [a] "+&r"(ap),
+              [b] "+&r"(bp)
+            : [m] "m"(*(const uint64_t(*)[6])m),
+              "m"(*(const uint64_t(*)[6])a), "m"(*(const uint64_t(*)[6])b)
+            : "cc");
+    r[0] = r0, r[1] = r1, r[2] = r2, r[3] = r3, r[4] = r4, r[5] = r5;
+}
+
+static inline __attribute__((always_inline)) void
+cuzk_add_mod_256_x86(uint64_t r[4], const uint64_t a[4], const uint64_t b[4], const uint64_t m[4])
+{
+    uint64_t r0, r1, r2, r3, t0, t1, t2, t3;
+    __asm__("movq 0(%[a]), %[r0]\n\t"
+            "movq 8(%[a]), %[r1]\n\t"
+            "movq 16(%[a]), %[r2]\n\t"
+            "movq 24(%[a]), %[r3]\n\t"
+            "addq 0(%[b]), %[r0]\n\t"
+            "adcq 8(%[b]), %[r1]\n\t"
+            "adcq 16(%[b]), %[r2]\n\t"
+            "adcq 24(%[b]), %[r3]\n\t"
+            "movq %[r0], %[t0]\n\t"
+            "subq 0+%[m], %[t0]\n\t"
+            "movq %[r1], %[t1]\n\t"
+            "sbbq 8+%[m], %[t1]\n\t"
+            "movq %[r2], %[t2]\n\t"
+            "sbbq 16+%[m], %[t2]\n\t"
+            "movq %[r3], %[t3]\n\t"
+            "sbbq 24+%[m], %[t3]\n\t"
+            "cmovncq %[t0], %[r0]\n\t"
+            "cmovncq %[t1], %[r1]\n\t"
+            "cmovncq %[t2], %[r2]\n\t"
+            "cmovncq %[t3], %[r3]\n\t"
+            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
+              [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3)
+            : [a] "r"(a), [b] "r"(b), [m] "m"(*(const uint64_t(*)[4])m),
+              "m"(*(const uint64_t(*)[4])a), "m"(*(const uint64_t(*)[4])b)
+            : "cc");
+    r[0] = r0, r[1] = r1, r[2] = r2, r[3] = r3;
+}
+
+static inline __attribute__((always_inline)) void
+cuzk_sub_mod_256_x86(uint64_t r[4], const uint64_t a[4], const uint64_t b[4], const uint64_t m[4])
+{
+    uint64_t r0, r1, r2, r3, t0, t1, t2, t3, mask;
+    __asm__("movq 0(%[a]), %[r0]\n\t"
+            "movq 8(%[a]), %[r1]\n\t"
+            "movq 16(%[a]), %[r2]\n\t"
+            "movq 24(%[a]), %[r3]\n\t"
+            "subq 0(%[b]), %[r0]\n\t"
+            "sbbq 8(%[b]), %[r1]\n\t"
+            "sbbq 16(%[b]), %[r2]\n\t"
+            "sbbq 24(%[b]), %[r3]\n\t"
+            "sbbq %[mask], %[mask]\n\t"
+            "movq 0+%[m], %[t0]\n\t"
+            "movq 8+%[m], %[t1]\n\t"
+            "movq 16+%[m], %[t2]\n\t"
+            "movq 24+%[m], %[t3]\n\t"
+            "andq %[mask], %[t0]\n\t"
+            "andq %[mask], %[t1]\n\t"
+            "andq %[mask], %[t2]\n\t"
+            "andq %[mask], %[t3]\n\t"
+            "addq %[t0], %[r0]\n\t"
+            "adcq %[t1], %[r1]\n\t"
+            "adcq %[t2], %[r2]\n\t"
+            "adcq %[t3], %[r3]\n\t"
+            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
+              [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3),
+              [mask] "=&r"(mask)
+            : [a] "r"(a), [b] "r"(b), [m] "m"(*(const uint64_t(*)[4])m),
+              "m"(*(const uint64_t(*)[4])a), "m"(*(const uint64_t(*)[4])b)
+            : "cc");
+    r[0] = r0, r[1] = r1, r[2] = r2, r[3] = r3;
+}
+
 #endif
