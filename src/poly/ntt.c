@@ -150,18 +150,54 @@ struct scale_job {
     size_t chunks;
 };
 
-/* a[i] *= g^i */
+/* r = 16 * a: the R' = 2^260 form the IFMA kernels take factors in */
+static void scale16(cuzk_fr *r, const cuzk_fr *a)
+{
+    *r = *a;
+    for (int k = 0; k < 4; k++) nfr_add(r, r, r);
+}
+
+/* f[i] = base * x^(k + i) * 16 for i < 8; *step = x^8 * 16 */
+static void lane_factors(cuzk_fr f[8], cuzk_fr *step, const cuzk_fr *base, const cuzk_fr *x,
+                         size_t k)
+{
+    cuzk_fr p;
+    fr_pow_u64(&p, x, k);
+    nfr_mul(&p, &p, base);
+    for (int i = 0; i < 8; i++) {
+        scale16(&f[i], &p);
+        nfr_mul(&p, &p, x);
+    }
+    fr_pow_u64(&p, x, 8);
+    scale16(step, &p);
+}
+
+/* a[i] *= g^i for i in [lo, hi) */
+static void coset_scale_range(const cuzk_ntt_domain *d, cuzk_fr *a, size_t lo, size_t hi)
+{
+    cuzk_fr f;
+    fr_pow_u64(&f, &d->g, lo);
+    for (size_t i = lo; i < hi; i++) {
+        nfr_mul(&a[i], &a[i], &f);
+        nfr_mul(&f, &f, &d->g);
+    }
+}
+
 static void coset_scale_task(void *arg, size_t c)
 {
     const struct scale_job *job = arg;
-    size_t n = job->d->n, lo = n * c / job->chunks, hi = n * (c + 1) / job->chunks;
-    if (lo >= hi) return;
-    cuzk_fr f;
-    fr_pow_u64(&f, &job->d->g, lo);
-    for (size_t i = lo; i < hi; i++) {
-        nfr_mul(&job->a[i], &job->a[i], &f);
-        nfr_mul(&f, &f, &job->d->g);
+    const cuzk_ntt_domain *d = job->d;
+    size_t n = d->n, lo = n * c / job->chunks, hi = n * (c + 1) / job->chunks;
+    size_t vlo = (lo + 7) & ~(size_t)7, vhi = hi & ~(size_t)7;
+    if (!d->ifma || vlo >= vhi) {
+        coset_scale_range(d, job->a, lo, hi);
+        return;
     }
+    cuzk_fr f[8], step;
+    lane_factors(f, &step, &CUZK_FR_ONE, &d->g, vlo);
+    coset_scale_range(d, job->a, lo, vlo);
+    ntt_ifma_scale(job->a + vlo, vhi - vlo, f, &step);
+    coset_scale_range(d, job->a, vhi, hi);
 }
 
 /* For k in [0, n/2]: (a[k], a[n-k]) <- (a[n-k] * u_k, a[k] * v_k) where
@@ -175,14 +211,12 @@ struct reverse_job {
     int coset;
 };
 
-static void reverse_scale_task(void *arg, size_t c)
+static void reverse_scale_range(const struct reverse_job *job, size_t lo, size_t hi)
 {
-    const struct reverse_job *job = arg;
     const cuzk_ntt_domain *d = job->d;
-    size_t n = d->n, half = n / 2, count = half + 1;
-    size_t lo = count * c / job->chunks, hi = count * (c + 1) / job->chunks;
-    if (lo >= hi) return;
+    size_t n = d->n, half = n / 2;
     cuzk_fr *a = job->a, u = d->n_inv, v = d->n_inv;
+    if (lo >= hi) return;
     if (job->coset) {
         cuzk_fr t;
         fr_pow_u64(&t, &d->g_inv, lo);
@@ -204,6 +238,33 @@ static void reverse_scale_task(void *arg, size_t c)
             nfr_mul(&v, &v, &d->g);
         }
     }
+}
+
+static void reverse_scale_task(void *arg, size_t c)
+{
+    const struct reverse_job *job = arg;
+    const cuzk_ntt_domain *d = job->d;
+    size_t n = d->n, count = n / 2 + 1;
+    size_t lo = count * c / job->chunks, hi = count * (c + 1) / job->chunks;
+    /* vector blocks of 8 must not meet their mirror images: k < n/2 - 8 */
+    size_t vlo = (lo > 8 ? lo + 7 : 8) & ~(size_t)7, vhi = hi & ~(size_t)7;
+    if (n >= 32 && vhi > n / 2 - 8) vhi = (n / 2 - 8) & ~(size_t)7;
+    if (!d->ifma || n < 32 || vlo >= vhi) {
+        reverse_scale_range(job, lo, hi);
+        return;
+    }
+    cuzk_fr u[8], v[8], us, vs, vbase;
+    if (job->coset) {
+        lane_factors(u, &us, &d->n_inv, &d->g_inv, vlo);
+        nfr_mul(&vbase, &d->n_inv, &d->g_inv_n);
+        lane_factors(v, &vs, &vbase, &d->g, vlo);
+    } else {
+        for (int i = 0; i < 8; i++) scale16(&u[i], &d->n_inv), v[i] = u[i];
+    }
+    reverse_scale_range(job, lo, vlo);
+    ntt_ifma_revscale(job->a, n, vlo, vhi - vlo, u, job->coset ? &us : NULL, v,
+                      job->coset ? &vs : NULL);
+    reverse_scale_range(job, vhi, hi);
 }
 
 /* ---- transforms ----------------------------------------------------------- */

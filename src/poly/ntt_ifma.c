@@ -251,6 +251,54 @@ TGT_FN void ntt_ifma_r2(cuzk_fr *a, size_t h, size_t j0, size_t j1, ntt_twiddles
     }
 }
 
+/* a[i] *= f_i for i < cnt (a multiple of 8): f_0..7 = f0, f_{i+8} =
+ * f_i * step (constant factors if step is NULL).  f0 and step are given
+ * times 2^4 (R' = 2^260 form), so the data keeps its usual form. */
+TGT_FN void ntt_ifma_scale(cuzk_fr *a, size_t cnt, const cuzk_fr f0[8], const cuzk_fr *step)
+{
+    v8fr f = load8(f0), st = f;
+    if (step) {
+        cuzk_fr sv[8];
+        for (int k = 0; k < 8; k++) sv[k] = *step;
+        st = load8(sv);
+    }
+    for (size_t i = 0; i < cnt; i += 8) {
+        v8fr x = load8(a + i);
+        x = v_mul(&x, &f);
+        store8(a + i, &x);
+        if (step) f = v_mul(&f, &st);
+    }
+}
+
+/* For k in [k0, k0 + cnt), cnt a multiple of 8 and k0 + cnt <= n/2 - 8:
+ * (a[k], a[n-k]) <- (a[n-k] * u_k, a[k] * v_k), factors as in
+ * ntt_ifma_scale (lanes u0 / v0, steps ustep / vstep, NULL = constant). */
+TGT_FN void ntt_ifma_revscale(cuzk_fr *a, size_t n, size_t k0, size_t cnt, const cuzk_fr u0[8],
+                              const cuzk_fr *ustep, const cuzk_fr v0[8], const cuzk_fr *vstep)
+{
+    const __m512i rev = _mm512_setr_epi64(7, 6, 5, 4, 3, 2, 1, 0);
+    v8fr u = load8(u0), v = load8(v0), us = u, vs = v;
+    if (ustep) {
+        cuzk_fr sv[8], tv[8];
+        for (int k = 0; k < 8; k++) sv[k] = *ustep, tv[k] = *vstep;
+        us = load8(sv);
+        vs = load8(tv);
+    }
+    for (size_t k = k0; k < k0 + cnt; k += 8) {
+        v8fr x = load8(a + k), y = load8(a + n - k - 7), t;
+        for (int l = 0; l < 5; l++) y.l[l] = _mm512_permutexvar_epi64(rev, y.l[l]);
+        t = v_mul(&y, &u); /* lane i: a[n-k-i] * u_{k+i} */
+        y = v_mul(&x, &v); /* lane i: a[k+i] * v_{k+i}, goes to n-k-i */
+        for (int l = 0; l < 5; l++) y.l[l] = _mm512_permutexvar_epi64(rev, y.l[l]);
+        store8(a + k, &t);
+        store8(a + n - k - 7, &y);
+        if (ustep) {
+            u = v_mul(&u, &us);
+            v = v_mul(&v, &vs);
+        }
+    }
+}
+
 /* out[i] = a[i] * b[i] * 2^-260 for i < 8 (tests and benchmarks). */
 TGT_FN void ntt_ifma_mul8(cuzk_fr *out, const cuzk_fr *a, const cuzk_fr *b)
 {
@@ -271,5 +319,14 @@ void ntt_ifma_r2(cuzk_fr *a, size_t h, size_t j0, size_t j1, ntt_twiddles t)
 void ntt_ifma_mul8(cuzk_fr *out, const cuzk_fr *a, const cuzk_fr *b)
 {
     (void)out, (void)a, (void)b;
+}
+void ntt_ifma_scale(cuzk_fr *a, size_t cnt, const cuzk_fr f0[8], const cuzk_fr *step)
+{
+    (void)a, (void)cnt, (void)f0, (void)step;
+}
+void ntt_ifma_revscale(cuzk_fr *a, size_t n, size_t k0, size_t cnt, const cuzk_fr u0[8],
+                       const cuzk_fr *ustep, const cuzk_fr v0[8], const cuzk_fr *vstep)
+{
+    (void)a, (void)n, (void)k0, (void)cnt, (void)u0, (void)ustep, (void)v0, (void)vstep;
 }
 #endif

@@ -86,6 +86,11 @@ static inline size_t ntt_chunks(cuzk_par *par, size_t items)
 int ntt_ifma_available(void);
 void ntt_ifma_r4(cuzk_fr *a, size_t q, size_t j0, size_t j1, ntt_twiddles t2, ntt_twiddles t1);
 void ntt_ifma_r2(cuzk_fr *a, size_t h, size_t j0, size_t j1, ntt_twiddles t);
+/* Element-wise passes (see ntt_ifma.c): a[i] *= running factors, and the
+ * reversal a[k] <-> a[n-k] with factors; factors given times 2^4. */
+void ntt_ifma_scale(cuzk_fr *a, size_t cnt, const cuzk_fr f0[8], const cuzk_fr *step);
+void ntt_ifma_revscale(cuzk_fr *a, size_t n, size_t k0, size_t cnt, const cuzk_fr u0[8],
+                       const cuzk_fr *ustep, const cuzk_fr v0[8], const cuzk_fr *vstep);
 /* out[i] = a[i]*b[i]*2^-260 mod r, i < 8 (tests). */
 void ntt_ifma_mul8(cuzk_fr *out, const cuzk_fr *a, const cuzk_fr *b);
 
