@@ -74,14 +74,35 @@ void cuzk_fr_sqr(cuzk_fr *r, const cuzk_fr *a)
     cuzk_fr_mul_inl(r, a, a);
 }
 
+/* Fixed 4-bit windows: one multiplication per 4 exponent bits instead of
+ * one per set bit.  The table index comes from the (public) exponent only,
+ * so this stays constant time in a. */
 void cuzk_fr_pow(cuzk_fr *r, const cuzk_fr *a, const uint64_t *e, size_t nlimbs)
 {
-    cuzk_fr acc = CUZK_FR_ONE, base = *a;
     size_t top = nlimbs * 64;
     while (top > 0 && !(e[(top - 1) / 64] >> ((top - 1) % 64) & 1)) top--;
-    for (size_t i = top; i-- > 0;) {
-        cuzk_fr_sqr(&acc, &acc);
-        if (e[i / 64] >> (i % 64) & 1) cuzk_fr_mul(&acc, &acc, &base);
+    if (top <= 8) {   /* short exponents: plain square-and-multiply */
+        cuzk_fr acc = CUZK_FR_ONE, base = *a;
+        for (size_t i = top; i-- > 0;) {
+            cuzk_fr_sqr(&acc, &acc);
+            if (e[i / 64] >> (i % 64) & 1) cuzk_fr_mul(&acc, &acc, &base);
+        }
+        *r = acc;
+        return;
+    }
+    cuzk_fr tab[16];
+    tab[0] = CUZK_FR_ONE;
+    tab[1] = *a;
+    for (int i = 2; i < 16; i++) cuzk_fr_mul(&tab[i], &tab[i - 1], a);
+    cuzk_fr acc = CUZK_FR_ONE;
+    size_t nwin = (top + 3) / 4;
+    for (size_t w = nwin; w-- > 0;) {
+        if (w != nwin - 1)
+            for (int k = 0; k < 4; k++) cuzk_fr_sqr(&acc, &acc);
+        size_t bit = 4 * w;
+        unsigned d = (unsigned)(e[bit / 64] >> (bit % 64)) & 15;   /* 4 | 64: no straddle */
+        if (w == nwin - 1) acc = tab[d];
+        else if (d) cuzk_fr_mul(&acc, &acc, &tab[d]);
     }
     *r = acc;
 }
