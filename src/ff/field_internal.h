@@ -85,6 +85,17 @@ cuzk_fp_mul_inl(cuzk_fp *r, const cuzk_fp *a, const cuzk_fp *b)
     cuzk_fp_mul_portable_ool(r, a, b);
 }
 
+static inline __attribute__((always_inline)) void cuzk_fp_sqr_inl(cuzk_fp *r, const cuzk_fp *a)
+{
+#if CUZK_FF_HAVE_ADX
+    if (__builtin_expect(cuzk_ff_adx_active, 1)) {
+        cuzk_mont_sqr_384_adx(r->l, a->l, CUZK_FP_MODULUS, &cuzk_fp_m0inv_mem);
+        return;
+    }
+#endif
+    cuzk_fp_mul_portable_ool(r, a, a);
+}
+
 static inline __attribute__((always_inline)) void
 cuzk_fr_mul_inl(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b)
 {

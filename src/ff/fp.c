@@ -66,7 +66,7 @@ void cuzk_fp_mul(cuzk_fp *r, const cuzk_fp *a, const cuzk_fp *b)
 
 void cuzk_fp_sqr(cuzk_fp *r, const cuzk_fp *a)
 {
-    cuzk_fp_mul_inl(r, a, a);
+    cuzk_fp_sqr_inl(r, a);
 }
 
 /* Fixed 4-bit windows: one multiplication per 4 exponent bits instead of

@@ -244,6 +244,102 @@ cuzk_redc_768_adx(uint64_t r[6], const uint64_t t[12], const uint64_t m[6],
     r[0] = r6, r[1] = r0, r[2] = r1, r[3] = r2, r[4] = r3, r[5] = r4;
 }
 
+/* t[0..11] = a^2 (full 768-bit square, no reduction): the 15 cross products
+ * a_i*a_j (i < j) once, then doubled, plus the 6 squares a_i^2; 21 MULX
+ * instead of 36.  Position p of the cross-product sum lives in register
+ * R(p mod 7) while it is being accumulated; two positions are final after
+ * each row and go to t[]. */
+#define X_SQ_MAC(OFF, TA, TB)                                           \
+    "mulxq " #OFF "(%[a]), %[lo], %[hi]\n\t"                            \
+    "adoxq %[lo], %[" #TA "]\n\t"                                       \
+    "adcxq %[hi], %[" #TB "]\n\t"
+#define X_SQ_DIAG(I, X, Y)                                              \
+    "movq " #I "*8(%[a]), %%rdx\n\t"                                    \
+    "mulxq %%rdx, %[lo], %[hi]\n\t"                                     \
+    "movq 16*" #I "(%[t]), %[" #X "]\n\t"                               \
+    "movq 16*" #I "+8(%[t]), %[" #Y "]\n\t"                             \
+    "adcxq %[" #X "], %[" #X "]\n\t"                                    \
+    "adoxq %[lo], %[" #X "]\n\t"                                        \
+    "adcxq %[" #Y "], %[" #Y "]\n\t"                                    \
+    "adoxq %[hi], %[" #Y "]\n\t"                                        \
+    "movq %[" #X "], 16*" #I "(%[t])\n\t"                               \
+    "movq %[" #Y "], 16*" #I "+8(%[t])\n\t"
+
+static inline __attribute__((always_inline)) void
+cuzk_sqr_384_adx(uint64_t t[12], const uint64_t a[6])
+{
+    uint64_t r0, r1, r2, r3, r4, r5, r6, lo, hi, z;
+    __asm__(/* row 0: a0 * a1..a5 -> positions 1..6 */
+            "movq 0(%[a]), %%rdx\n\t"
+            "xorl %k[z], %k[z]\n\t"
+            "mulxq 8(%[a]), %[r1], %[r2]\n\t"
+            "mulxq 16(%[a]), %[lo], %[r3]\n\t"
+            "adcxq %[lo], %[r2]\n\t"
+            "mulxq 24(%[a]), %[lo], %[r4]\n\t"
+            "adcxq %[lo], %[r3]\n\t"
+            "mulxq 32(%[a]), %[lo], %[r5]\n\t"
+            "adcxq %[lo], %[r4]\n\t"
+            "mulxq 40(%[a]), %[lo], %[r6]\n\t"
+            "adcxq %[lo], %[r5]\n\t"
+            "adcxq %[z], %[r6]\n\t"
+            "movq %[z], 0(%[t])\n\t"
+            "movq %[r1], 8(%[t])\n\t"
+            "movq %[r2], 16(%[t])\n\t"
+            /* row 1: a1 * a2..a5 -> positions 3..7 (7 -> r0) */
+            "movq 8(%[a]), %%rdx\n\t"
+            X_SQ_MAC(16, r3, r4) X_SQ_MAC(24, r4, r5) X_SQ_MAC(32, r5, r6)
+            "mulxq 40(%[a]), %[lo], %[r0]\n\t"
+            "adoxq %[lo], %[r6]\n\t"
+            "adcxq %[z], %[r0]\n\t"
+            "adoxq %[z], %[r0]\n\t"
+            "movq %[r3], 24(%[t])\n\t"
+            "movq %[r4], 32(%[t])\n\t"
+            /* row 2: a2 * a3..a5 -> positions 5..8 (8 -> r1) */
+            "movq 16(%[a]), %%rdx\n\t"
+            X_SQ_MAC(24, r5, r6) X_SQ_MAC(32, r6, r0)
+            "mulxq 40(%[a]), %[lo], %[r1]\n\t"
+            "adoxq %[lo], %[r0]\n\t"
+            "adcxq %[z], %[r1]\n\t"
+            "adoxq %[z], %[r1]\n\t"
+            "movq %[r5], 40(%[t])\n\t"
+            "movq %[r6], 48(%[t])\n\t"
+            /* row 3: a3 * a4, a5 -> positions 7..9 (9 -> r2) */
+            "movq 24(%[a]), %%rdx\n\t"
+            X_SQ_MAC(32, r0, r1)
+            "mulxq 40(%[a]), %[lo], %[r2]\n\t"
+            "adoxq %[lo], %[r1]\n\t"
+            "adcxq %[z], %[r2]\n\t"
+            "adoxq %[z], %[r2]\n\t"
+            "movq %[r0], 56(%[t])\n\t"
+            "movq %[r1], 64(%[t])\n\t"
+            /* row 4: a4 * a5 -> positions 9, 10 (10 -> r3) */
+            "movq 32(%[a]), %%rdx\n\t"
+            "mulxq 40(%[a]), %[lo], %[r3]\n\t"
+            "adoxq %[lo], %[r2]\n\t"
+            "adoxq %[z], %[r3]\n\t"
+            "movq %[r2], 72(%[t])\n\t"
+            "movq %[r3], 80(%[t])\n\t"
+            "movq %[z], 88(%[t])\n\t"
+            /* t = 2*t + sum a_i^2 2^(128 i): CF chain doubles, OF adds */
+            X_SQ_DIAG(0, r0, r1) X_SQ_DIAG(1, r2, r3) X_SQ_DIAG(2, r4, r5)
+            X_SQ_DIAG(3, r6, r0) X_SQ_DIAG(4, r1, r2) X_SQ_DIAG(5, r3, r4)
+            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
+              [r4] "=&r"(r4), [r5] "=&r"(r5), [r6] "=&r"(r6), [lo] "=&r"(lo),
+              [hi] "=&r"(hi), [z] "=&r"(z), "=m"(*(uint64_t(*)[12])t)
+            : [a] "r"(a), [t] "r"(t), "m"(*(const uint64_t(*)[6])a)
+            : "rdx", "cc");
+}
+
+/* r = a^2 * 2^-384 mod m: the square, then the 768-bit reduction. */
+static inline __attribute__((always_inline)) void
+cuzk_mont_sqr_384_adx(uint64_t r[6], const uint64_t a[6], const uint64_t m[6],
+                      const uint64_t *m0inv)
+{
+    uint64_t t[12];
+    cuzk_sqr_384_adx(t, a);
+    cuzk_redc_768_adx(r, t, m, m0inv);
+}
+
 /* ---- 4 limbs (Fr) ---- */
 #define X_ROW0_4(T0, T1, T2, T3, T4)                                    \
     "movq 0(%[b]), %%rdx\n\t"                                           \
