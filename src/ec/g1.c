@@ -15,6 +15,7 @@
  *
  * Constants come from src/ec/ec_constants.py (Montgomery form, R = 2^384). */
 #include "ec/ec_internal.h"
+#include "ff/tower_internal.h"
 
 typedef unsigned __int128 u128;
 
@@ -36,12 +37,12 @@ static const cuzk_g1_affine G1_GEN = {
       0x51ac582950405194ull, 0x0e1c8c3fad0059c0ull, 0x0bbc3efc5008a26aull}}};
 
 /* ---- field shorthands ---------------------------------------------------- */
-#define F_ADD cuzk_fp_add
-#define F_SUB cuzk_fp_sub
-#define F_DBL cuzk_fp_dbl
-#define F_NEG cuzk_fp_neg
-#define F_MUL cuzk_fp_mul
-#define F_SQR cuzk_fp_sqr
+#define F_ADD fp_add
+#define F_SUB fp_sub
+#define F_DBL fp_dbl
+#define F_NEG fp_neg
+#define F_MUL fp_mul
+#define F_SQR fp_sqr
 static inline uint64_t f_is_zero(const cuzk_fp *a) { return cuzk_fp_is_zero(a) ? 1 : 0; }
 
 /* r = 12 a = 3b a (b = 4), by additions. */

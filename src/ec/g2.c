@@ -11,6 +11,7 @@
  *
  * Constants come from src/ec/ec_constants.py (Montgomery form, R = 2^384). */
 #include "ec/ec_internal.h"
+#include "ff/tower_internal.h"
 
 /* ---- constants ----------------------------------------------------------- */
 #define MONT_4 {0xaa270000000cfff3ull, 0x53cc0032fc34000aull, 0x478fe97a6b0a807full, \
@@ -39,12 +40,12 @@ static const cuzk_g2_affine G2_GEN = {
        0x79495c4ec93da33aull, 0xe7175850a43ccaedull, 0x0b2bc2a163de1bf2ull}}}};
 
 /* ---- field shorthands ---------------------------------------------------- */
-#define F_ADD cuzk_fp2_add
-#define F_SUB cuzk_fp2_sub
-#define F_DBL cuzk_fp2_dbl
-#define F_NEG cuzk_fp2_neg
-#define F_MUL cuzk_fp2_mul
-#define F_SQR cuzk_fp2_sqr
+#define F_ADD fp2_add
+#define F_SUB fp2_sub
+#define F_DBL fp2_dbl
+#define F_NEG fp2_neg
+#define F_MUL fp2_mul
+#define F_SQR fp2_sqr
 static inline uint64_t f_is_zero(const cuzk_fp2 *a) { return cuzk_fp2_is_zero(a) ? 1 : 0; }
 
 /* r = 3b a = 12 (1+u) a: one multiplication by 1+u, then additions. */
