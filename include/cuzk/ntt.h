@@ -29,6 +29,11 @@
  * would read that table at a stride above 8 elements (2 n bytes); 288 MiB
  * at 2^24, 2.25 GiB at 2^27.
  *
+ * Kernels: radix-4 depth-first DIF plus a cache-blocked bit reversal.  On
+ * CPUs with AVX-512 IFMA (checked at run time when a domain is created)
+ * most butterflies run eight at a time in 52-bit limbs; results are
+ * bit-identical to the scalar MULX/ADX path.
+ *
  * Threads: par may be NULL (calling thread only).  Work is split into
  * tasks through par (cuzk/par.h); results are bit-identical for every
  * thread count.  Transforms run the same operations and memory accesses
