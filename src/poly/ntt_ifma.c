@@ -17,7 +17,7 @@
  * addresses depend on values. */
 #include "poly/ntt_internal.h"
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(CUZK_NO_IFMA)
+#if defined(__x86_64__) && defined(__GNUC__) && defined(CUZK_HAVE_ASM)
 #include <immintrin.h>
 
 #define TGT __attribute__((target("avx512f,avx512ifma,avx512vbmi2"), always_inline)) static inline
@@ -45,17 +45,19 @@ static void init_constants(void)
     mp52 = (0 - inv) & MASK52;
 }
 
-int ntt_ifma_available(void)
+static int ifma_ok;
+
+/* Before main, like the field layer's backend choice: no thread can race
+ * the constants or the flag. */
+__attribute__((constructor)) static void ifma_detect(void)
 {
-    static int avail = -1;
-    if (avail < 0) {
-        __builtin_cpu_init();
-        avail = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma") &&
-                __builtin_cpu_supports("avx512vbmi2");
-        if (avail) init_constants();
-    }
-    return avail;
+    __builtin_cpu_init();
+    ifma_ok = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma") &&
+              __builtin_cpu_supports("avx512vbmi2");
+    init_constants();
 }
+
+int ntt_ifma_available(void) { return ifma_ok; }
 
 /* ---- layout conversion ---------------------------------------------------- */
 
