@@ -60,6 +60,7 @@ static inline int g1_fp_eq(const cuzk_fp *a, const cuzk_fp *b)
 #define MSM_MIN_PAIRS 48
 
 #include "msm/msm_tmpl.h"
+#include "msm/msm_run_tmpl.h"
 
 int cuzk_msm_g1(cuzk_par *par, cuzk_g1 *out, const cuzk_g1_affine *bases, size_t nbases,
                 const cuzk_fr *scalars, size_t nvars, const uint64_t *density, void *scratch,

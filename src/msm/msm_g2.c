@@ -27,6 +27,7 @@
 #define MSM_MIN_PAIRS 24
 
 #include "msm/msm_tmpl.h"
+#include "msm/msm_run_tmpl.h"
 
 int cuzk_msm_g2(cuzk_par *par, cuzk_g2 *out, const cuzk_g2_affine *bases, size_t nbases,
                 const cuzk_fr *scalars, size_t nvars, const uint64_t *density, void *scratch,

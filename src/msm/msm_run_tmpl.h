@@ -1,0 +1,212 @@
+/* Whole-MSM driver for one group, included by msm_g1.c / msm_g2.c after
+ * msm_tmpl.h (same macros): density compaction, scalar conversion, the 0/1
+ * split, the tile plan over the caller's cuzk_par, and the final combine. */
+
+/* ---- whole MSM ------------------------------------------------------------ */
+/* Work split: ntasks = P point ranges x NG window groups; task i owns tile
+ * scratch i, a 1/ntasks share of the ones, and window sums win[p][w]. */
+typedef struct {
+    size_t P, NG, ntasks, tile_bytes;
+} split;
+
+static split plan_split(size_t K, unsigned nwin, size_t m, size_t nones)
+{
+    split s;
+    if (K <= nwin) {
+        s.P = 1;
+        s.NG = K;
+    } else {
+        s.NG = nwin;
+        s.P = (K + nwin - 1) / nwin;
+    }
+    (void)nones;
+    s.ntasks = s.P * s.NG;
+    s.tile_bytes = 0;
+    (void)m;
+    return s;
+}
+
+/* Bytes of the whole-MSM scratch for a given c: scalars and index lists,
+ * window sums, then one tile scratch per task. */
+static size_t scratch_for(size_t nvars, size_t K, unsigned c, split *sp)
+{
+    unsigned nwin = cuzk_msm_nwindows(c);
+    split s = plan_split(K, nwin, nvars, nvars);
+    s.tile_bytes = msm_align(G(tile_scratch_sizeof)((nvars + s.P - 1) / s.P, c));
+    if (sp) *sp = s;
+    return msm_align(nvars * sizeof(cuzk_scalar)) + 2 * msm_align(nvars * sizeof(uint32_t)) +
+           msm_align(s.P * nwin * sizeof(xyzz)) + msm_align(s.ntasks * sizeof(xyzz)) +
+           s.ntasks * s.tile_bytes + 64;
+}
+
+static size_t scratch_bound(size_t nvars, size_t K, unsigned cup)
+{
+    size_t best = 0;
+    for (unsigned c = 1; c <= cup; c++) {
+        size_t b = scratch_for(nvars, K, c, NULL);
+        if (b > best) best = b;
+    }
+    return best;
+}
+
+static unsigned model_c(size_t n)
+{
+    unsigned c;
+    int st;
+    msm_choose(n, MSM_INV_COST, MSM_BATCH, &c, &st);
+    return c;
+}
+
+size_t G(scratch_sizeof)(size_t nvars, const cuzk_par *par)
+{
+    return scratch_bound(nvars, cuzk_par_threads(par), model_c(nvars));
+}
+
+typedef struct {
+    const AFF *bases;
+    const uint32_t *idx, *ones;
+    const cuzk_scalar *k;
+    size_t m, nones;
+    unsigned c, nwin;
+    int strategy;
+    split sp;
+    uint8_t *tiles;
+    xyzz *win, *onesum;
+} job;
+
+static void job_task(void *arg, size_t i)
+{
+    job *j = arg;
+    size_t p = i / j->sp.NG, g = i % j->sp.NG, T = j->sp.ntasks;
+    uint8_t *s = j->tiles + i * j->sp.tile_bytes;
+    size_t o0 = j->nones * i / T, o1 = j->nones * (i + 1) / T;
+    ba_ctx cx;
+    ba_ctx_init(&cx, s);
+    sum_impl(&j->onesum[i], &cx, j->bases, j->ones + o0, o1 - o0);
+    size_t t0 = j->m * p / j->sp.P, t1 = j->m * (p + 1) / j->sp.P;
+    unsigned w0 = (unsigned)(j->nwin * g / j->sp.NG), w1 = (unsigned)(j->nwin * (g + 1) / j->sp.NG);
+    /* cannot fail: arguments were validated and scratch sized by the driver */
+    (void)tile_impl(&j->win[p * j->nwin + w0], j->bases, j->idx + t0, j->k + t0, t1 - t0, j->c,
+                    w0, w1, j->strategy, s, j->sp.tile_bytes);
+}
+
+static int msm_run(cuzk_par *par, JAC *out, const AFF *bases, size_t nbases,
+                   const void *scalars, int is_fr, size_t nvars, const uint64_t *density,
+                   void *scratch, size_t scratch_len, const cuzk_msm_opts *opts)
+{
+    cuzk_msm_opts o = {0, 0, 0};
+    if (opts) o = *opts;
+    if (!out || (nvars && (!bases || !scalars)) || nvars > CUZK_MSM_MAX_TERMS ||
+        o.window > CUZK_MSM_MAX_WINDOW || o.strategy < 0 || o.strategy > MSM_STRAT_SORTED)
+        return CUZK_ERR_ARG;
+    if (nvars == 0) {
+        memset(out, 0, sizeof *out);
+        return CUZK_OK;
+    }
+    size_t nb_needed = density ? msm_popcount(density, nvars) : nvars;
+    if (nbases < nb_needed) return CUZK_ERR_ARG;
+
+    size_t K = cuzk_par_threads(par);
+    unsigned cup = model_c(nvars);
+    if (o.window > cup) cup = o.window;
+    size_t need = scratch_bound(nvars, K, cup);
+    void *mem = NULL;
+    if (!scratch) {
+        mem = malloc(need);
+        if (!mem) return CUZK_ERR_NOMEM;
+        scratch = mem;
+        scratch_len = need;
+    } else if (scratch_len < need) {
+        return CUZK_ERR_ARG;
+    }
+    uint8_t *p = (uint8_t *)msm_align((uintptr_t)scratch);
+    cuzk_scalar *rk = (cuzk_scalar *)p;
+    p += msm_align(nvars * sizeof(cuzk_scalar));
+    uint32_t *ridx = (uint32_t *)p;
+    p += msm_align(nvars * sizeof(uint32_t));
+    uint32_t *ones = (uint32_t *)p;
+    p += msm_align(nvars * sizeof(uint32_t));
+
+    /* Compact the present variables (density), convert, split 0 / 1 / rest. */
+    size_t m = 0, nones = 0, b = 0;
+    int rc = CUZK_OK;
+    for (size_t i = 0; i < nvars; i++) {
+        if (density && !((density[i >> 6] >> (i & 63)) & 1)) continue;
+        uint32_t base = (uint32_t)b++;
+        cuzk_scalar k;
+        if (is_fr) {
+            cuzk_fr_to_limbs(k.l, &((const cuzk_fr *)scalars)[i]);
+        } else {
+            k = ((const cuzk_scalar *)scalars)[i];
+            /* canonical input must be < r */
+            int lt = 0;
+            for (int l = 3; l >= 0; l--)
+                if (k.l[l] != CUZK_FR_MODULUS[l]) {
+                    lt = k.l[l] < CUZK_FR_MODULUS[l];
+                    break;
+                }
+            if (!lt) {
+                rc = CUZK_ERR_ENC_NONCANONICAL;
+                goto done;
+            }
+        }
+        if (msm_is_zero(&k)) continue;
+        if (!o.no_01_split && msm_is_one(&k)) {
+            ones[nones++] = base;
+            continue;
+        }
+        ridx[m] = base;
+        rk[m++] = k;
+    }
+
+    job j;
+    memset(&j, 0, sizeof j);
+    j.bases = bases;
+    j.idx = ridx;
+    j.ones = ones;
+    j.k = rk;
+    j.m = m;
+    j.nones = nones;
+    if (o.window) {
+        j.c = o.window;
+        j.strategy = o.strategy;
+    } else {
+        msm_choose(m, MSM_INV_COST, MSM_BATCH, &j.c, &j.strategy);
+        if (j.c > cup) j.c = cup;
+        if (o.strategy) j.strategy = o.strategy;
+    }
+    j.nwin = cuzk_msm_nwindows(j.c);
+    scratch_for(nvars, K, j.c, &j.sp);
+    j.win = (xyzz *)p;
+    p += msm_align(j.sp.P * j.nwin * sizeof(xyzz));
+    j.onesum = (xyzz *)p;
+    p += msm_align(j.sp.ntasks * sizeof(xyzz));
+    j.tiles = p;
+    cuzk_par_for(par, job_task, &j, j.sp.ntasks);
+
+    for (size_t q = 1; q < j.sp.P; q++)
+        for (unsigned w = 0; w < j.nwin; w++) xyzz_add(&j.win[w], &j.win[q * j.nwin + w]);
+    xyzz acc;
+    combine_impl(&acc, j.win, j.nwin, j.c);
+    for (size_t i = 0; i < j.sp.ntasks; i++) xyzz_add(&acc, &j.onesum[i]);
+    xyzz_to_jac(out, &acc);
+done:
+    free(mem);
+    return rc;
+}
+
+int G(opts)(cuzk_par *par, JAC *out, const AFF *bases, size_t nbases,
+            const cuzk_scalar *scalars, size_t nvars, const uint64_t *density, void *scratch,
+            size_t scratch_len, const cuzk_msm_opts *opts)
+{
+    return msm_run(par, out, bases, nbases, scalars, 0, nvars, density, scratch, scratch_len,
+                   opts);
+}
+
+int G(canonical)(cuzk_par *par, JAC *out, const AFF *bases, size_t nbases,
+                 const cuzk_scalar *scalars, size_t nvars, const uint64_t *density,
+                 void *scratch, size_t scratch_len)
+{
+    return msm_run(par, out, bases, nbases, scalars, 0, nvars, density, scratch, scratch_len,
+                   NULL);
+}
