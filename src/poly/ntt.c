@@ -42,6 +42,8 @@ static void fr_pow_u64(cuzk_fr *r, const cuzk_fr *a, uint64_t e)
     cuzk_fr_pow(r, a, &e, 1);
 }
 
+static void scale16(cuzk_fr *r, const cuzk_fr *a);
+
 /* ---- domain --------------------------------------------------------------- */
 
 static size_t nat_len(size_t n) { return n >= 2 ? n / 2 : 1; }
@@ -110,6 +112,8 @@ int cuzk_ntt_domain_create(cuzk_ntt_domain **out, unsigned log_n, cuzk_par *par)
             cuzk_fr_mul(&w, &w, &w2h);
         }
     }
+    for (int j = 0; j < 4; j++) /* small[4 + i] = w8^i, small[2] = w4^1 */
+        scale16(&d->tail_tw[j], &d->small[j < 3 ? 4 + j : 2]);
     cuzk_ntt_root_of_unity(&d->omega, log_n);
     cuzk_fr_inv_var(&d->omega_inv, &d->omega);
     cuzk_fr nf;

@@ -115,6 +115,25 @@ static void dif_leaf(const cuzk_ntt_domain *d, cuzk_fr *a, unsigned k)
 {
     size_t size = (size_t)1 << k;
     unsigned s = k; /* stages s-1 .. 0 remain */
+#ifndef NTT_NO_TAIL64
+    if (d->ifma && k >= 6) {
+        /* vector passes down to stage h = 8, then the last three stages
+         * on 64-element blocks (ntt_ifma_tail64) */
+        while (s > 3) {
+            if ((s - 3) & 1) {
+                size_t h = (size_t)1 << (s - 1);
+                for (size_t b = 0; b < size; b += 2 * h) r2_run(d, a + b, h, 0, h);
+                s--;
+            } else {
+                size_t q = (size_t)1 << (s - 2);
+                for (size_t b = 0; b < size; b += 4 * q) r4_run(d, a + b, q, 0, q);
+                s -= 2;
+            }
+        }
+        ntt_ifma_tail64(a, size, d->tail_tw);
+        return;
+    }
+#endif
     while (s >= 2) {
         size_t q = (size_t)1 << (s - 2);
         for (size_t b = 0; b < size; b += 4 * q) r4_run(d, a + b, q, 0, q);

@@ -301,6 +301,51 @@ TGT_FN void ntt_ifma_revscale(cuzk_fr *a, size_t n, size_t k0, size_t cnt, const
     }
 }
 
+/* Stages h = 4, 2, 1 on [a, a + size), size a multiple of 64.  Vector r
+ * holds elements 8c + r (c = 0..7) of a 64-element block, so a stage-h
+ * butterfly pairs vector r with vector r + h lane by lane: no permutes.
+ * tw = w8^1..3, w4^1 times 2^4 (w^0 = 1 needs no multiplication). */
+TGT void store8_strided(cuzk_fr *p, size_t s, const v8fr *x)
+{
+    cuzk_fr t[8];
+    store8(t, x);
+    for (int k = 0; k < 8; k++) p[k * s] = t[k];
+}
+
+TGT_FN void ntt_ifma_tail64(cuzk_fr *a, size_t size, const cuzk_fr tw[4])
+{
+    v8fr w[4];
+    for (int k = 0; k < 4; k++) {
+        cuzk_fr t[8];
+        for (int i = 0; i < 8; i++) t[i] = tw[k];
+        w[k] = load8(t);
+    }
+    for (size_t b = 0; b < size; b += 64) {
+        v8fr x[8], s, d;
+        for (int r = 0; r < 8; r++) x[r] = load8_strided(a + b + r, 8);
+        for (int r = 0; r < 4; r++) { /* h = 4: (r, r+4), w8^r */
+            s = v_add(&x[r], &x[r + 4]);
+            d = v_sub(&x[r], &x[r + 4]);
+            x[r] = s;
+            x[r + 4] = r ? v_mul(&d, &w[r - 1]) : d;
+        }
+        for (int r = 0; r < 8; r++) { /* h = 2: (r, r+2) for r mod 4 < 2, w4^(r mod 2) */
+            if (r & 2) continue;
+            s = v_add(&x[r], &x[r + 2]);
+            d = v_sub(&x[r], &x[r + 2]);
+            x[r] = s;
+            x[r + 2] = (r & 1) ? v_mul(&d, &w[3]) : d;
+        }
+        for (int r = 0; r < 8; r += 2) { /* h = 1 */
+            s = v_add(&x[r], &x[r + 1]);
+            d = v_sub(&x[r], &x[r + 1]);
+            x[r] = s;
+            x[r + 1] = d;
+        }
+        for (int r = 0; r < 8; r++) store8_strided(a + b + r, 8, &x[r]);
+    }
+}
+
 /* out[i] = a[i] * b[i] * 2^-260 for i < 8 (tests and benchmarks). */
 TGT_FN void ntt_ifma_mul8(cuzk_fr *out, const cuzk_fr *a, const cuzk_fr *b)
 {
@@ -325,6 +370,10 @@ void ntt_ifma_mul8(cuzk_fr *out, const cuzk_fr *a, const cuzk_fr *b)
 void ntt_ifma_scale(cuzk_fr *a, size_t cnt, const cuzk_fr f0[8], const cuzk_fr *step)
 {
     (void)a, (void)cnt, (void)f0, (void)step;
+}
+void ntt_ifma_tail64(cuzk_fr *a, size_t size, const cuzk_fr tw[4])
+{
+    (void)a, (void)size, (void)tw;
 }
 void ntt_ifma_revscale(cuzk_fr *a, size_t n, size_t k0, size_t cnt, const cuzk_fr u0[8],
                        const cuzk_fr *ustep, const cuzk_fr v0[8], const cuzk_fr *vstep)

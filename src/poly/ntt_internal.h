@@ -21,6 +21,7 @@ struct cuzk_ntt_domain {
     cuzk_fr *nat;   /* omega^i for i < max(n/2, 1) (times 2^4 if ifma) */
     cuzk_fr *stage; /* for h < n/(2*NTT_STRIDE_MAX): [h-1, 2h-1) = w_{2h}^j (ditto) */
     cuzk_fr small[15]; /* stages h = 1, 2, 4, 8 at [h-1, 2h-1), never scaled */
+    cuzk_fr tail_tw[4]; /* w8^1..3, w4^1 times 2^4 (ntt_ifma_tail64) */
     void *mem;
     size_t bytes;
 };
@@ -86,6 +87,9 @@ static inline size_t ntt_chunks(cuzk_par *par, size_t items)
 int ntt_ifma_available(void);
 void ntt_ifma_r4(cuzk_fr *a, size_t q, size_t j0, size_t j1, ntt_twiddles t2, ntt_twiddles t1);
 void ntt_ifma_r2(cuzk_fr *a, size_t h, size_t j0, size_t j1, ntt_twiddles t);
+/* Stages h = 4, 2, 1 on [a, a + size), size a multiple of 64; tw = w8^1,
+ * w8^2, w8^3, w4^1 times 2^4 (domain field tail_tw). */
+void ntt_ifma_tail64(cuzk_fr *a, size_t size, const cuzk_fr tw[4]);
 /* Element-wise passes (see ntt_ifma.c): a[i] *= running factors, and the
  * reversal a[k] <-> a[n-k] with factors; factors given times 2^4. */
 void ntt_ifma_scale(cuzk_fr *a, size_t cnt, const cuzk_fr f0[8], const cuzk_fr *step);
