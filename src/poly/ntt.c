@@ -63,20 +63,39 @@ struct fill_job {
 
 int ntt_ifma_disabled;
 
+static void lane_factors(cuzk_fr f[8], cuzk_fr *step, const cuzk_fr *base, const cuzk_fr *x,
+                         size_t k);
+
+/* nat[i] = omega^i (times 2^4 in an IFMA domain) for i in [lo, hi) */
+static void fill_nat_range(cuzk_ntt_domain *d, size_t lo, size_t hi)
+{
+    if (lo >= hi) return;
+    cuzk_fr w;
+    fr_pow_u64(&w, &d->omega, lo);
+    for (size_t i = lo; i < hi; i++) {
+        if (d->ifma) /* w * 2^260 mod r: see ntt_ifma.c */
+            scale16(&d->nat[i], &w);
+        else
+            d->nat[i] = w;
+        nfr_mul(&w, &w, &d->omega);
+    }
+}
+
 static void fill_nat_task(void *arg, size_t c)
 {
     const struct fill_job *job = arg;
-    size_t len = nat_len(job->d->n), lo = len * c / job->chunks, hi = len * (c + 1) / job->chunks;
-    if (lo >= hi) return;
-    cuzk_fr w;
-    fr_pow_u64(&w, &job->d->omega, lo);
-    for (size_t i = lo; i < hi; i++) {
-        cuzk_fr *t = &job->d->nat[i];
-        *t = w;
-        if (job->d->ifma) /* w * 2^260 mod r: see ntt_ifma.c */
-            for (int k = 0; k < 4; k++) nfr_add(t, t, t);
-        nfr_mul(&w, &w, &job->d->omega);
+    cuzk_ntt_domain *d = job->d;
+    size_t len = nat_len(d->n), lo = len * c / job->chunks, hi = len * (c + 1) / job->chunks;
+    size_t vlo = (lo + 7) & ~(size_t)7, vhi = hi & ~(size_t)7;
+    if (!d->ifma || vlo >= vhi) {
+        fill_nat_range(d, lo, hi);
+        return;
     }
+    cuzk_fr f[8], step;
+    lane_factors(f, &step, &CUZK_FR_ONE, &d->omega, vlo);
+    fill_nat_range(d, lo, vlo);
+    ntt_ifma_powers(d->nat + vlo, vhi - vlo, f, &step);
+    fill_nat_range(d, vhi, hi);
 }
 
 int cuzk_ntt_domain_create(cuzk_ntt_domain **out, unsigned log_n, cuzk_par *par)

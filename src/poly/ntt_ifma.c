@@ -272,6 +272,19 @@ TGT_FN void ntt_ifma_scale(cuzk_fr *a, size_t cnt, const cuzk_fr f0[8], const cu
     }
 }
 
+/* out[i] = f_i for i < cnt (a multiple of 8), f as in ntt_ifma_scale:
+ * fills twiddle tables (already in the times-2^4 form). */
+TGT_FN void ntt_ifma_powers(cuzk_fr *out, size_t cnt, const cuzk_fr f0[8], const cuzk_fr *step)
+{
+    cuzk_fr sv[8];
+    for (int k = 0; k < 8; k++) sv[k] = *step;
+    v8fr f = load8(f0), st = load8(sv);
+    for (size_t i = 0; i < cnt; i += 8) {
+        store8(out + i, &f);
+        f = v_mul(&f, &st);
+    }
+}
+
 /* For k in [k0, k0 + cnt), cnt a multiple of 8 and k0 + cnt <= n/2 - 8:
  * (a[k], a[n-k]) <- (a[n-k] * u_k, a[k] * v_k), factors as in
  * ntt_ifma_scale (lanes u0 / v0, steps ustep / vstep, NULL = constant). */
@@ -374,6 +387,10 @@ void ntt_ifma_scale(cuzk_fr *a, size_t cnt, const cuzk_fr f0[8], const cuzk_fr *
 void ntt_ifma_tail64(cuzk_fr *a, size_t size, const cuzk_fr tw[4])
 {
     (void)a, (void)size, (void)tw;
+}
+void ntt_ifma_powers(cuzk_fr *out, size_t cnt, const cuzk_fr f0[8], const cuzk_fr *step)
+{
+    (void)out, (void)cnt, (void)f0, (void)step;
 }
 void ntt_ifma_revscale(cuzk_fr *a, size_t n, size_t k0, size_t cnt, const cuzk_fr u0[8],
                        const cuzk_fr *ustep, const cuzk_fr v0[8], const cuzk_fr *vstep)

@@ -93,6 +93,7 @@ void ntt_ifma_tail64(cuzk_fr *a, size_t size, const cuzk_fr tw[4]);
 /* Element-wise passes (see ntt_ifma.c): a[i] *= running factors, and the
  * reversal a[k] <-> a[n-k] with factors; factors given times 2^4. */
 void ntt_ifma_scale(cuzk_fr *a, size_t cnt, const cuzk_fr f0[8], const cuzk_fr *step);
+void ntt_ifma_powers(cuzk_fr *out, size_t cnt, const cuzk_fr f0[8], const cuzk_fr *step);
 void ntt_ifma_revscale(cuzk_fr *a, size_t n, size_t k0, size_t cnt, const cuzk_fr u0[8],
                        const cuzk_fr *ustep, const cuzk_fr v0[8], const cuzk_fr *vstep);
 /* out[i] = a[i]*b[i]*2^-260 mod r, i < 8 (tests). */
