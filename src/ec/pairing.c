@@ -177,6 +177,10 @@ static void miller_chunk(cuzk_fp12 *f, const cuzk_g2_affine *q, const cuzk_g1_af
         if (b != 62) cuzk_fp12_sqr(f, f);   /* f = 1 before the first step */
         for (size_t j = 0; j < m; j++) {
             dbl_step(&l0, &l1, &l3, &st[j]);
+            if (b == 62 && j == 0) {        /* 1 * line = the line itself */
+                *f = (cuzk_fp12){{l0, l1, CUZK_FP2_ZERO}, {CUZK_FP2_ZERO, l3, CUZK_FP2_ZERO}};
+                continue;
+            }
             cuzk_fp12_mul_by_line(f, &l0, &l1, &l3);
         }
         if ((X_ABS >> b) & 1) {
