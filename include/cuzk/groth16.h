@@ -230,6 +230,8 @@ typedef struct cuzk_groth16_prove_opts {
     const cuzk_groth16_backend *backend;   /* NULL = CPU */
     cuzk_par *par;
     cuzk_groth16_timings *timings;         /* optional out */
+    bool cpu_time;                         /* timings in process CPU seconds (all threads)
+                                            * instead of wall seconds: for shared machines */
     char *err;
     size_t err_len;
 } cuzk_groth16_prove_opts;

@@ -38,8 +38,9 @@ int g16_err(char *err, size_t err_len, int status, const char *fmt, ...)
 /* m = smallest power of two >= n (n >= 1), and its log. */
 unsigned g16_log2_ceil(size_t n);
 
-/* Seconds from a monotonic clock. */
+/* Seconds from a monotonic clock, or process CPU seconds if cpu. */
 double g16_now(void);
+double g16_clock(bool cpu);
 
 static inline bool g16_bit(const uint64_t *bits, size_t i)
 {

@@ -24,6 +24,13 @@ unsigned g16_log2_ceil(size_t n)
     return k;
 }
 
+double g16_clock(bool cpu)
+{
+    struct timespec ts;
+    clock_gettime(cpu ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 double g16_now(void)
 {
     struct timespec ts;
