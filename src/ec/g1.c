@@ -267,32 +267,87 @@ static void add_affine_core(cuzk_g1 *r, uint64_t *hz, uint64_t *rz, const cuzk_g
     F_SUB(&r->y, &t, &s2);
 }
 
-/* The generic formula already yields Z3 = 0 for p == -q (H = 0, R != 0);
- * p == q needs the doubling, infinities need the other operand. */
-void cuzk_g1_add(cuzk_g1 *r, const cuzk_g1 *p, const cuzk_g1 *q)
+/* Unified tail of the constant-time additions.  With x_i = U_i / W^2 and
+ * y_i = S_i / W^3 the slope is R / (H W), where (H, R) = (U2 - U1, S2 - S1)
+ * for a sum and (2 S1, 3 U1^2) for a doubling (tangent 3x^2 / 2y); then
+ *   X3 = R^2 - H^2 (U1 + U2),  Y3 = R (U1 H^2 - X3) - S1 H^3,  Z3 = W H
+ * covers both, so the doubling costs one extra squaring and two cmovs
+ * instead of a whole second formula.  H = 0 with R != 0 (p == -q) or
+ * H = 2 S1 = 0 (2-torsion) give Z3 = 0, the right answer.  r must not alias
+ * any input. */
+static void unified_tail(cuzk_g1 *r, const cuzk_fp *h, const cuzk_fp *rr, const cuzk_fp *u1,
+                         const cuzk_fp *u2, const cuzk_fp *s1, const cuzk_fp *w)
 {
-    cuzk_g1 sum, d;
-    uint64_t hz, rz, pinf = f_is_zero(&p->z), qinf = f_is_zero(&q->z);
-    add_core(&sum, &hz, &rz, p, q);
-    cuzk_g1_dbl(&d, p);
-    g1_cmov(&sum, &d, hz & rz);
-    g1_cmov(&sum, q, pinf);
-    g1_cmov(&sum, p, qinf);
-    *r = sum;
+    cuzk_fp hh, hhh, t, v;
+    F_SQR(&hh, h);
+    F_MUL(&hhh, &hh, h);
+    F_MUL(&v, u1, &hh);
+    F_ADD(&t, u1, u2);
+    F_MUL(&t, &t, &hh);
+    F_SQR(&r->x, rr);
+    F_SUB(&r->x, &r->x, &t);
+    F_SUB(&t, &v, &r->x);
+    F_MUL(&t, &t, rr);
+    F_MUL(&v, s1, &hhh);
+    F_SUB(&r->y, &t, &v);
+    F_MUL(&r->z, w, h);
 }
 
+/* (H, R) <- (2 S1, 3 U1^2) when same (p == q as points). */
+static void select_doubling(cuzk_fp *h, cuzk_fp *rr, const cuzk_fp *u1, const cuzk_fp *s1, uint64_t same)
+{
+    cuzk_fp t, t3;
+    F_DBL(&t, s1);
+    cuzk_fp_cmov(h, &t, same);
+    F_SQR(&t, u1);
+    F_DBL(&t3, &t);
+    F_ADD(&t3, &t3, &t);
+    cuzk_fp_cmov(rr, &t3, same);
+}
+
+/* 13M + 5S, complete; infinities are selected at the end. */
+void cuzk_g1_add(cuzk_g1 *r, const cuzk_g1 *p, const cuzk_g1 *q)
+{
+    cuzk_fp z1z1, z2z2, u1, u2, s1, s2, h, rr, w;
+    cuzk_g1 out;
+    uint64_t pinf = f_is_zero(&p->z), qinf = f_is_zero(&q->z);
+    F_SQR(&z1z1, &p->z);
+    F_SQR(&z2z2, &q->z);
+    F_MUL(&u1, &p->x, &z2z2);
+    F_MUL(&u2, &q->x, &z1z1);
+    F_MUL(&s1, &p->y, &q->z);
+    F_MUL(&s1, &s1, &z2z2);
+    F_MUL(&s2, &q->y, &p->z);
+    F_MUL(&s2, &s2, &z1z1);
+    F_MUL(&w, &p->z, &q->z);
+    F_SUB(&h, &u2, &u1);
+    F_SUB(&rr, &s2, &s1);
+    select_doubling(&h, &rr, &u1, &s1, f_is_zero(&h) & f_is_zero(&rr));
+    unified_tail(&out, &h, &rr, &u1, &u2, &s1, &w);
+    g1_cmov(&out, q, pinf);
+    g1_cmov(&out, p, qinf);
+    *r = out;
+}
+
+/* Same with Z2 = 1 (W = Z1, U1 = X1, S1 = Y1): 9M + 4S. */
 void cuzk_g1_add_affine(cuzk_g1 *r, const cuzk_g1 *p, const cuzk_g1_affine *q)
 {
-    cuzk_g1 sum, d, qj;
-    uint64_t hz, rz, pinf = f_is_zero(&p->z);
+    cuzk_fp z1z1, u2, s2, h, rr;
+    cuzk_g1 out, qj;
+    uint64_t pinf = f_is_zero(&p->z);
     uint64_t qinf = f_is_zero(&q->x) & f_is_zero(&q->y);
-    add_affine_core(&sum, &hz, &rz, p, q);
-    cuzk_g1_dbl(&d, p);
-    g1_cmov(&sum, &d, hz & rz);
+    F_SQR(&z1z1, &p->z);
+    F_MUL(&u2, &q->x, &z1z1);
+    F_MUL(&s2, &q->y, &p->z);
+    F_MUL(&s2, &s2, &z1z1);
+    F_SUB(&h, &u2, &p->x);
+    F_SUB(&rr, &s2, &p->y);
+    select_doubling(&h, &rr, &p->x, &p->y, f_is_zero(&h) & f_is_zero(&rr));
+    unified_tail(&out, &h, &rr, &p->x, &u2, &p->y, &p->z);
     cuzk_g1_from_affine(&qj, q);
-    g1_cmov(&sum, &qj, pinf);
-    g1_cmov(&sum, p, qinf);
-    *r = sum;
+    g1_cmov(&out, &qj, pinf);
+    g1_cmov(&out, p, qinf);
+    *r = out;
 }
 
 void cuzk_g1_add_var(cuzk_g1 *r, const cuzk_g1 *p, const cuzk_g1 *q)
