@@ -340,6 +340,25 @@ static void test_pack_into_inputs(void)
         for (size_t i = 0; i < chunks; i++) CHECK(cuzk_fr_eq(&in[1 + i], &want[i]));
         cuzk_cs_free(cs);
     }
+    /* pack_bits: aux, first 254 bits only, 1 constraint */
+    {
+        bool raw[256];
+        cuzk_bool bits[256];
+        cuzk_cs *cs = new_cs(CUZK_CS_CHECK, CUZK_CS_MATRICES);
+        for (size_t i = 0; i < 256; i++) {
+            raw[i] = test_rand64() & 1;
+            bits[i] = make_bool(cs, (int)(test_rand64() % 3), raw[i]);
+        }
+        size_t before = ncons(cs);
+        cuzk_num packed;
+        CHECK(cuzk_pack_bits(cs, &packed, bits, 256) == CUZK_OK);
+        CHECK(ncons(cs) == before + 1 && CUZK_VAR_IS_AUX(packed.var));
+        cuzk_fr want[1];
+        cuzk_multipack_bits(want, raw, 254);
+        CHECK(cuzk_fr_eq(&packed.value, &want[0]));
+        finish_ok(cs);
+        cuzk_cs_free(cs);
+    }
     /* Native multipack against a direct big-integer reading */
     bool raw[8] = {1, 0, 1, 1, 0, 0, 0, 1};
     cuzk_fr out, want = fr_u64(0x8d);

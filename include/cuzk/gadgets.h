@@ -142,7 +142,12 @@ int cuzk_num_insert(cuzk_cs *cs, cuzk_num *out, const cuzk_num *element, const c
 /* pack_into_inputs: for each chunk of 254 bits (Fr::CAPACITY), a new input
  * x and the constraint (sum 2^i bit_i) * ONE = x. */
 int cuzk_pack_into_inputs(cuzk_cs *cs, const cuzk_bool *bits, size_t n);
-/* Native counterpart (compute_multipacking): out holds ceil(n / 254). */
+/* bellperson multipack::pack_bits: the first min(n, 254) bits packed into
+ * one new aux variable, 1 constraint (used by Filecoin's SHA-256 hasher
+ * and PoRep labels to turn 256 digest bits into a field element). */
+int cuzk_pack_bits(cuzk_cs *cs, cuzk_num *out, const cuzk_bool *bits, size_t n);
+/* Native counterpart of pack_into_inputs (compute_multipacking): out
+ * holds ceil(n / 254) elements. */
 void cuzk_multipack_bits(cuzk_fr *out, const bool *bits, size_t n);
 
 /* ---- Poseidon (neptune circuit.rs, legacy `poseidon_hash`) ---------------

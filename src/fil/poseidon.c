@@ -3,14 +3,21 @@
 #include <string.h>
 
 #include "cuzk/status.h"
+#include "ff/field_internal.h"
 #include "poseidon_internal.h"
+
+/* Inlined Fr arithmetic (the field layer's ADX dispatchers): a hash is
+ * ~600-20000 multiplications, and the call overhead was measurable
+ * (docs/perf-notes.md, "Poseidon and gadgets"). */
+#define MUL cuzk_fr_mul_inl
+#define ADD cuzk_fr_add_inl
 
 static inline void sbox(cuzk_fr *x)
 {
     cuzk_fr x2, x4;
-    cuzk_fr_sqr(&x2, x);
-    cuzk_fr_sqr(&x4, &x2);
-    cuzk_fr_mul(x, x, &x4);
+    MUL(&x2, x, x);
+    MUL(&x4, &x2, &x2);
+    MUL(x, x, &x4);
 }
 
 /* s = s * m (row vector times matrix: r[j] = sum_i s[i] m[i][j]); neptune
@@ -23,8 +30,8 @@ static void vec_mat(cuzk_fr *s, const cuzk_fr *m, size_t t)
     for (size_t i = 0; i < t; i++) {
         const cuzk_fr *row = m + i * t;
         for (size_t j = 0; j < t; j++) {
-            cuzk_fr_mul(&tmp, &s[i], &row[j]);
-            cuzk_fr_add(&r[j], &r[j], &tmp);
+            MUL(&tmp, &s[i], &row[j]);
+            ADD(&r[j], &r[j], &tmp);
         }
     }
     memcpy(s, r, t * sizeof *s);
@@ -35,12 +42,12 @@ static void sparse_mul(cuzk_fr *s, const cuzk_fr *sm, size_t t)
 {
     const cuzk_fr *w_hat = sm, *v_rest = sm + t;
     cuzk_fr s0 = s[0], acc, tmp;
-    cuzk_fr_mul(&acc, &w_hat[0], &s0);
+    MUL(&acc, &w_hat[0], &s0);
     for (size_t i = 1; i < t; i++) {
-        cuzk_fr_mul(&tmp, &w_hat[i], &s[i]);
-        cuzk_fr_add(&acc, &acc, &tmp);
-        cuzk_fr_mul(&tmp, &v_rest[i - 1], &s0);
-        cuzk_fr_add(&s[i], &s[i], &tmp);
+        MUL(&tmp, &w_hat[i], &s[i]);
+        ADD(&acc, &acc, &tmp);
+        MUL(&tmp, &v_rest[i - 1], &s0);
+        ADD(&s[i], &s[i], &tmp);
     }
     s[0] = acc;
 }
@@ -49,21 +56,21 @@ static void permute_optimized(cuzk_fr *s, const cuzk_poseidon_constants *c)
 {
     size_t t = c->t, half = c->full_rounds / 2, rp = c->partial_rounds;
     const cuzk_fr *k = c->compressed_round_constants;
-    for (size_t i = 0; i < t; i++) cuzk_fr_add(&s[i], &s[i], &k[i]);
+    for (size_t i = 0; i < t; i++) ADD(&s[i], &s[i], &k[i]);
     k += t;
     /* First half: S-boxes, post-S-box keys, then M (M' s: the pre-sparse
      * matrix after the last of them). */
     for (size_t r = 0; r < half; r++) {
         for (size_t i = 0; i < t; i++) {
             sbox(&s[i]);
-            cuzk_fr_add(&s[i], &s[i], &k[i]);
+            ADD(&s[i], &s[i], &k[i]);
         }
         k += t;
         vec_mat(s, r + 1 == half ? c->pre_sparse : c->mds, t);
     }
     for (size_t r = 0; r < rp; r++) {
         sbox(&s[0]);
-        cuzk_fr_add(&s[0], &s[0], &k[r]);
+        ADD(&s[0], &s[0], &k[r]);
         sparse_mul(s, c->sparse + r * (2 * t - 1), t);
     }
     k += rp;
@@ -71,7 +78,7 @@ static void permute_optimized(cuzk_fr *s, const cuzk_poseidon_constants *c)
         bool last = r + 1 == half;
         for (size_t i = 0; i < t; i++) {
             sbox(&s[i]);
-            if (!last) cuzk_fr_add(&s[i], &s[i], &k[i]);
+            if (!last) ADD(&s[i], &s[i], &k[i]);
         }
         if (!last) k += t;
         vec_mat(s, c->mds, t);
@@ -84,7 +91,7 @@ static void permute_plain(cuzk_fr *s, const cuzk_poseidon_constants *c)
     const cuzk_fr *k = c->round_constants;
     for (size_t r = 0; r < rounds; r++, k += t) {
         bool full = r < half || r >= half + c->partial_rounds;
-        for (size_t i = 0; i < t; i++) cuzk_fr_add(&s[i], &s[i], &k[i]);
+        for (size_t i = 0; i < t; i++) ADD(&s[i], &s[i], &k[i]);
         if (full)
             for (size_t i = 0; i < t; i++) sbox(&s[i]);
         else

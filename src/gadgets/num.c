@@ -255,26 +255,39 @@ int cuzk_num_insert(cuzk_cs *cs, cuzk_num *out, const cuzk_num *element, const c
     return CUZK_OK;
 }
 
-int cuzk_pack_into_inputs(cuzk_cs *cs, const cuzk_bool *bits, size_t n)
+/* One packed chunk: Num from add_bool_with_coeff over bits[0..m) with
+ * coefficients 2^i, a new variable x (input or aux), (Num) * ONE = x. */
+static int pack_chunk(cuzk_cs *cs, cuzk_num *out, const cuzk_bool *bits, size_t m, bool input)
 {
     bool vals = cuzk_cs_needs_values(cs);
+    size_t na = 0;
+    cuzk_term ta[2 * FR_CAPACITY];
+    cuzk_fr coeff = CUZK_FR_ONE, value = CUZK_FR_ZERO;
+    for (size_t i = 0; i < m; i++) {
+        na += cuzk_bool_lc(ta + na, &bits[i], &coeff);
+        if (vals && bits[i].value) cuzk_fr_add(&value, &value, &coeff);
+        cuzk_fr_dbl(&coeff, &coeff);
+    }
+    int rc = alloc_num(cs, out, &value, input);
+    if (rc) return rc;
+    cuzk_term tb = term(CUZK_ONE, &CUZK_FR_ONE), tc = term(out->var, &CUZK_FR_ONE);
+    return cuzk_cs_enforce(cs, ta, na, &tb, 1, &tc, 1);
+}
+
+int cuzk_pack_into_inputs(cuzk_cs *cs, const cuzk_bool *bits, size_t n)
+{
     for (size_t off = 0; off < n; off += FR_CAPACITY) {
-        size_t m = n - off < FR_CAPACITY ? n - off : FR_CAPACITY, na = 0;
-        cuzk_term ta[2 * FR_CAPACITY];
-        cuzk_fr coeff = CUZK_FR_ONE, value = CUZK_FR_ZERO;
-        for (size_t i = 0; i < m; i++) {
-            const cuzk_bool *bit = &bits[off + i];
-            na += cuzk_bool_lc(ta + na, bit, &coeff);
-            if (vals && bit->value) cuzk_fr_add(&value, &value, &coeff);
-            cuzk_fr_dbl(&coeff, &coeff);
-        }
         cuzk_num x;
-        int rc = alloc_num(cs, &x, &value, true);
+        size_t m = n - off < FR_CAPACITY ? n - off : FR_CAPACITY;
+        int rc = pack_chunk(cs, &x, bits + off, m, true);
         if (rc) return rc;
-        cuzk_term tb = term(CUZK_ONE, &CUZK_FR_ONE), tc = term(x.var, &CUZK_FR_ONE);
-        if ((rc = cuzk_cs_enforce(cs, ta, na, &tb, 1, &tc, 1))) return rc;
     }
     return cuzk_cs_status(cs);
+}
+
+int cuzk_pack_bits(cuzk_cs *cs, cuzk_num *out, const cuzk_bool *bits, size_t n)
+{
+    return pack_chunk(cs, out, bits, n < FR_CAPACITY ? n : FR_CAPACITY, false);
 }
 
 void cuzk_multipack_bits(cuzk_fr *out, const bool *bits, size_t n)

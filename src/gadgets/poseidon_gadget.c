@@ -510,14 +510,24 @@ static int synth(cuzk_cs *cs, cuzk_num *out, const cuzk_fr *tag, const cuzk_num 
     return CUZK_OK;
 }
 
+/* Namespaced like neptune's caller would be, for CHECK-mode messages. */
+static int synth_ns(cuzk_cs *cs, cuzk_num *out, const cuzk_fr *tag, const cuzk_num *in, size_t n)
+{
+    int rc = cuzk_cs_push_namespace(cs, "poseidon");
+    if (rc) return rc;
+    rc = synth(cs, out, tag, in, n);
+    cuzk_cs_pop_namespace(cs);
+    return rc;
+}
+
 int cuzk_poseidon_gadget(cuzk_cs *cs, cuzk_num *out, const cuzk_num *in, size_t n)
 {
-    return synth(cs, out, NULL, in, n);
+    return synth_ns(cs, out, NULL, in, n);
 }
 
 int cuzk_poseidon_gadget_tagged(cuzk_cs *cs, cuzk_num *out, const cuzk_fr *tag,
                                 const cuzk_num *in, size_t n)
 {
     if (!tag) return cuzk_cs_set_error(cs, CUZK_ERR_ARG, "poseidon gadget: tag is NULL");
-    return synth(cs, out, tag, in, n);
+    return synth_ns(cs, out, tag, in, n);
 }
