@@ -73,7 +73,7 @@ int cuzk_ntt_domain_create(cuzk_ntt_domain **out, unsigned log_n, cuzk_par *par)
 /* Frees the domain; NULL is a no-op. */
 void cuzk_ntt_domain_destroy(cuzk_ntt_domain *dom);
 unsigned cuzk_ntt_domain_log_n(const cuzk_ntt_domain *dom);
-/* omega_n of this domain. */
+/* omega_n of this domain (0 for a NULL domain, whose log_n reads 0). */
 void cuzk_ntt_domain_omega(cuzk_fr *omega, const cuzk_ntt_domain *dom);
 
 /* The transforms above.  Return CUZK_OK, or CUZK_ERR_ARG (and leave a

@@ -163,7 +163,10 @@ void cuzk_ntt_domain_destroy(cuzk_ntt_domain *dom)
 
 unsigned cuzk_ntt_domain_log_n(const cuzk_ntt_domain *dom) { return dom ? dom->log_n : 0; }
 
-void cuzk_ntt_domain_omega(cuzk_fr *omega, const cuzk_ntt_domain *dom) { *omega = dom->omega; }
+void cuzk_ntt_domain_omega(cuzk_fr *omega, const cuzk_ntt_domain *dom)
+{
+    *omega = dom ? dom->omega : CUZK_FR_ZERO;
+}
 
 /* ---- element-wise passes -------------------------------------------------- */
 

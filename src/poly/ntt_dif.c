@@ -13,6 +13,11 @@
  * as two radix-2 passes (in Fr the 4th root of unity is not free), so it
  * only saves memory traffic; multiplications by w^0 = 1 are skipped.
  *
+ * Kernels.  In a domain built for AVX-512 IFMA (ntt_ifma.c) every stage
+ * with h >= 8 runs eight butterflies at a time and the last three stages
+ * run on 64-element blocks; otherwise, and for h < 8 in small blocks, the
+ * scalar kernels below (one butterfly at a time, fr_arith.h).
+ *
  * Threads.  The top log2(T) stages, whose blocks are larger than n/T, are
  * split across tasks by butterfly index (one par call per pass); after
  * them the T blocks of n/T elements are independent tasks. */
