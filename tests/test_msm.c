@@ -442,6 +442,13 @@ static void test_g1_threads(void)
         cuzk_msm_opts o = {16, 0, 0};
         CHECK(cuzk_msm_g1_opts(&par, &got, b, n, ks, n, NULL, NULL, 0, &o) == CUZK_OK);
         CHECK(cuzk_g1_eq(&got, &ref));
+        /* canonical scalars are read in place: the smaller scratch suffices
+         * for them but not for Fr input */
+        size_t clen = cuzk_msm_g1_canonical_scratch_sizeof(n, &par);
+        CHECK(clen < len);
+        CHECK(cuzk_msm_g1_canonical(&par, &got, b, n, ks, n, NULL, s, clen) == CUZK_OK);
+        CHECK(cuzk_g1_eq(&got, &ref));
+        CHECK(cuzk_msm_g1(&par, &got, b, n, k, n, NULL, s, clen) == CUZK_ERR_ARG);
         free(ks);
         free(s);
     }

@@ -31,7 +31,10 @@
  * calling thread).  Scratch memory is caller-supplied: size it with
  * cuzk_msm_g1_scratch_sizeof(nvars, par); passing scratch == NULL makes the
  * call do exactly one malloc of that size and free it before returning
- * (CUZK_ERR_NOMEM if that fails). */
+ * (CUZK_ERR_NOMEM if that fails).  cuzk_msm_g1_scratch_sizeof is enough for
+ * every variant; the _canonical ones need only
+ * cuzk_msm_g1_canonical_scratch_sizeof (scalars are read in place, not
+ * copied), which is what the engine should use for large vectors. */
 #ifndef CUZK_MSM_H
 #define CUZK_MSM_H
 
@@ -63,6 +66,11 @@ void cuzk_scalars_from_fr(cuzk_scalar *out, const cuzk_fr *in, size_t n);
  * depends on cuzk_par_threads(par)). */
 size_t cuzk_msm_g1_scratch_sizeof(size_t nvars, const cuzk_par *par);
 size_t cuzk_msm_g2_scratch_sizeof(size_t nvars, const cuzk_par *par);
+/* Smaller scratch for the _canonical/_opts variants, which read the
+ * caller's scalars in place: ~12 bytes per variable instead of ~44 (plus
+ * the per-thread tile scratch). */
+size_t cuzk_msm_g1_canonical_scratch_sizeof(size_t nvars, const cuzk_par *par);
+size_t cuzk_msm_g2_canonical_scratch_sizeof(size_t nvars, const cuzk_par *par);
 
 /* out = sum over variables i < nvars with density bit set of
  * scalars[i] * (next base).  Returns CUZK_OK, CUZK_ERR_ARG (NULL pointer

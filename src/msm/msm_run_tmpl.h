@@ -26,24 +26,27 @@ static split plan_split(size_t K, unsigned nwin, size_t m, size_t nones)
     return s;
 }
 
-/* Bytes of the whole-MSM scratch for a given c: scalars and index lists,
- * window sums, then one tile scratch per task. */
-static size_t scratch_for(size_t nvars, size_t K, unsigned c, split *sp)
+/* Bytes of the whole-MSM scratch for a given c: the converted scalars of
+ * the Pippenger terms (Fr input) or their variable indices (canonical
+ * input, read in place), base indices and the ones list, window sums, then
+ * one tile scratch per task. */
+static size_t scratch_for(size_t nvars, size_t K, unsigned c, int is_fr, split *sp)
 {
     unsigned nwin = cuzk_msm_nwindows(c);
     split s = plan_split(K, nwin, nvars, nvars);
     s.tile_bytes = msm_align(G(tile_scratch_sizeof)((nvars + s.P - 1) / s.P, c));
     if (sp) *sp = s;
-    return msm_align(nvars * sizeof(cuzk_scalar)) + 2 * msm_align(nvars * sizeof(uint32_t)) +
+    return msm_align(nvars * (is_fr ? sizeof(cuzk_scalar) : sizeof(uint32_t))) +
+           2 * msm_align(nvars * sizeof(uint32_t)) +
            msm_align(s.P * nwin * sizeof(xyzz)) + msm_align(s.ntasks * sizeof(xyzz)) +
            s.ntasks * s.tile_bytes + 64;
 }
 
-static size_t scratch_bound(size_t nvars, size_t K, unsigned cup)
+static size_t scratch_bound(size_t nvars, size_t K, unsigned cup, int is_fr)
 {
     size_t best = 0;
     for (unsigned c = 1; c <= cup; c++) {
-        size_t b = scratch_for(nvars, K, c, NULL);
+        size_t b = scratch_for(nvars, K, c, is_fr, NULL);
         if (b > best) best = b;
     }
     return best;
@@ -59,12 +62,17 @@ static unsigned model_c(size_t n)
 
 size_t G(scratch_sizeof)(size_t nvars, const cuzk_par *par)
 {
-    return scratch_bound(nvars, cuzk_par_threads(par), model_c(nvars));
+    return scratch_bound(nvars, cuzk_par_threads(par), model_c(nvars), 1);
+}
+
+size_t G(canonical_scratch_sizeof)(size_t nvars, const cuzk_par *par)
+{
+    return scratch_bound(nvars, cuzk_par_threads(par), model_c(nvars), 0);
 }
 
 typedef struct {
     const AFF *bases;
-    const uint32_t *idx, *ones;
+    const uint32_t *idx, *ones, *kidx; /* kidx: NULL = k is compact */
     const cuzk_scalar *k;
     size_t m, nones;
     unsigned c, nwin;
@@ -86,7 +94,8 @@ static void job_task(void *arg, size_t i)
     size_t t0 = j->m * p / j->sp.P, t1 = j->m * (p + 1) / j->sp.P;
     unsigned w0 = (unsigned)(j->nwin * g / j->sp.NG), w1 = (unsigned)(j->nwin * (g + 1) / j->sp.NG);
     /* cannot fail: arguments were validated and scratch sized by the driver */
-    (void)tile_impl(&j->win[p * j->nwin + w0], j->bases, j->idx + t0, j->k + t0, t1 - t0, j->c,
+    (void)tile_impl(&j->win[p * j->nwin + w0], j->bases, j->idx + t0,
+                    j->kidx ? j->k : j->k + t0, j->kidx ? j->kidx + t0 : NULL, t1 - t0, j->c,
                     w0, w1, j->strategy, s, j->sp.tile_bytes);
 }
 
@@ -109,7 +118,7 @@ static int msm_run(cuzk_par *par, JAC *out, const AFF *bases, size_t nbases,
     size_t K = cuzk_par_threads(par);
     unsigned cup = model_c(nvars);
     if (o.window > cup) cup = o.window;
-    size_t need = scratch_bound(nvars, K, cup);
+    size_t need = scratch_bound(nvars, K, cup, is_fr);
     void *mem = NULL;
     if (!scratch) {
         mem = malloc(need);
@@ -120,8 +129,9 @@ static int msm_run(cuzk_par *par, JAC *out, const AFF *bases, size_t nbases,
         return CUZK_ERR_ARG;
     }
     uint8_t *p = (uint8_t *)msm_align((uintptr_t)scratch);
-    cuzk_scalar *rk = (cuzk_scalar *)p;
-    p += msm_align(nvars * sizeof(cuzk_scalar));
+    cuzk_scalar *rk = is_fr ? (cuzk_scalar *)p : NULL;
+    uint32_t *kidx = is_fr ? NULL : (uint32_t *)p;
+    p += msm_align(nvars * (is_fr ? sizeof(cuzk_scalar) : sizeof(uint32_t)));
     uint32_t *ridx = (uint32_t *)p;
     p += msm_align(nvars * sizeof(uint32_t));
     uint32_t *ones = (uint32_t *)p;
@@ -156,7 +166,8 @@ static int msm_run(cuzk_par *par, JAC *out, const AFF *bases, size_t nbases,
             continue;
         }
         ridx[m] = base;
-        rk[m++] = k;
+        if (is_fr) rk[m++] = k;
+        else kidx[m++] = (uint32_t)i;
     }
 
     job j;
@@ -164,7 +175,8 @@ static int msm_run(cuzk_par *par, JAC *out, const AFF *bases, size_t nbases,
     j.bases = bases;
     j.idx = ridx;
     j.ones = ones;
-    j.k = rk;
+    j.k = is_fr ? rk : (const cuzk_scalar *)scalars;
+    j.kidx = kidx;
     j.m = m;
     j.nones = nones;
     if (o.window) {
@@ -176,7 +188,7 @@ static int msm_run(cuzk_par *par, JAC *out, const AFF *bases, size_t nbases,
         if (o.strategy) j.strategy = o.strategy;
     }
     j.nwin = cuzk_msm_nwindows(j.c);
-    scratch_for(nvars, K, j.c, &j.sp);
+    scratch_for(nvars, K, j.c, is_fr, &j.sp);
     j.win = (xyzz *)p;
     p += msm_align(j.sp.P * j.nwin * sizeof(xyzz));
     j.onesum = (xyzz *)p;

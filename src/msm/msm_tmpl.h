@@ -373,6 +373,13 @@ size_t G(tile_scratch_sizeof)(size_t n, unsigned c)
     return (m > xz ? m : xz) + 64;
 }
 
+/* Scalar of term t: k[kidx[t]] when the terms index into the caller's
+ * full scalar vector (canonical input, no copy), else k[t]. */
+static inline const cuzk_scalar *term_k(const cuzk_scalar *k, const uint32_t *kidx, size_t t)
+{
+    return kidx ? &k[kidx[t]] : &k[t];
+}
+
 static inline uint32_t term_idx(const uint32_t *idx, size_t t)
 {
     return idx ? idx[t] : (uint32_t)t;
@@ -380,12 +387,13 @@ static inline uint32_t term_idx(const uint32_t *idx, size_t t)
 
 /* One window with XYZZ buckets (no inversions; for small inputs). */
 static void window_xyzz(xyzz *out, xyzz *bk, const AFF *bases, const uint32_t *idx,
-                        const cuzk_scalar *k, size_t n, unsigned c, unsigned w)
+                        const cuzk_scalar *k, const uint32_t *kidx, size_t n, unsigned c,
+                        unsigned w)
 {
     uint32_t nb = 1u << (c - 1);
     for (uint32_t b = 0; b < nb; b++) xyzz_set_inf(&bk[b]);
     for (size_t t = 0; t < n; t++) {
-        uint32_t d = msm_booth(&k[t], w, c), mag = d & ~MSM_NEG;
+        uint32_t d = msm_booth(term_k(k, kidx, t), w, c), mag = d & ~MSM_NEG;
         if (!mag) continue;
         const AFF *p = &bases[term_idx(idx, t)];
         if (aff_is_inf(p)) continue;
@@ -412,12 +420,13 @@ static void window_xyzz(xyzz *out, xyzz *bk, const AFF *bases, const uint32_t *i
  * bucket (descending), then chunks of MSM_BATCH entries reduced by
  * ba_rounds and fed to the running sums in bucket order. */
 static void window_sorted(xyzz *out, uint32_t *sorted, uint32_t *end, ba_ctx *cx,
-                          const AFF *bases, const uint32_t *idx, const cuzk_scalar *k, size_t n,
+                          const AFF *bases, const uint32_t *idx, const cuzk_scalar *k,
+                          const uint32_t *kidx, size_t n,
                           unsigned c, unsigned w)
 {
     uint32_t nb = 1u << (c - 1);
     memset(end, 0, (nb + 1) * sizeof *end);
-    for (size_t t = 0; t < n; t++) end[msm_booth(&k[t], w, c) & ~MSM_NEG]++;
+    for (size_t t = 0; t < n; t++) end[msm_booth(term_k(k, kidx, t), w, c) & ~MSM_NEG]++;
     /* end[key] becomes the first slot of key; after the scatter it is the
      * slot after key's last entry.  Keys descend through the array. */
     uint32_t pos = 0;
@@ -428,7 +437,7 @@ static void window_sorted(xyzz *out, uint32_t *sorted, uint32_t *end, ba_ctx *cx
     }
     uint32_t total = pos;
     for (size_t t = 0; t < n; t++) {
-        uint32_t d = msm_booth(&k[t], w, c), mag = d & ~MSM_NEG;
+        uint32_t d = msm_booth(term_k(k, kidx, t), w, c), mag = d & ~MSM_NEG;
         if (mag) sorted[end[mag]++] = term_idx(idx, t) | (d & MSM_NEG);
     }
     rsum rs;
@@ -492,7 +501,8 @@ static void bucket_ws_init(bucket_ws *ws, uint8_t *p, size_t nb)
 }
 
 static void window_bucket(xyzz *out, bucket_ws *ws, const AFF *bases, const uint32_t *idx,
-                          const cuzk_scalar *k, size_t n, unsigned c, unsigned w)
+                          const cuzk_scalar *k, const uint32_t *kidx, size_t n, unsigned c,
+                          unsigned w)
 {
     uint32_t nb = 1u << (c - 1), ncarry = 0;
     ba_ctx *cx = &ws->cx;
@@ -508,7 +518,7 @@ static void window_bucket(xyzz *out, bucket_ws *ws, const AFF *bases, const uint
             if (ws->cnt[key]++ == 0) ws->touched[ntouch++] = key;
         }
         for (size_t t = t0; t < t1; t++) {
-            uint32_t d = msm_booth(&k[t], w, c), key = d & ~MSM_NEG;
+            uint32_t d = msm_booth(term_k(k, kidx, t), w, c), key = d & ~MSM_NEG;
             ws->dig[t - t0] = d;
             if (!key) continue;
             if (ws->cnt[key]++ == 0) {
@@ -571,7 +581,7 @@ static void window_bucket(xyzz *out, bucket_ws *ws, const AFF *bases, const uint
 }
 
 static int tile_impl(xyzz *out, const AFF *bases, const uint32_t *idx, const cuzk_scalar *k,
-                     size_t n, unsigned c, unsigned w0, unsigned w1, int strategy, void *scratch,
+                     const uint32_t *kidx, size_t n, unsigned c, unsigned w0, unsigned w1, int strategy, void *scratch,
                      size_t scratch_len)
 {
     if (c < 1 || c > CUZK_MSM_MAX_WINDOW || w1 < w0 || w1 > cuzk_msm_nwindows(c) ||
@@ -588,17 +598,17 @@ static int tile_impl(xyzz *out, const AFF *bases, const uint32_t *idx, const cuz
     size_t nb = (size_t)1 << (c - 1);
     for (unsigned w = w0; w < w1; w++) {
         if (strategy == MSM_STRAT_XYZZ) {
-            window_xyzz(&out[w - w0], (xyzz *)p, bases, idx, k, n, c, w);
+            window_xyzz(&out[w - w0], (xyzz *)p, bases, idx, k, kidx, n, c, w);
         } else if (strategy == MSM_STRAT_AFFINE) {
             bucket_ws ws;
             bucket_ws_init(&ws, p, nb);
-            window_bucket(&out[w - w0], &ws, bases, idx, k, n, c, w);
+            window_bucket(&out[w - w0], &ws, bases, idx, k, kidx, n, c, w);
         } else {
             uint32_t *sorted = (uint32_t *)p;
             uint32_t *end = (uint32_t *)(p + msm_align(n * sizeof(uint32_t)));
             ba_ctx cx;
             ba_ctx_init(&cx, (uint8_t *)end + msm_align((nb + 1) * sizeof(uint32_t)));
-            window_sorted(&out[w - w0], sorted, end, &cx, bases, idx, k, n, c, w);
+            window_sorted(&out[w - w0], sorted, end, &cx, bases, idx, k, kidx, n, c, w);
         }
     }
     return CUZK_OK;
@@ -609,7 +619,7 @@ int G(tile)(JAC *out, const AFF *bases, const uint32_t *idx, const cuzk_scalar *
 {
     xyzz tmp[256];
     if (w1 > w0 && w1 - w0 > 256) return CUZK_ERR_ARG;
-    int rc = tile_impl(tmp, bases, idx, k, n, c, w0, w1, strategy, scratch, scratch_len);
+    int rc = tile_impl(tmp, bases, idx, k, NULL, n, c, w0, w1, strategy, scratch, scratch_len);
     if (rc != CUZK_OK) return rc;
     for (unsigned w = w0; w < w1; w++) xyzz_to_jac(&out[w - w0], &tmp[w - w0]);
     return CUZK_OK;

@@ -154,7 +154,8 @@ int cmd_msm(int argc, char **argv)
     make_scalars(k, n, kind);
     if (g2) make_g2(bases, n);
     else make_g1(bases, n);
-    size_t len = g2 ? cuzk_msm_g2_scratch_sizeof(n, par) : cuzk_msm_g1_scratch_sizeof(n, par);
+    size_t len = g2 ? cuzk_msm_g2_canonical_scratch_sizeof(n, par)
+                    : cuzk_msm_g1_canonical_scratch_sizeof(n, par);
     if (o.window) len = 0; /* forced window: let the call size its own scratch */
     void *scratch = len ? malloc(len) : NULL;
     double *t = malloc(reps * sizeof *t);
