@@ -1,17 +1,18 @@
 /* G1: y^2 = x^3 + 4 over Fp.
  *
  * Group law in Jacobian coordinates with the a = 0 formulas of the EFD
- * (dbl-2009-l 2M+5S, add-2007-bl 11M+5S, madd-2007-bl 7M+4S).  The public
- * add functions are constant time and complete: the generic sum, the
- * doubling and the infinity cases are all computed and selected with cmov.
- * The _var versions (ec_internal.h) branch instead.
+ * (dbl-2009-l 2M+5S, add-2007-bl 11M+5S, madd-2007-bl 7M+4S for the _var
+ * versions in ec_internal.h, which branch on the special cases).  The public
+ * additions are constant time and complete: one unified formula whose
+ * (H, R) pair is switched to the tangent's by cmov when p == q (13M+5S,
+ * mixed 9M+4S), infinities selected by cmov at the end.
  *
  * Constant-time scalar multiplication uses the complete projective formulas
  * of Renes, Costello and Batina ("Complete addition formulas for prime order
  * elliptic curves", 2016, Algorithms 7 and 9 for a = 0): no exceptional
- * cases, so a fixed signed window needs no special handling of the
- * accumulator meeting a table entry, and they cost 12M (add) / 6M+2S (dbl)
- * against 16 + 7 for a cmov-completed Jacobian add.
+ * cases at all, so a fixed signed window needs no handling of the
+ * accumulator meeting a table entry or the identity; 12M per addition,
+ * 6M+2S per doubling.
  *
  * Constants come from src/ec/ec_constants.py (Montgomery form, R = 2^384). */
 #include "ec/ec_internal.h"

@@ -1,7 +1,7 @@
 /* G2: y^2 = x^3 + 4(1 + u) over Fp2 (the sextic M-twist of E).
  *
  * Same structure and formulas as g1.c (see there): Jacobian a = 0 formulas
- * with cmov-completed constant-time additions, complete projective RCB
+ * with unified constant-time additions, complete projective RCB
  * formulas for the constant-time multiplication, _var versions branching.
  * The endomorphism is psi = untwist o Frobenius o twist,
  *   psi(x, y) = (conj(x) PSI_X, conj(y) PSI_Y),
