@@ -189,13 +189,16 @@ static uint32_t b_ensure(builder *b, elt_t *e, const cuzk_fr *c_tag)
     return s;
 }
 
-/* x * x = r, or with pre: (x + pre) * (x + pre) = r (square_sum). */
+/* x * x = r, or with pre: (x + pre) * (x + pre) = r (square_sum).
+ * Terms go in slot order (ONE first), which is variable order, so the cs
+ * takes its sorted fast path; the order inside a side is not part of the
+ * system (bellperson keeps linear combinations sorted too). */
 static uint32_t b_square(builder *b, uint32_t x, const cuzk_fr *pre)
 {
     uint32_t s = b_begin(b);
     for (int side = 0; side < 2; side++) {
-        if (b_push_term(b, x, &CUZK_FR_ONE)) b->err = 1;
         if (pre && b_push_term(b, 0, pre)) b->err = 1;
+        if (b_push_term(b, x, &CUZK_FR_ONE)) b->err = 1;
         b_side_end(b, side);
     }
     if (b_push_term(b, s, &CUZK_FR_ONE)) b->err = 1;
@@ -208,16 +211,16 @@ static uint32_t b_mul_sum(builder *b, uint32_t l4, uint32_t l, const cuzk_fr *pr
                           const cuzk_fr *post)
 {
     uint32_t s = b_begin(b);
-    if (b_push_term(b, l, &CUZK_FR_ONE) || (pre && b_push_term(b, 0, pre))) b->err = 1;
+    if ((pre && b_push_term(b, 0, pre)) || b_push_term(b, l, &CUZK_FR_ONE)) b->err = 1;
     b_side_end(b, 0);
     if (b_push_term(b, l4, &CUZK_FR_ONE)) b->err = 1;
     b_side_end(b, 1);
-    if (b_push_term(b, s, &CUZK_FR_ONE)) b->err = 1;
     if (post) {
         cuzk_fr neg;
         cuzk_fr_neg(&neg, post);
         if (b_push_term(b, 0, &neg)) b->err = 1;
     }
+    if (b_push_term(b, s, &CUZK_FR_ONE)) b->err = 1;
     b_side_end(b, 2);
     return s;
 }
