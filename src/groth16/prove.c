@@ -300,7 +300,10 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
     x.hcoef = calloc(n, sizeof *x.hcoef);
     const cuzk_fr **sc = calloc(n, sizeof *sc);
     /* decode buffer for mapped params: one chunk of G2 (the largest) */
-    void *buf = p->map ? malloc(CHUNK_VARS * sizeof(cuzk_g2_affine)) : NULL;
+    size_t most = 0;
+    for (int v = 0; v < 5; v++) most = p->count[v] > most ? p->count[v] : most;
+    most = most < CHUNK_VARS ? most : CHUNK_VARS;
+    void *buf = p->map ? malloc((most ? most : 1) * sizeof(cuzk_g2_affine)) : NULL;
     if (!x.h || !x.l || !x.a || !x.b1 || !x.b2 || !x.hcoef || !sc || (p->map && !buf)) {
         st = g16_err(err, el, CUZK_ERR_NOMEM, "prove: out of memory");
         goto done;
