@@ -32,86 +32,16 @@ void cuzk_fp2_mul_fp(cuzk_fp2 *r, const cuzk_fp2 *a, const cuzk_fp *b)
     fp_mul(&r->c1, &a->c1, b);
 }
 
-/* R^3 mod p (plain integer): mont_mul(x^-1, R^3) = x^-1 R^2, which turns
- * the inverse of a Montgomery representative x = aR into (a^-1) R. */
-static const cuzk_fp R3_PLAIN = {{
-    0xed48ac6bd94ca1e0ull, 0x315f831e03a7adf8ull, 0x9a53352a615e29ddull,
-    0x34c04e5e921e1761ull, 0x2512d43565724728ull, 0x0aa6346091755d4dull}};
-
-static int limbs6_is_one(const uint64_t *a)
-{
-    return a[0] == 1 && !(a[1] | a[2] | a[3] | a[4] | a[5]);
-}
-
-static int limbs6_geq(const uint64_t *a, const uint64_t *b)
-{
-    for (int i = 5; i >= 0; i--)
-        if (a[i] != b[i]) return a[i] > b[i];
-    return 1;
-}
-
-static void limbs6_sub(uint64_t *r, const uint64_t *a, const uint64_t *b)
-{
-    uint64_t borrow = 0;
-    for (int i = 0; i < 6; i++) {
-        cuzk_u128 x = (cuzk_u128)a[i] - b[i] - borrow;
-        r[i] = (uint64_t)x;
-        borrow = (uint64_t)(x >> 64) & 1;
-    }
-}
-
-/* a >>= k for 0 < k < 64 */
-static void limbs6_shr(uint64_t *a, int k)
-{
-    for (int i = 0; i < 5; i++) a[i] = (a[i] >> k) | (a[i + 1] << (64 - k));
-    a[5] >>= k;
-}
-
-/* Variable-time binary extended Euclid (public data only: the pairing's
- * final exponentiation).  Invariants: x1 * x = u, x2 * x = v (mod p);
- * halvings of x1/x2 use fp_half, so x1, x2 stay in [0, p).  About 5x
- * faster than the Fermat inversion of cuzk_fp_inv. */
-void tower_fp_inv_var(cuzk_fp *r, const cuzk_fp *a)
-{
-    if (fp_is_zero(a)) {
-        *r = *a;
-        return;
-    }
-    uint64_t u[6], v[6];
-    cuzk_fp x1 = {{1}}, x2 = {{0}};
-    for (int i = 0; i < 6; i++) u[i] = a->l[i], v[i] = TOWER_P[i];
-    while (!limbs6_is_one(u) && !limbs6_is_one(v)) {
-        while (!(u[0] & 1)) {
-            int k = u[0] ? __builtin_ctzll(u[0]) : 63;
-            limbs6_shr(u, k);
-            while (k--) fp_half(&x1, &x1);
-        }
-        while (!(v[0] & 1)) {
-            int k = v[0] ? __builtin_ctzll(v[0]) : 63;
-            limbs6_shr(v, k);
-            while (k--) fp_half(&x2, &x2);
-        }
-        if (limbs6_geq(u, v)) {
-            limbs6_sub(u, u, v);
-            fp_sub(&x1, &x1, &x2);
-        } else {
-            limbs6_sub(v, v, u);
-            fp_sub(&x2, &x2, &x1);
-        }
-    }
-    fp_mul(r, limbs6_is_one(u) ? &x1 : &x2, &R3_PLAIN);
-}
-
 /* (a0 + a1 u)^-1 = (a0 - a1 u) / (a0^2 + a1^2); the norm is in Fp, so one
- * Fp inversion.  A zero input gives a zero norm, and both Fp inversions
- * map 0 to 0, hence 0 -> 0. */
+ * Fp inversion (var: the variable-time one, for public data).  A zero
+ * input gives a zero norm, and both Fp inversions map 0 to 0, hence 0 -> 0. */
 void tower_fp2_inv(cuzk_fp2 *r, const cuzk_fp2 *a, int var)
 {
     cuzk_fp t0, t1;
     fp_sqr(&t0, &a->c0);
     fp_sqr(&t1, &a->c1);
     fp_add(&t0, &t0, &t1);
-    if (var) tower_fp_inv_var(&t0, &t0);
+    if (var) cuzk_fp_inv_var(&t0, &t0);
     else cuzk_fp_inv(&t0, &t0);
     fp_mul(&r->c0, &a->c0, &t0);
     fp_mul(&t1, &a->c1, &t0);

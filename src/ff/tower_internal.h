@@ -716,12 +716,17 @@ void cuzk_fp12_mul_by_line(cuzk_fp12 *f, const cuzk_fp2 *l0, const cuzk_fp2 *l1,
                            const cuzk_fp2 *l3);
 
 /* Inversions with a choice of Fp inversion: var = 0 uses the constant-time
- * cuzk_fp_inv, var = 1 the variable-time binary Euclid tower_fp_inv_var
- * (public data only, e.g. the pairing).  All map 0 to 0. */
-void tower_fp_inv_var(cuzk_fp *r, const cuzk_fp *a);
+ * cuzk_fp_inv, var = 1 cuzk_fp_inv_var (public data only, e.g. the
+ * pairing).  All map 0 to 0. */
 void tower_fp2_inv(cuzk_fp2 *r, const cuzk_fp2 *a, int var);
 void tower_fp6_inv(cuzk_fp6 *r, const cuzk_fp6 *a, int var);
 void tower_fp12_inv(cuzk_fp12 *r, const cuzk_fp12 *a, int var);
+
+/* Compressed cyclotomic squaring on z = (g1, g4, g2, g5) (the coefficients
+ * of w, w^4, w^2, w^5) and decompression (false if it cannot: then square
+ * uncompressed).  See fp12.c. */
+void tower_fp12_cyc_sqr_compressed(cuzk_fp2 z[4]);
+bool tower_fp12_cyc_decompress(cuzk_fp12 *r, const cuzk_fp2 z[4]);
 
 /* Frobenius coefficients: CUZK_FROB_GAMMA[k-1][j-1] = xi^(j (p^k - 1) / 6)
  * for k = 1..5, j = 1..5 (xi = 1 + u).  See fp12.c for the derivation;
