@@ -75,7 +75,7 @@ typedef struct { cuzk_fp2 x, y, z; } g2_proj;
 typedef struct {
     g2_proj t;
     cuzk_fp2 qx, qy;
-    cuzk_fp px, neg_py;
+    cuzk_fp px, px3, neg_py;   /* xP, 3 xP, -yP */
 } miller_pair;
 
 /* T = 2T; line coefficients (l0, l1, l3) evaluated at P. */
@@ -100,19 +100,19 @@ static void dbl_step(cuzk_fp2 *l0, cuzk_fp2 *l1, cuzk_fp2 *l3, miller_pair *s)
 
     /* line */
     fp2_sub(l0, &E, &B);
-    fp2_dbl(&t, &J);
-    fp2_add(&t, &t, &J);
-    fp2_mul_fp(l1, &t, &s->px);
+    fp2_mul_fp(l1, &J, &s->px3);
     fp2_mul_fp(l3, &H, &s->neg_py);
 
-    /* point */
+    /* point; Y3 = G^2 - 3E^2 is combined unreduced (one reduction pair) */
     fp2_sub(&t, &B, &F);
     fp2_mul(&T->x, &A, &t);
-    fp2_sqr(&G, &G);
-    fp2_sqr(&t, &E);
-    fp2_sub(&G, &G, &t);
-    fp2_dbl(&t, &t);
-    fp2_sub(&T->y, &G, &t);
+    fp2_wide gw, ew;
+    fp2_sqr_wide(&gw, &G);
+    fp2_sqr_wide(&ew, &E);
+    fp2_wide_sub(&gw, &gw, &ew);
+    fp2_wide_sub(&gw, &gw, &ew);
+    fp2_wide_sub(&gw, &gw, &ew);
+    fp2_redc(&T->y, &gw);
     fp2_mul(&T->z, &B, &H);
 }
 
@@ -167,6 +167,8 @@ static void miller_chunk(cuzk_fp12 *f, const cuzk_g2_affine *q, const cuzk_g1_af
         s->t.y = q[i].y;
         s->t.z = CUZK_FP2_ONE;
         s->px = p[i].x;
+        fp_dbl(&s->px3, &p[i].x);
+        fp_add(&s->px3, &s->px3, &p[i].x);
         fp_neg(&s->neg_py, &p[i].y);
     }
     *f = CUZK_FP12_ONE;
