@@ -54,6 +54,18 @@ void cuzk_fp_wide_sub(cuzk_fp_wide *r, const cuzk_fp_wide *a, const cuzk_fp_wide
 #define CUZK_FF_HAVE_ADX 0
 #endif
 
+/* Whether the *_inl functions below inline the asm.  In sanitizer builds
+ * (frame pointer kept, instrumentation registers) gcc may be unable to
+ * allocate the 12-13 registers an asm block needs once it is inlined into a
+ * large caller, so there the *_inl functions call the out-of-line public
+ * functions instead; fp.c / fr.c (CUZK_FF_IMPL) still inline the asm into
+ * those small functions, where it always fits. */
+#if CUZK_FF_HAVE_ADX && (defined(CUZK_FF_IMPL) || !defined(__SANITIZE_ADDRESS__))
+#define CUZK_FF_INLINE_ASM 1
+#else
+#define CUZK_FF_INLINE_ASM 0
+#endif
+
 /* Montgomery constants in memory for the asm operands. */
 extern const uint64_t cuzk_fp_m0inv_mem, cuzk_fr_m0inv_mem;
 
@@ -76,7 +88,11 @@ void cuzk_fr_mul_portable_ool(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b);
 static inline __attribute__((always_inline)) void
 cuzk_fp_mul_inl(cuzk_fp *r, const cuzk_fp *a, const cuzk_fp *b)
 {
-#if CUZK_FF_HAVE_ADX
+#if CUZK_FF_HAVE_ADX && !CUZK_FF_INLINE_ASM
+    cuzk_fp_mul(r, a, b);
+    return;
+#endif
+#if CUZK_FF_INLINE_ASM
     if (__builtin_expect(cuzk_ff_adx_active, 1)) {
         cuzk_mont_mul_384_adx(r->l, a->l, b->l, CUZK_FP_MODULUS, &cuzk_fp_m0inv_mem);
         return;
@@ -87,7 +103,11 @@ cuzk_fp_mul_inl(cuzk_fp *r, const cuzk_fp *a, const cuzk_fp *b)
 
 static inline __attribute__((always_inline)) void cuzk_fp_sqr_inl(cuzk_fp *r, const cuzk_fp *a)
 {
-#if CUZK_FF_HAVE_ADX
+#if CUZK_FF_HAVE_ADX && !CUZK_FF_INLINE_ASM
+    cuzk_fp_sqr(r, a);
+    return;
+#endif
+#if CUZK_FF_INLINE_ASM
     if (__builtin_expect(cuzk_ff_adx_active, 1)) {
         cuzk_mont_sqr_384_adx(r->l, a->l, CUZK_FP_MODULUS, &cuzk_fp_m0inv_mem);
         return;
@@ -99,7 +119,11 @@ static inline __attribute__((always_inline)) void cuzk_fp_sqr_inl(cuzk_fp *r, co
 static inline __attribute__((always_inline)) void
 cuzk_fr_mul_inl(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b)
 {
-#if CUZK_FF_HAVE_ADX
+#if CUZK_FF_HAVE_ADX && !CUZK_FF_INLINE_ASM
+    cuzk_fr_mul(r, a, b);
+    return;
+#endif
+#if CUZK_FF_INLINE_ASM
     if (__builtin_expect(cuzk_ff_adx_active, 1)) {
         cuzk_mont_mul_256_adx(r->l, a->l, b->l, CUZK_FR_MODULUS, &cuzk_fr_m0inv_mem);
         return;
@@ -116,7 +140,11 @@ void cuzk_fp_redc_wide_portable_ool(cuzk_fp *r, const cuzk_fp_wide *t);
 static inline __attribute__((always_inline)) void
 cuzk_fp_mul_wide_inl(cuzk_fp_wide *r, const cuzk_fp *a, const cuzk_fp *b)
 {
-#if CUZK_FF_HAVE_ADX
+#if CUZK_FF_HAVE_ADX && !CUZK_FF_INLINE_ASM
+    cuzk_fp_mul_wide(r, a, b);
+    return;
+#endif
+#if CUZK_FF_INLINE_ASM
     if (__builtin_expect(cuzk_ff_adx_active, 1)) {
         cuzk_mul_384x384_adx(r->l, a->l, b->l);
         return;
@@ -128,7 +156,11 @@ cuzk_fp_mul_wide_inl(cuzk_fp_wide *r, const cuzk_fp *a, const cuzk_fp *b)
 static inline __attribute__((always_inline)) void
 cuzk_fp_redc_wide_inl(cuzk_fp *r, const cuzk_fp_wide *t)
 {
-#if CUZK_FF_HAVE_ADX
+#if CUZK_FF_HAVE_ADX && !CUZK_FF_INLINE_ASM
+    cuzk_fp_redc_wide(r, t);
+    return;
+#endif
+#if CUZK_FF_INLINE_ASM
     if (__builtin_expect(cuzk_ff_adx_active, 1)) {
         cuzk_redc_768_adx(r->l, t->l, CUZK_FP_MODULUS, &cuzk_fp_m0inv_mem);
         return;
@@ -138,7 +170,7 @@ cuzk_fp_redc_wide_inl(cuzk_fp *r, const cuzk_fp_wide *t)
 }
 
 /* Modular add/sub, inlinable (same contracts as cuzk_fp_add etc.). */
-#if CUZK_FF_HAVE_ADX
+#if CUZK_FF_INLINE_ASM
 #define CUZK_FF_ADDSUB(NAME, T, N, BITS, OP, MOD)                                 \
     static inline __attribute__((always_inline)) void NAME(T *r, const T *a, const T *b) \
     {                                                                             \

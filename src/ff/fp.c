@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cuzk/status.h"
+#define CUZK_FF_IMPL 1 /* inline the asm here even in sanitizer builds */
 #include "ff/field_internal.h"
 
 const uint64_t CUZK_FP_MODULUS[6] = {
