@@ -8,6 +8,7 @@
  *    [0, 1, 2, 3]), which need no shared data;
  *  - plain vs optimized permutation on random inputs. */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -261,7 +262,29 @@ static void test_mds(void)
     }
 }
 
+/* First use from several threads at once (pthread_once): every thread
+ * sees complete constants.  Runs first so arity 16 is not yet generated
+ * (when the whole suite runs). */
+static void *hash16(void *arg)
+{
+    cuzk_fr *out = arg, in[16];
+    for (size_t i = 0; i < 16; i++) in[i] = fr_u64(i);
+    if (cuzk_poseidon_hash(out, in, 16) != CUZK_OK) *out = CUZK_FR_ZERO;
+    return NULL;
+}
+
+static void test_concurrent_first_use(void)
+{
+    pthread_t th[4];
+    cuzk_fr out[4];
+    for (int i = 0; i < 4; i++) CHECK(pthread_create(&th[i], NULL, hash16, &out[i]) == 0);
+    for (int i = 0; i < 4; i++) CHECK(pthread_join(th[i], NULL) == 0);
+    cuzk_fr want = fr_from_canon(k_merkle_vec[4]);
+    for (int i = 0; i < 4; i++) CHECK(cuzk_fr_eq(&out[i], &want));
+}
+
 static const test_case tests[] = {
+    {"concurrent_first_use", test_concurrent_first_use},
     {"neptune_vectors", test_neptune_vectors},
     {"plain_vs_optimized", test_plain_vs_optimized},
     {"tags_and_errors", test_tags_and_errors},

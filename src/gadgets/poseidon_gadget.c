@@ -438,9 +438,14 @@ static int synth(cuzk_cs *cs, cuzk_num *out, const cuzk_fr *tag, const cuzk_num 
     const ptemplate *tp;
     int rc = cuzk_cs_status(cs);
     if (rc) return rc;
-    if (!out || (n && !in) || get_template(&tp, n) != CUZK_OK)
+    if (!out || (n && !in))
+        return cuzk_cs_set_error(cs, CUZK_ERR_ARG, "poseidon gadget: NULL output or input");
+    if (!cuzk_poseidon_arity_supported(n))
         return cuzk_cs_set_error(cs, CUZK_ERR_ARG,
                                  "poseidon gadget: arity %zu is not 2, 4, 8, 11, 16, 24 or 36", n);
+    if ((rc = get_template(&tp, n)))
+        return cuzk_cs_set_error(cs, rc, "poseidon gadget: cannot build the arity-%zu template (%s)",
+                                 n, cuzk_strerror(rc));
     const cuzk_poseidon_constants *pc = tp->pc;
     size_t t = tp->t, half = pc->full_rounds / 2, rp = pc->partial_rounds;
     cuzk_var map[1 + CUZK_POSEIDON_MAX_ARITY + 1400];
