@@ -542,6 +542,229 @@ static void test_poseidon_gadget_tags(void)
     cuzk_cs_free(cs);
 }
 
+/* ---- reference: neptune circuit.rs, ported literally ---------------------
+ * Slow and obviously structured like the original: every state element is
+ * an Elt (allocated number or tracked linear combination with merged,
+ * zero-keeping terms), matrices are applied symbolically per call.  The
+ * gadget's template must give the same CSR matrices and assignment. */
+typedef struct {
+    bool alloc;
+    cuzk_var var;
+    cuzk_fr val;
+    cuzk_term *t;
+    size_t n;
+} relt;
+
+static void rlc_add(relt *e, cuzk_var v, const cuzk_fr *c)
+{
+    for (size_t i = 0; i < e->n; i++)
+        if (e->t[i].var == v) {
+            cuzk_fr_add(&e->t[i].coeff, &e->t[i].coeff, c);
+            return;
+        }
+    e->t = realloc(e->t, (e->n + 1) * sizeof *e->t);
+    CHECK(e->t != NULL);
+    e->t[e->n].var = v, e->t[e->n].coeff = *c, e->n++;
+}
+
+/* acc (a Num) += s * e: Elt::scale then Num::add */
+static void relt_add_scaled(relt *acc, const relt *e, const cuzk_fr *s)
+{
+    cuzk_fr c;
+    if (e->alloc) {
+        rlc_add(acc, e->var, s);
+    } else {
+        for (size_t i = 0; i < e->n; i++) {
+            cuzk_fr_mul(&c, &e->t[i].coeff, s);
+            rlc_add(acc, e->t[i].var, &c);
+        }
+    }
+    cuzk_fr_mul(&c, &e->val, s);
+    cuzk_fr_add(&acc->val, &acc->val, &c);
+}
+
+static void relt_num(relt *e) { e->alloc = false, e->n = 0, e->val = CUZK_FR_ZERO; }
+
+static cuzk_var ralloc(cuzk_cs *cs, const cuzk_fr *v)
+{
+    cuzk_var x = 0;
+    CHECK(cuzk_cs_alloc(cs, &x, cuzk_cs_needs_values(cs) ? v : NULL) == CUZK_OK);
+    return x;
+}
+
+static void renforce(cuzk_cs *cs, const cuzk_term *a, size_t na, const cuzk_term *b, size_t nb,
+                     const cuzk_term *c, size_t nc)
+{
+    CHECK(cuzk_cs_enforce(cs, a, na, b, nb, c, nc) == CUZK_OK);
+}
+
+static void ensure_allocated(cuzk_cs *cs, relt *e)
+{
+    if (e->alloc) return;
+    cuzk_var v = ralloc(cs, &e->val);
+    cuzk_term one = {CUZK_ONE, CUZK_FR_ONE}, tv = {v, CUZK_FR_ONE};
+    renforce(cs, e->t, e->n, &one, 1, &tv, 1);
+    e->alloc = true, e->var = v;
+}
+
+/* square_sum (pre != NULL) or AllocatedNum::square */
+static void rsquare(cuzk_cs *cs, relt *out, const relt *l, const cuzk_fr *pre)
+{
+    cuzk_fr x = l->val;
+    if (pre) cuzk_fr_add(&x, &x, pre);
+    cuzk_fr_sqr(&out->val, &x);
+    cuzk_var v = ralloc(cs, &out->val);
+    cuzk_term a[2] = {{l->var, CUZK_FR_ONE}, {CUZK_ONE, pre ? *pre : CUZK_FR_ZERO}};
+    cuzk_term c = {v, CUZK_FR_ONE};
+    renforce(cs, a, pre ? 2 : 1, a, pre ? 2 : 1, &c, 1);
+    out->alloc = true, out->var = v;
+}
+
+/* mul_sum(a = l4, b = l, pre, post) */
+static void rmul_sum(cuzk_cs *cs, relt *out, const relt *l4, const relt *l, const cuzk_fr *pre,
+                     const cuzk_fr *post)
+{
+    cuzk_fr x = l->val, neg = CUZK_FR_ZERO;
+    if (pre) cuzk_fr_add(&x, &x, pre);
+    cuzk_fr_mul(&x, &x, &l4->val);
+    if (post) cuzk_fr_add(&x, &x, post), cuzk_fr_neg(&neg, post);
+    out->val = x;
+    cuzk_var v = ralloc(cs, &x);
+    cuzk_term a[2] = {{l->var, CUZK_FR_ONE}, {CUZK_ONE, pre ? *pre : CUZK_FR_ZERO}};
+    cuzk_term b = {l4->var, CUZK_FR_ONE}, c[2] = {{v, CUZK_FR_ONE}, {CUZK_ONE, neg}};
+    renforce(cs, a, pre ? 2 : 1, &b, 1, c, post ? 2 : 1);
+    out->alloc = true, out->var = v;
+}
+
+static void rsbox(cuzk_cs *cs, relt *e, const cuzk_fr *pre, const cuzk_fr *post)
+{
+    relt l2 = {0}, l4 = {0};
+    ensure_allocated(cs, e);
+    rsquare(cs, &l2, e, pre);
+    rsquare(cs, &l4, &l2, NULL);
+    rmul_sum(cs, e, &l4, e, pre, post);
+    e->n = 0;
+}
+
+static void rproduct(relt *e, relt *tmp, const cuzk_poseidon_constants *pc, size_t *round)
+{
+    size_t t = pc->t, half = pc->full_rounds / 2;
+    if (*round > half - 1 && *round < half + pc->partial_rounds) {
+        const cuzk_fr *w = pc->sparse + (*round - half) * (2 * t - 1), *v = w + t;
+        relt_num(&tmp[0]);
+        for (size_t i = 0; i < t; i++) relt_add_scaled(&tmp[0], &e[i], &w[i]);
+        for (size_t j = 1; j < t; j++) {
+            CHECK(!e[j].alloc);
+            relt_add_scaled(&e[j], &e[0], &v[j - 1]);
+        }
+        relt x = e[0];
+        e[0] = tmp[0], tmp[0] = x;
+    } else {
+        const cuzk_fr *m = *round == half - 1 ? pc->pre_sparse : pc->mds;
+        for (size_t j = 0; j < t; j++) {
+            relt_num(&tmp[j]);
+            for (size_t i = 0; i < t; i++) relt_add_scaled(&tmp[j], &e[i], &m[i * t + j]);
+        }
+        for (size_t j = 0; j < t; j++) {
+            relt x = e[j];
+            e[j] = tmp[j], tmp[j] = x;
+        }
+    }
+    (*round)++;
+}
+
+static cuzk_var ref_poseidon(cuzk_cs *cs, const cuzk_fr *tag, const cuzk_num *in, size_t n)
+{
+    const cuzk_poseidon_constants *pc;
+    CHECK(cuzk_poseidon_constants_get(&pc, n) == CUZK_OK);
+    size_t t = n + 1, half = pc->full_rounds / 2, off = 0, round = 0;
+    const cuzk_fr *k = pc->compressed_round_constants;
+    relt e[37], tmp[37];
+    memset(e, 0, sizeof e), memset(tmp, 0, sizeof tmp);
+    for (size_t i = 0; i < n; i++) e[i + 1].alloc = true, e[i + 1].var = in[i].var, e[i + 1].val = in[i].value;
+    /* first round: the tag's S-box is a constant */
+    cuzk_fr c, c4;
+    cuzk_fr_add(&c, tag, &k[0]);
+    cuzk_fr_sqr(&c4, &c), cuzk_fr_sqr(&c4, &c4), cuzk_fr_mul(&c, &c, &c4);
+    cuzk_fr_add(&c, &c, &k[t]);
+    relt_num(&e[0]);
+    rlc_add(&e[0], CUZK_ONE, &c);
+    e[0].val = c;
+    for (size_t i = 1; i < t; i++) rsbox(cs, &e[i], &k[i], &k[t + i]);
+    off = 2 * t;
+    rproduct(e, tmp, pc, &round);
+    for (size_t r = 1; r < half; r++, off += t) {
+        for (size_t i = 0; i < t; i++) rsbox(cs, &e[i], NULL, &k[off + i]);
+        rproduct(e, tmp, pc, &round);
+    }
+    for (size_t r = 0; r < pc->partial_rounds; r++, off++) {
+        rsbox(cs, &e[0], NULL, &k[off]);
+        rproduct(e, tmp, pc, &round);
+    }
+    for (size_t r = 0; r < half; r++) {
+        bool last = r + 1 == half;
+        for (size_t i = 0; i < t; i++) rsbox(cs, &e[i], NULL, last ? NULL : &k[off + i]);
+        if (!last) off += t;
+        rproduct(e, tmp, pc, &round);
+    }
+    CHECK(off == t * pc->full_rounds + pc->partial_rounds);
+    ensure_allocated(cs, &e[1]);
+    cuzk_var out = e[1].var;
+    for (size_t i = 0; i < 37; i++) free(e[i].t), free(tmp[i].t);
+    return out;
+}
+
+static void test_poseidon_vs_reference(void)
+{
+    for (size_t a = 0; a < sizeof k_ar / sizeof k_ar[0]; a++) {
+        size_t n = k_ar[a];
+        cuzk_fr vals[36], tags[2];
+        for (size_t i = 0; i < n; i++) vals[i] = fr_rand();
+        cuzk_poseidon_tag_merkle(&tags[0], n);
+        CHECK(cuzk_poseidon_tag_custom(&tags[1], 1 + test_rand64() % 256) == CUZK_OK);
+        for (int tg = 0; tg < (n <= 8 ? 2 : 1); tg++) {
+            cuzk_cs *cs[2];
+            cuzk_var outv[2];
+            for (int w = 0; w < 2; w++) {
+                cs[w] = new_cs(CUZK_CS_PROVE, CUZK_CS_MATRICES);
+                cuzk_num in[36], out;
+                /* an input variable in the preimage too */
+                for (size_t i = 0; i < n; i++)
+                    CHECK((i == 1 ? cuzk_num_alloc_input : cuzk_num_alloc)(cs[w], &in[i], &vals[i]) == CUZK_OK);
+                if (w == 0) {
+                    outv[0] = ref_poseidon(cs[0], &tags[tg], in, n);
+                } else {
+                    CHECK((tg ? cuzk_poseidon_gadget_tagged(cs[1], &out, &tags[1], in, n)
+                              : cuzk_poseidon_gadget(cs[1], &out, in, n)) == CUZK_OK);
+                    outv[1] = out.var;
+                }
+                CHECK(cuzk_cs_finish(cs[w]) == CUZK_OK);
+            }
+            CHECK(outv[0] == outv[1]);
+            cuzk_cs_counts c0, c1;
+            cuzk_cs_get_counts(cs[0], &c0);
+            cuzk_cs_get_counts(cs[1], &c1);
+            CHECK(memcmp(&c0, &c1, sizeof c0) == 0);
+            for (int m = 0; m < 3; m++) {
+                cuzk_csr x, y;
+                CHECK(cuzk_cs_matrix(cs[0], m, &x) == CUZK_OK && cuzk_cs_matrix(cs[1], m, &y) == CUZK_OK);
+                CHECK(x.rows == y.rows && x.nnz == y.nnz);
+                if (x.rows != y.rows || x.nnz != y.nnz) continue;
+                CHECK(memcmp(x.row_ptr, y.row_ptr, (x.rows + 1) * sizeof *x.row_ptr) == 0);
+                CHECK(memcmp(x.col, y.col, x.nnz * sizeof *x.col) == 0);
+                CHECK(memcmp(x.val, y.val, x.nnz * sizeof *x.val) == 0);
+                CHECK(memcmp(cuzk_cs_eval(cs[0], m), cuzk_cs_eval(cs[1], m),
+                             c0.constraints * sizeof(cuzk_fr)) == 0);
+            }
+            CHECK(memcmp(cuzk_cs_aux_assignment(cs[0]), cuzk_cs_aux_assignment(cs[1]),
+                         c0.aux * sizeof(cuzk_fr)) == 0);
+            CHECK(memcmp(cuzk_cs_density_a_aux(cs[0]), cuzk_cs_density_a_aux(cs[1]),
+                         (c0.aux + 63) / 64 * 8) == 0);
+            cuzk_cs_free(cs[0]), cuzk_cs_free(cs[1]);
+        }
+    }
+}
+
 /* FallbackPoSt per-sector header: comm_r inputized, Poseidon2(comm_c,
  * comm_r_last) and equal = 313 constraints (filecoin-formats.md). */
 static int post_header(cuzk_cs *cs, void *vctx)
@@ -591,6 +814,7 @@ static const test_case tests[] = {
     {"insert", test_insert},
     {"poseidon_gadget", test_poseidon_gadget},
     {"poseidon_gadget_tags", test_poseidon_gadget_tags},
+    {"poseidon_vs_reference", test_poseidon_vs_reference},
     {"post_header_count", test_post_header_count},
 };
 
