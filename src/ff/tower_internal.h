@@ -13,13 +13,20 @@
 #include "ff/field_internal.h"
 
 /* ---- Fp shorthands ------------------------------------------------------- */
-/* Inline so that an Fp2 operation is one straight-line block: the modular
- * add/sub come from limbs_portable.h, the product is field_internal.h's
- * dispatching (ADX when available) Montgomery multiplication. */
+/* Inline so that an Fp2 operation is one straight-line block.  On x86-64
+ * the additions are asm (below) and the products use the MULX blocks of
+ * the lazy-reduction section; elsewhere limbs_portable.h and
+ * field_internal.h's portable wide primitives.  TOWER_NO_ASM forces the C fallbacks (used by tests on x86-64 to cover
+ * the paths other architectures take). */
+#if defined(__x86_64__) && !defined(TOWER_NO_ASM)
+#define TOWER_X86_ASM 1
+#else
+#define TOWER_X86_ASM 0
+#endif
 #define TOWER_P CUZK_FP_MODULUS
 #define TOWER_INLINE static inline __attribute__((always_inline))
 
-#if defined(__x86_64__)
+#if TOWER_X86_ASM
 /* gcc 12 -O2 neither unrolls nor keeps in registers the limb loops of an
  * add-with-carry chain (13 ns for an Fp addition), so the additions that
  * dominate the tower's non-multiplicative work are written in asm.
@@ -132,7 +139,7 @@ TOWER_INLINE void fp_sqr(cuzk_fp *r, const cuzk_fp *a);
 static inline uint64_t fp_is_zero(const cuzk_fp *a) { return limbs_is_zero_n(a->l, 6) & 1; }
 static inline uint64_t fp_eq(const cuzk_fp *a, const cuzk_fp *b) { return limbs_eq_n(a->l, b->l, 6) & 1; }
 
-#if defined(__x86_64__)
+#if TOWER_X86_ASM
 /* (p + 1) / 2 */
 static const uint64_t TOWER_HALF_P1[6] = {
     0xdcff7fffffffd556ull, 0x0f55ffff58a9ffffull, 0xb39869507b587b12ull,
@@ -244,7 +251,7 @@ TOWER_INLINE void fp_add_nr(cuzk_fp *r, const cuzk_fp *a, const cuzk_fp *b)
  * register than gcc has left in an ASan build) and are volatile, since
  * their register outputs are scratch and would otherwise let gcc drop
  * them. */
-#if CUZK_FF_HAVE_ADX
+#if CUZK_FF_HAVE_ADX && TOWER_X86_ASM
 TOWER_INLINE void tw_mul_384_adx(uint64_t r[12], const uint64_t a[6], const uint64_t b[6])
 {
     uint64_t r0, r1, r2, r3, r4, r5, r6, lo, hi, z;
@@ -336,7 +343,7 @@ TOWER_INLINE void tw_redc_384_adx(uint64_t r[6], const uint64_t t[12])
 
 TOWER_INLINE void tw_mul_wide(cuzk_fp_wide *r, const cuzk_fp *a, const cuzk_fp *b)
 {
-#if CUZK_FF_HAVE_ADX
+#if CUZK_FF_HAVE_ADX && TOWER_X86_ASM
     if (__builtin_expect(cuzk_ff_adx_active, 1)) {
         tw_mul_384_adx(r->l, a->l, b->l);
         return;
@@ -347,7 +354,7 @@ TOWER_INLINE void tw_mul_wide(cuzk_fp_wide *r, const cuzk_fp *a, const cuzk_fp *
 
 TOWER_INLINE void tw_redc(cuzk_fp *r, const cuzk_fp_wide *t)
 {
-#if CUZK_FF_HAVE_ADX
+#if CUZK_FF_HAVE_ADX && TOWER_X86_ASM
     if (__builtin_expect(cuzk_ff_adx_active, 1)) {
         tw_redc_384_adx(r->l, t->l);
         return;
@@ -370,7 +377,7 @@ TOWER_INLINE void fp_mul(cuzk_fp *r, const cuzk_fp *a, const cuzk_fp *b)
 
 TOWER_INLINE void fp_sqr(cuzk_fp *r, const cuzk_fp *a) { fp_mul(r, a, a); }
 
-#if defined(__x86_64__)
+#if TOWER_X86_ASM
 /* Only the top half of p * 2^384 is nonzero: add/subtract the low halves
  * (one register, the carry flows on), then reduce the top half with the
  * carry/borrow mod p as in fp_add / fp_sub.  r may alias a or b: limb i of
@@ -527,7 +534,7 @@ TOWER_INLINE void fp2_mul_xi(cuzk_fp2 *r, const cuzk_fp2 *a)
 
 /* Plain 768-bit add/sub (no modular correction) for sums and differences
  * known to stay in [0, p * 2^384).  r may alias a or b. */
-#if defined(__x86_64__)
+#if TOWER_X86_ASM
 #define TW_PLAIN_STEP(op, i) \
     "movq " #i "(%[a]), %[x]\n\t" op " " #i "(%[b]), %[x]\n\t" "movq %[x], " #i "(%[o])\n\t"
 #define TW_PLAIN_768(op0, op)                                                    \
