@@ -169,26 +169,32 @@ cuzk_fp_redc_wide_inl(cuzk_fp *r, const cuzk_fp_wide *t)
     cuzk_fp_redc_wide_portable_ool(r, t);
 }
 
-/* Modular add/sub, inlinable (same contracts as cuzk_fp_add etc.). */
+/* Modular add/sub, inlinable (same contracts as cuzk_fp_add etc.).  The
+ * portable fallback is out of line so that callers of the fast path do
+ * not pay for its register spills. */
+void cuzk_fp_add_portable_ool(cuzk_fp *r, const cuzk_fp *a, const cuzk_fp *b);
+void cuzk_fp_sub_portable_ool(cuzk_fp *r, const cuzk_fp *a, const cuzk_fp *b);
+void cuzk_fr_add_portable_ool(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b);
+void cuzk_fr_sub_portable_ool(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b);
 #if CUZK_FF_INLINE_ASM
-#define CUZK_FF_ADDSUB(NAME, T, N, BITS, OP, MOD)                                 \
-    static inline __attribute__((always_inline)) void NAME(T *r, const T *a, const T *b) \
+#define CUZK_FF_ADDSUB(F, T, N, BITS, OP, MOD)                                    \
+    static inline __attribute__((always_inline)) void F##_inl(T *r, const T *a, const T *b) \
     {                                                                             \
         if (__builtin_expect(cuzk_ff_adx_active, 1))                              \
             cuzk_##OP##_mod_##BITS##_x86(r->l, a->l, b->l, MOD);                  \
         else                                                                      \
-            limbs_##OP##_mod_n(r->l, a->l, b->l, MOD, N);                         \
+            F##_portable_ool(r, a, b);                                            \
     }
 #else
-#define CUZK_FF_ADDSUB(NAME, T, N, BITS, OP, MOD)                                 \
-    static inline __attribute__((always_inline)) void NAME(T *r, const T *a, const T *b) \
+#define CUZK_FF_ADDSUB(F, T, N, BITS, OP, MOD)                                    \
+    static inline __attribute__((always_inline)) void F##_inl(T *r, const T *a, const T *b) \
     {                                                                             \
         limbs_##OP##_mod_n(r->l, a->l, b->l, MOD, N);                             \
     }
 #endif
-CUZK_FF_ADDSUB(cuzk_fp_add_inl, cuzk_fp, 6, 384, add, CUZK_FP_MODULUS)
-CUZK_FF_ADDSUB(cuzk_fp_sub_inl, cuzk_fp, 6, 384, sub, CUZK_FP_MODULUS)
-CUZK_FF_ADDSUB(cuzk_fr_add_inl, cuzk_fr, 4, 256, add, CUZK_FR_MODULUS)
-CUZK_FF_ADDSUB(cuzk_fr_sub_inl, cuzk_fr, 4, 256, sub, CUZK_FR_MODULUS)
+CUZK_FF_ADDSUB(cuzk_fp_add, cuzk_fp, 6, 384, add, CUZK_FP_MODULUS)
+CUZK_FF_ADDSUB(cuzk_fp_sub, cuzk_fp, 6, 384, sub, CUZK_FP_MODULUS)
+CUZK_FF_ADDSUB(cuzk_fr_add, cuzk_fr, 4, 256, add, CUZK_FR_MODULUS)
+CUZK_FF_ADDSUB(cuzk_fr_sub, cuzk_fr, 4, 256, sub, CUZK_FR_MODULUS)
 
 #endif

@@ -35,6 +35,18 @@ const uint64_t cuzk_fp_m0inv_mem = CUZK_FP_M0INV;
 
 #define P CUZK_FP_MODULUS
 
+__attribute__((noinline)) void cuzk_fp_add_portable_ool(cuzk_fp *r, const cuzk_fp *a,
+                                                        const cuzk_fp *b)
+{
+    limbs_add_mod_n(r->l, a->l, b->l, P, 6);
+}
+
+__attribute__((noinline)) void cuzk_fp_sub_portable_ool(cuzk_fp *r, const cuzk_fp *a,
+                                                        const cuzk_fp *b)
+{
+    limbs_sub_mod_n(r->l, a->l, b->l, P, 6);
+}
+
 void cuzk_fp_add(cuzk_fp *r, const cuzk_fp *a, const cuzk_fp *b)
 {
     cuzk_fp_add_inl(r, a, b);

@@ -40,6 +40,18 @@ const uint64_t cuzk_fr_m0inv_mem = CUZK_FR_M0INV;
 
 #define M CUZK_FR_MODULUS
 
+__attribute__((noinline)) void cuzk_fr_add_portable_ool(cuzk_fr *r, const cuzk_fr *a,
+                                                        const cuzk_fr *b)
+{
+    limbs_add_mod_n(r->l, a->l, b->l, M, 4);
+}
+
+__attribute__((noinline)) void cuzk_fr_sub_portable_ool(cuzk_fr *r, const cuzk_fr *a,
+                                                        const cuzk_fr *b)
+{
+    limbs_sub_mod_n(r->l, a->l, b->l, M, 4);
+}
+
 void cuzk_fr_add(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b)
 {
     cuzk_fr_add_inl(r, a, b);
