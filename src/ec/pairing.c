@@ -27,14 +27,17 @@
  * so the result is conjugated at the end (f^-1 and conj(f) differ by an
  * Fp6 factor, which the final exponentiation kills).
  *
- * Final exponentiation f^((p^12 - 1)/r):
- *  easy part f^((p^6 - 1)(p^2 + 1)) = frob2(conj(f)/f) * conj(f)/f;
+ * Final exponentiation f^(3 (p^12 - 1)/r) (the cube of the textbook map,
+ * still a non-degenerate bilinear pairing since 3 does not divide r):
+ *  easy part f^((p^6 - 1)(p^2 + 1)) = frob2(conj(f)/f) * conj(f)/f, with
+ *  the variable-time inversion (inputs are public);
  *  hard part: the result lies in the cyclotomic subgroup, where we raise to
  *  3 (p^4 - p^2 + 1)/r = (x - 1)^2 (x + p)(x^2 + p^2 - 1) + 3
  *  (Hayashida-Hayasaka-Teruya, eprint 2020/875; checked in Python as an
  *  integer identity).  This is the same multiple of the exact exponent that
  *  blst, zkcrypto and @noble/curves use, so values match their GT.  Each
- *  power of x is a 64-bit chain of cyclotomic squarings and 5 products;
+ *  power of x is a 64-bit chain of cyclotomic squarings (Granger-Scott;
+ *  compressed ones for the long runs, see cyclotomic_exp_x) and 5 products;
  *  x < 0 means g^x = conj(g^|x|). */
 #include "cuzk/pairing.h"
 #include "ff/tower_internal.h"
