@@ -803,6 +803,35 @@ static void test_post_header_count(void)
     cuzk_cs_free(cs);
 }
 
+/* One 8-ary Poseidon Merkle level as por.rs synthesizes it: 3 index bits,
+ * 7 path elements, insert_8, Poseidon-8: 3 + 22 + 505 = 530 constraints
+ * (filecoin-formats.md), and the result is the native hash of the path
+ * with the current node inserted at the index. */
+static void test_por_level(void)
+{
+    for (size_t idx = 0; idx < 8; idx += 3) {
+        cuzk_cs *cs = new_cs(CUZK_CS_CHECK, 0);
+        cuzk_fr vcur = fr_rand(), vpath[7], pre[8], native;
+        cuzk_num cur, path[7], ins[8], out;
+        cuzk_bool bits[3];
+        CHECK(cuzk_num_alloc(cs, &cur, &vcur) == CUZK_OK);
+        size_t before = ncons(cs);
+        for (int b = 0; b < 3; b++) CHECK(cuzk_bit_alloc(cs, &bits[b], (idx >> b) & 1) == CUZK_OK);
+        for (int i = 0; i < 7; i++) {
+            vpath[i] = fr_rand();
+            CHECK(cuzk_num_alloc(cs, &path[i], &vpath[i]) == CUZK_OK);
+        }
+        CHECK(cuzk_num_insert(cs, ins, &cur, bits, 3, path) == CUZK_OK);
+        CHECK(cuzk_poseidon_gadget(cs, &out, ins, 8) == CUZK_OK);
+        CHECK(ncons(cs) - before == 530);
+        for (size_t i = 0, j = 0; i < 8; i++) pre[i] = i == idx ? vcur : vpath[j++];
+        CHECK(cuzk_poseidon_hash(&native, pre, 8) == CUZK_OK);
+        CHECK(cuzk_fr_eq(&out.value, &native));
+        finish_ok(cs);
+        cuzk_cs_free(cs);
+    }
+}
+
 static const test_case tests[] = {
     {"bool_ops", test_bool_ops},
     {"sha256_ch_maj", test_sha256_ch_maj},
@@ -816,6 +845,7 @@ static const test_case tests[] = {
     {"poseidon_gadget_tags", test_poseidon_gadget_tags},
     {"poseidon_vs_reference", test_poseidon_vs_reference},
     {"post_header_count", test_post_header_count},
+    {"por_level", test_por_level},
 };
 
 TEST_MAIN(tests)
