@@ -140,6 +140,7 @@ static uint32_t b_begin(builder *b)
 static void b_side_end(builder *b, int side)
 {
     ptemplate *tp = b->tp;
+    if (b->err) return; /* off may not have room after a failed realloc */
     size_t start = tp->off[3 * tp->ncons + (size_t)side];
     if (b->nterms - start > MAX_SIDE) b->err = 1;
     if (side < 2)
@@ -320,8 +321,13 @@ static int build(ptemplate *tp, size_t arity)
         free(tmp[i].lc.slot), free(tmp[i].lc.coeff);
     }
     if (!b.err) tp->off[3 * tp->ncons] = b.nterms;
-    if (b.err) return CUZK_ERR_NOMEM;
-    if (tp->ncons != cuzk_poseidon_gadget_constraints(arity)) return CUZK_ERR_ARG;
+    /* The count check guards the structure against a builder bug (it must
+     * equal neptune's formula); either failure leaves no partial template. */
+    if (b.err || tp->ncons != cuzk_poseidon_gadget_constraints(arity)) {
+        free(tp->off), free(tp->terms), free(tp->tag_term), free(tp->tag_beta);
+        memset(tp, 0, sizeof *tp);
+        return b.err ? CUZK_ERR_NOMEM : CUZK_ERR_ARG;
+    }
     return CUZK_OK;
 }
 
