@@ -191,6 +191,12 @@ typedef struct cuzk_groth16_witness {
     const uint64_t *a_aux_density;   /* n_aux bits */
     const uint64_t *b_input_density; /* n_inputs bits */
     const uint64_t *b_aux_density;   /* n_aux bits */
+    /* Optional, to save 3 x 32 bytes per constraint: writable evaluation
+     * arrays with room for m = 2^ceil(log2 n_constraints) elements each
+     * (e.g. cuzk_cs_take_evals + realloc).  When set, the prover computes H
+     * in them in place and CLOBBERS them (the proof needs them once), and
+     * a, b, c are ignored. */
+    cuzk_fr *a_mut, *b_mut, *c_mut;
 } cuzk_groth16_witness;
 
 /* View of a finished PROVE-mode cs (no copy; valid while cs lives). */

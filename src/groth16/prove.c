@@ -46,7 +46,8 @@ int cuzk_groth16_witness_from_cs(cuzk_groth16_witness *w, const cuzk_cs *cs)
     w->a_aux_density = cuzk_cs_density_a_aux(cs);
     w->b_input_density = cuzk_cs_density_b_input(cs);
     w->b_aux_density = cuzk_cs_density_b_aux(cs);
-    if (!w->a || !w->b || !w->c || !w->input || (n.aux && !w->aux) ||
+    bool inplace = w->a_mut && w->b_mut && w->c_mut;
+    if ((!inplace && (!w->a || !w->b || !w->c)) || !w->input || (n.aux && !w->aux) ||
         (n.aux && (!w->a_aux_density || !w->b_aux_density)) || !w->b_input_density)
         return CUZK_ERR_ARG; /* not a finished PROVE-mode cs */
     return CUZK_OK;
@@ -55,7 +56,8 @@ int cuzk_groth16_witness_from_cs(cuzk_groth16_witness *w, const cuzk_cs *cs)
 static int check_witness(const cuzk_groth16_params *p, const cuzk_groth16_witness *w, size_t i,
                          const cuzk_groth16_witness *w0, char *err, size_t el)
 {
-    if (!w->a || !w->b || !w->c || !w->input || (w->n_aux && !w->aux) || !w->b_input_density ||
+    bool inplace = w->a_mut && w->b_mut && w->c_mut;
+    if ((!inplace && (!w->a || !w->b || !w->c)) || !w->input || (w->n_aux && !w->aux) || !w->b_input_density ||
         (w->n_aux && (!w->a_aux_density || !w->b_aux_density)))
         return g16_err(err, el, CUZK_ERR_ARG, "prove: circuit %zu: missing evaluations, assignment "
                                               "or density", i);
@@ -235,6 +237,7 @@ typedef struct {
     cuzk_g1 *h, *l, *a, *b1;
     cuzk_g2 *b2;
     cuzk_fr **hcoef; /* per proof: m elements (a buffer reused as H coefficients) */
+    bool *owned;     /* hcoef[i] was allocated here (not the caller's a_mut) */
 } accs;
 
 static void free_accs(accs *x, size_t n)
@@ -245,14 +248,20 @@ static void free_accs(accs *x, size_t n)
     free(x->b1);
     free(x->b2);
     if (x->hcoef)
-        for (size_t i = 0; i < n; i++) free(x->hcoef[i]);
+        for (size_t i = 0; i < n; i++)
+            if (x->owned && x->owned[i]) free(x->hcoef[i]);
     free(x->hcoef);
+    free(x->owned);
 }
 
 static int h_phase(const cuzk_groth16_backend *be, cuzk_par *par, const cuzk_groth16_witness *w,
                    size_t m, unsigned log_m, cuzk_fr **out)
 {
     size_t n = w->n_constraints;
+    if (w->a_mut && w->b_mut && w->c_mut) {
+        *out = w->a_mut;
+        return be->h_poly(be->ctx, w->a_mut, w->b_mut, w->c_mut, n, log_m, par);
+    }
     cuzk_fr *a = malloc(m * sizeof *a), *b = malloc(m * sizeof *b), *c = malloc(m * sizeof *c);
     int st = CUZK_ERR_NOMEM;
     if (a && b && c) {
@@ -298,13 +307,14 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
     x.b1 = calloc(n, sizeof *x.b1);
     x.b2 = calloc(n, sizeof *x.b2);
     x.hcoef = calloc(n, sizeof *x.hcoef);
+    x.owned = calloc(n, sizeof *x.owned);
     const cuzk_fr **sc = calloc(n, sizeof *sc);
     /* decode buffer for mapped params: one chunk of G2 (the largest) */
     size_t most = 0;
     for (int v = 0; v < 5; v++) most = p->count[v] > most ? p->count[v] : most;
     most = most < CHUNK_VARS ? most : CHUNK_VARS;
     void *buf = p->map ? malloc((most ? most : 1) * sizeof(cuzk_g2_affine)) : NULL;
-    if (!x.h || !x.l || !x.a || !x.b1 || !x.b2 || !x.hcoef || !sc || (p->map && !buf)) {
+    if (!x.h || !x.l || !x.a || !x.b1 || !x.b2 || !x.hcoef || !x.owned || !sc || (p->map && !buf)) {
         st = g16_err(err, el, CUZK_ERR_NOMEM, "prove: out of memory");
         goto done;
     }
@@ -318,12 +328,14 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
 
     /* H: polynomial, then MSM */
     t = g16_clock(cpu);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        x.owned[i] = !(w[i].a_mut && w[i].b_mut && w[i].c_mut);
         if ((st = h_phase(be, par, &w[i], m, log_m, &x.hcoef[i]))) {
             g16_err(err, el, st, "prove: circuit %zu: H computation failed: %s", i,
                     cuzk_strerror(st));
             goto done;
         }
+    }
     tm.h_ntt = g16_clock(cpu) - t;
 
 #define RUN(field, acc, vec, b0, dens, nv, scal)                                                 \
@@ -341,7 +353,7 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
 
     RUN(msm_h, x.h, CUZK_G16_H, 0, NULL, m - 1, x.hcoef[i]);
     for (size_t i = 0; i < n; i++) {
-        free(x.hcoef[i]); /* H coefficients are no longer needed */
+        if (x.owned[i]) free(x.hcoef[i]); /* H coefficients are no longer needed */
         x.hcoef[i] = NULL;
     }
     RUN(msm_l, x.l, CUZK_G16_L, 0, NULL, n_aux, w[i].aux);
