@@ -264,8 +264,18 @@ static void ff_dispatch(const vec *v)
 
 static void test_ff_vectors(void) { run_file("ff.txt", ff_dispatch, 650); }
 
+/* Same vectors on the portable limb backend (the default may be the ADX one). */
+static void test_ff_vectors_portable(void)
+{
+    cuzk_ff_force_portable(1);
+    printf("  backend %s\n", cuzk_ff_backend());
+    run_file("ff.txt", ff_dispatch, 650);
+    cuzk_ff_force_portable(0);
+}
+
 static const test_case tests[] = {
     {"ff_vectors", test_ff_vectors},
+    {"ff_vectors_portable", test_ff_vectors_portable},
 };
 
 TEST_MAIN(tests)

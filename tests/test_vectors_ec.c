@@ -321,9 +321,20 @@ static void pairing_dispatch(const vec *v)
 static void test_ec_vectors(void) { run_file("ec.txt", ec_dispatch, 250); }
 static void test_pairing_vectors(void) { run_file("pairing.txt", pairing_dispatch, 30); }
 
+/* Same vectors on the portable limb backend (the default may be the ADX one). */
+static void test_vectors_portable(void)
+{
+    cuzk_ff_force_portable(1);
+    printf("  backend %s\n", cuzk_ff_backend());
+    run_file("ec.txt", ec_dispatch, 250);
+    run_file("pairing.txt", pairing_dispatch, 30);
+    cuzk_ff_force_portable(0);
+}
+
 static const test_case tests[] = {
     {"ec_vectors", test_ec_vectors},
     {"pairing_vectors", test_pairing_vectors},
+    {"ec_pairing_vectors_portable", test_vectors_portable},
 };
 
 TEST_MAIN(tests)
