@@ -1,0 +1,279 @@
+/* Filecoin data for Proof-of-Spacetime: domain elements, Merkle trees,
+ * CIDs, the registered-proof registry, bincode vanilla proofs, challenge
+ * derivation and native vanilla-proof verification.  Ported from the
+ * behaviour of rust-fil-proofs (storage-proofs-core merkle/, fr32,
+ * storage-proofs-post fallback/, filecoin-proofs constants.rs/parameters.rs)
+ * and filecoin-proofs-api registry.rs; see filecoin-formats.md and
+ * wire-contract.md.
+ *
+ * Everything here works on public data: nothing is constant time (the
+ * usual _var suffix is omitted for the whole header).  Functions that can
+ * fail return a status (cuzk/status.h); where `err` is given (may be NULL)
+ * it receives a sentence naming the field, the byte offset or the value
+ * that was wrong.  The Merkle builders use the caller's cuzk_par for
+ * parallel work and create no threads. */
+#ifndef CUZK_FILECOIN_H
+#define CUZK_FILECOIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/ff.h"
+#include "cuzk/par.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CUZK_FIL_ERR_LEN 256 /* suggested size of error buffers */
+#define CUZK_FIL_NODE_SIZE 32
+
+/* ---- domain elements and Fr32 (fr32.c) --------------------------------- */
+/* A domain element ("dom") is 32 bytes little-endian holding a canonical
+ * Fr (< r).  Poseidon outputs (comm_r, comm_c, comm_r_last, tree nodes)
+ * use the whole range, so bit 254 may be set.  Fr32 data (sector data
+ * after padding, SHA-256 tree nodes, comm_d) is stricter: the top two bits
+ * of byte 31 are zero (a 254-bit value, always < r). */
+bool cuzk_fil_domain_valid(const uint8_t dom[32]);
+bool cuzk_fil_fr32_valid(const uint8_t node[32]);
+/* Domain bytes -> Fr; CUZK_ERR_ENC_NONCANONICAL if >= r (err names `what`). */
+int cuzk_fil_domain_to_fr(cuzk_fr *out, const uint8_t dom[32], const char *what, char *err,
+                          size_t err_len);
+/* SHA-256 truncated to 254 bits (digest[31] &= 0x3f): the node hash of
+ * comm_d trees (sha256 hasher), of data of any length. */
+void cuzk_fil_sha256_trunc254(uint8_t out[32], const uint8_t *data, size_t len);
+
+/* ---- Merkle trees (merkle.c) -------------------------------------------- */
+/* Shape of rust-fil-proofs' tree_r_last: `LCTree<PoseidonHasher, U8, S, T>`:
+ * n_base = max(S,1) * max(T,1) base trees of 8-ary Poseidon over equal
+ * consecutive leaf ranges; a sub layer hashes S base roots (Poseidon_S),
+ * a top layer T sub roots.  2K/8M/512M: 8,0,0; 32G: 8,8,0; 64G: 8,8,2
+ * (also 4K/16M/1G: 8,2,0; 16K: 8,8,0; 32K: 8,8,2). */
+typedef struct {
+    uint64_t leaves;        /* nodes of the sector = sector_size / 32 */
+    uint32_t base_arity;    /* 8 */
+    uint32_t sub_arity;     /* 0 (none), 2 or 8 */
+    uint32_t top_arity;     /* 0 (none) or 2 */
+    uint32_t base_levels;   /* path levels inside one base tree */
+    uint32_t n_base;        /* number of base trees */
+    uint64_t base_leaves;   /* leaves per base tree = base_arity^base_levels */
+} cuzk_fil_tree_shape;
+
+/* tree_r_last shape of a sector size (CUZK_ERR_ARG if unsupported). */
+int cuzk_fil_tree_shape_for_sector(cuzk_fil_tree_shape *out, uint64_t sector_size);
+/* Any shape: leaves must split into base trees of base_arity^k leaves. */
+int cuzk_fil_tree_shape_make(cuzk_fil_tree_shape *out, uint64_t leaves, uint32_t base_arity,
+                             uint32_t sub_arity, uint32_t top_arity);
+
+/* One level list of an inclusion proof (bincode InclusionPath).  Level l
+ * holds arity - 1 sibling hashes (32-byte domain elements) and the index
+ * (0 <= index < arity) of the running hash among the arity inputs. */
+typedef struct {
+    uint32_t levels;
+    uint32_t arity;          /* hashes per level + 1; 0 when levels == 0 */
+    const uint8_t *hashes;   /* levels * (arity - 1) * 32 bytes, level-major */
+    const uint64_t *index;   /* levels */
+} cuzk_fil_path;
+
+enum { CUZK_FIL_PROOF_SINGLE = 0, CUZK_FIL_PROOF_SUB = 1, CUZK_FIL_PROOF_TOP = 2 };
+
+/* rust-fil-proofs MerkleProof: Single (base path), Sub (base + sub path),
+ * Top (base + sub + top path); path[0..kind] are used. */
+typedef struct {
+    uint32_t kind;
+    uint8_t root[32];
+    uint8_t leaf[32];
+    cuzk_fil_path path[3];
+} cuzk_fil_merkle_proof;
+
+/* Recompute the root of a Poseidon proof: *ok = (computed root == root);
+ * *leaf_index = the challenged leaf the index bits encode (mixed radix,
+ * base levels first).  Non-canonical elements or an arity Poseidon does
+ * not support: CUZK_ERR_ENC_NONCANONICAL / CUZK_ERR_FORMAT. */
+int cuzk_fil_merkle_verify_poseidon(bool *ok, uint64_t *leaf_index, const cuzk_fil_merkle_proof *p,
+                                    char *err, size_t err_len);
+/* Same for a binary SHA-256 (trunc254) Single proof (comm_d paths). */
+int cuzk_fil_merkle_verify_sha256(bool *ok, uint64_t *leaf_index, const cuzk_fil_merkle_proof *p,
+                                  char *err, size_t err_len);
+/* Does the proof have the path shape of `shape` (kind, arities, levels)? */
+bool cuzk_fil_merkle_proof_matches(const cuzk_fil_merkle_proof *p, const cuzk_fil_tree_shape *shape);
+
+/* A Poseidon tree built in memory.  Leaves come from a callback (so large
+ * sectors need not be stored: only levels >= 1 are kept, leaves/7 nodes). */
+typedef struct cuzk_fil_tree cuzk_fil_tree;
+/* Fill out[0..n) with leaves first..first+n-1 as 32-byte domain elements;
+ * return CUZK_OK or a status.  Called concurrently when par is given. */
+typedef int (*cuzk_fil_leaf_fn)(void *ctx, uint64_t first, size_t n, uint8_t *out);
+/* Optional progress report (base trees or chunks done of total). */
+typedef void (*cuzk_fil_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+
+int cuzk_fil_tree_build(cuzk_fil_tree **out, const cuzk_fil_tree_shape *shape, cuzk_fil_leaf_fn leaf,
+                        void *leaf_ctx, cuzk_par *par, cuzk_fil_progress_fn progress,
+                        void *progress_ctx, char *err, size_t err_len);
+void cuzk_fil_tree_free(cuzk_fil_tree *t);
+void cuzk_fil_tree_root(uint8_t out[32], const cuzk_fil_tree *t);
+const cuzk_fil_tree_shape *cuzk_fil_tree_get_shape(const cuzk_fil_tree *t);
+/* Bytes of storage one proof of this tree needs (hashes + indices). */
+size_t cuzk_fil_tree_proof_storage(const cuzk_fil_tree *t);
+/* Inclusion proof of leaf `index`; path arrays point into `storage`
+ * (cuzk_fil_tree_proof_storage bytes, 8-byte aligned). */
+int cuzk_fil_tree_prove(cuzk_fil_merkle_proof *out, void *storage, size_t storage_len,
+                        const cuzk_fil_tree *t, uint64_t index);
+
+/* Binary SHA-256 (trunc254) tree over 32-byte Fr32 leaves, all levels in
+ * one array (2n - 1 nodes): root and Single proofs.  n a power of two. */
+int cuzk_fil_sha256_tree_root(uint8_t root[32], const uint8_t *leaves, uint64_t n);
+/* Proof of leaf index: needs storage of levels * (32 + 8) bytes. */
+int cuzk_fil_sha256_tree_prove(cuzk_fil_merkle_proof *out, void *storage, size_t storage_len,
+                               const uint8_t *leaves, uint64_t n, uint64_t index);
+
+/* ---- CID <-> commitment (cid.c) ----------------------------------------- */
+enum {
+    CUZK_FIL_COMM_R = 1, /* sealed:   codec 0xf102, multihash poseidon-bls12_381-a2-fc1 0xb401 */
+    CUZK_FIL_COMM_D = 2, /* unsealed: codec 0xf101, multihash sha2-256-trunc254-padded 0x1012 */
+};
+/* Parse a CIDv1 in base32 lower ("b...") multibase; *kind gets which
+ * commitment it is.  The commitment bytes are the 32 bytes stored as is. */
+int cuzk_fil_cid_decode(uint8_t comm[32], int *kind, const char *cid, char *err, size_t err_len);
+/* Encode; cap >= 65 suffices.  CUZK_ERR_ARG on unknown kind or small cap. */
+int cuzk_fil_cid_encode(char *out, size_t cap, const uint8_t comm[32], int kind);
+
+/* ---- registered proofs (registry.c) ------------------------------------- */
+enum { CUZK_FIL_API_V1_0 = 0, CUZK_FIL_API_V1_1 = 1, CUZK_FIL_API_V1_2 = 2 };
+
+/* RegisteredPoStProof (filecoin-proofs-api order, equal to the Go abi
+ * numbering): 0-4 Winning {2K,8M,512M,32G,64G} V1 (api 1.0), 5-9 Window V1
+ * (api 1.0), 10-14 Window V1_2 (Go abi calls them V1_1; proofs-api V1_2,
+ * api 1.2).  Vanilla proofs carry challenge_count inclusion proofs per
+ * sector; the circuit proves circuit_sector_count sectors with
+ * circuit_challenge_count challenges each (Winning: 66 x 1). */
+typedef struct {
+    uint64_t id;
+    const char *name;              /* proofs-api name, e.g. StackedDrgWindow32GiBV1_2 */
+    bool winning;
+    uint64_t sector_size;
+    int api_version;
+    uint32_t challenge_count;      /* per sector in a vanilla proof: 66 / 10 */
+    uint32_t sector_count;         /* sectors per partition: 1 / WINDOW_POST_SECTOR_COUNT */
+    uint32_t circuit_challenge_count; /* FallbackPoSt PublicParams: 1 / 10 */
+    uint32_t circuit_sector_count;    /* 66 / WINDOW_POST_SECTOR_COUNT */
+    const char *circuit_id;        /* daemon id: winning-2k, wpost-32g, ... */
+} cuzk_fil_post_info;
+
+/* RegisteredSealProof 0-19 (V1, V1_1, V1_1 SyntheticPoRep, V1_2 NI-PoRep). */
+enum { CUZK_FIL_SEAL_PLAIN = 0, CUZK_FIL_SEAL_SYNTHETIC = 1, CUZK_FIL_SEAL_NI = 2 };
+typedef struct {
+    uint64_t id;
+    const char *name;
+    uint64_t sector_size;
+    int api_version;
+    int feature;
+    uint32_t partitions;           /* 1 / 10; NI: 13 / 126 */
+    uint32_t layers;               /* 2 / 11 */
+    uint32_t challenges_per_partition; /* 2 / 18 */
+    const char *circuit_id;        /* porep-2k, ..., porep-64g */
+} cuzk_fil_seal_info;
+
+int cuzk_fil_post_lookup(const cuzk_fil_post_info **out, uint64_t registered_proof);
+int cuzk_fil_seal_lookup(const cuzk_fil_seal_info **out, uint64_t registered_proof);
+/* Lookup by daemon circuit id ("wpost-32g" -> the V1_2 entry). */
+int cuzk_fil_post_lookup_circuit(const cuzk_fil_post_info **out, const char *circuit_id);
+/* porep_id = id u64 LE || nonce 0 u64 LE || 0^16. */
+void cuzk_fil_seal_porep_id(uint8_t out[32], const cuzk_fil_seal_info *s);
+
+/* Parameter-cache identifier (rust-fil-proofs cache_identifier:
+ * "{prefix}-{hex sha256(parameter set identifier)}") and file names
+ * "v28-{identifier}.{params|vk|meta}".  cap >= 160 suffices. */
+int cuzk_fil_post_param_id(char *out, size_t cap, const cuzk_fil_post_info *p);
+int cuzk_fil_seal_param_id(char *out, size_t cap, const cuzk_fil_seal_info *s);
+int cuzk_fil_param_file_name(char *out, size_t cap, const char *param_id, const char *ext);
+
+/* One entry of parameters.json. */
+typedef struct {
+    char cid[80];
+    char digest[40];        /* first 32 hex chars of BLAKE2b-512 */
+    uint64_t sector_size;
+} cuzk_fil_param_entry;
+/* Find file `name` in the text of parameters.json (CUZK_ERR_FORMAT if the
+ * text is malformed around it, CUZK_ERR_ARG if absent). */
+int cuzk_fil_params_json_lookup(cuzk_fil_param_entry *out, const char *json, size_t len,
+                                const char *name, char *err, size_t err_len);
+/* First 32 hex chars of BLAKE2b-512 of a file (streamed), NUL-terminated. */
+int cuzk_fil_file_digest(char out[33], const char *path, char *err, size_t err_len);
+
+/* ---- bincode vanilla proofs (vanilla.c) --------------------------------- */
+typedef struct {
+    size_t n_proofs;
+    cuzk_fil_merkle_proof *proofs;
+    uint8_t comm_c[32];
+    uint8_t comm_r_last[32];
+} cuzk_fil_sector_proof;
+
+/* FallbackPoStSectorProof: sector_id, comm_r, vanilla_proof (SectorProofs). */
+typedef struct {
+    uint64_t sector_id;
+    uint8_t comm_r[32];
+    size_t n_sectors;
+    cuzk_fil_sector_proof *sectors;
+    void *mem;  /* owns sectors/proofs/paths after cuzk_fil_vanilla_parse */
+} cuzk_fil_post_vanilla;
+
+/* Limits on what a parse accepts (0 = default). */
+typedef struct {
+    size_t max_sectors;     /* default 4096 */
+    size_t max_proofs;      /* per sector, default 4096 */
+    uint32_t max_levels;    /* per path, default 40 */
+} cuzk_fil_vanilla_limits;
+
+/* Parse exactly `len` bytes (trailing bytes are an error).  Errors:
+ * CUZK_ERR_FORMAT with the field path and byte offset (truncated, unknown
+ * enum tag, inconsistent or unsupported arity, index >= arity, count over a
+ * limit or larger than the remaining bytes, trailing bytes); CUZK_ERR_NOMEM.
+ * Domain elements are not range-checked here (verification does it).
+ * On error *out is left empty (nothing to free). */
+int cuzk_fil_vanilla_parse(cuzk_fil_post_vanilla *out, const uint8_t *buf, size_t len,
+                           const cuzk_fil_vanilla_limits *limits, char *err, size_t err_len);
+void cuzk_fil_vanilla_free(cuzk_fil_post_vanilla *v);
+/* Serialized size, and serialization into out (cap >= size). */
+size_t cuzk_fil_vanilla_size(const cuzk_fil_post_vanilla *v);
+int cuzk_fil_vanilla_write(uint8_t *out, size_t cap, size_t *written, const cuzk_fil_post_vanilla *v);
+
+/* ---- challenges and native verification (challenges.c) ------------------ */
+/* storage-proofs-post get_challenge_index: api 1.0/1.1 number challenges
+ * across the whole partition list (sector_index * challenge_count + n),
+ * api 1.2 restarts at n for every sector. */
+uint64_t cuzk_fil_post_challenge_index(int api_version, uint64_t sector_index,
+                                       uint64_t challenge_count, uint64_t n);
+/* leaf = LE u64(sha256(randomness || sector_id LE || challenge_index LE)[0..8])
+ *        mod (sector_size / 32). */
+uint64_t cuzk_fil_post_leaf_challenge(const uint8_t randomness[32], uint64_t sector_id,
+                                      uint64_t challenge_index, uint64_t sector_size);
+/* All challenge_count leaves of the sector at position sector_index of the
+ * proven sector list (0 for a single sector / WinningPoSt).  randomness
+ * must be a canonical domain element (CUZK_ERR_ENC_NONCANONICAL). */
+int cuzk_fil_post_challenges(uint64_t *out, const cuzk_fil_post_info *p,
+                             const uint8_t randomness[32], uint64_t sector_id,
+                             uint64_t sector_index);
+/* WinningPoSt sector selection: sha256(prover_id || randomness || n u64 LE)
+ * read as LE u64 mod sector_set_len. */
+uint64_t cuzk_fil_winning_sector_challenge(const uint8_t randomness[32], const uint8_t prover_id[32],
+                                           uint64_t n, uint64_t sector_set_len);
+/* comm_r = Poseidon2(comm_c, comm_r_last) (MerkleTree tag, arity 2). */
+int cuzk_fil_comm_r(uint8_t comm_r[32], const uint8_t comm_c[32], const uint8_t comm_r_last[32],
+                    char *err, size_t err_len);
+
+/* Native verification of one sector's FallbackPoStSectorProof for the
+ * PoSt type p: exactly one SectorProof, comm_r = Poseidon2(comm_c,
+ * comm_r_last), challenge_count inclusion proofs each with the sector's
+ * tree shape, root == comm_r_last, a valid path and leaf index == the
+ * derived challenge.  *ok = false with the reason in err when the proof is
+ * well formed but wrong; a status for bad arguments / non-canonical data. */
+int cuzk_fil_vanilla_verify(bool *ok, const cuzk_fil_post_vanilla *v, const cuzk_fil_post_info *p,
+                            const uint8_t randomness[32], uint64_t sector_index, char *err,
+                            size_t err_len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
