@@ -47,6 +47,10 @@ if [ -x "$BIN/cuzk-bench" ]; then
   mkdir -p "$OUT/corpus/params" "$OUT/corpus/vk" "$OUT/corpus/proof"
   [ -f "$T/chain-3.params" ] && cp "$T/chain-3.params" "$OUT/corpus/params/seed"
   [ -f "$T/chain-3.vk" ] && cp "$T/chain-3.vk" "$OUT/corpus/vk/seed"
+  if "$BIN/cuzk-bench" prove --params "$T/chain-3.params" --circuit chain --size 3 \
+      --out "$T/p" --inputs-out "$T/i" >/dev/null 2>&1; then
+    cat "$T/p" "$T/i" >"$OUT/corpus/proof/seed" # well-formed points, another vk
+  fi
 fi
 mkdir -p "$OUT/corpus/params" "$OUT/corpus/vk" "$OUT/corpus/proof"
 fail=0
