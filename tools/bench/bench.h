@@ -42,6 +42,9 @@ int cmd_export_snarkjs(int argc, char **argv);
 int cmd_synth(int argc, char **argv);
 int cmd_circuit_info(int argc, char **argv);
 
+/* Filecoin data (gen_vanilla.c) */
+int cmd_gen_vanilla(int argc, char **argv);
+
 /* Circuit chosen on the command line (synth.c): --circuit chain --size N
  * (N or 2^K) | --r1cs F [--wtns F].  bench_circuit_arg consumes the option
  * at argv[*i] (and its value): 1 if consumed, 0 if not ours, -1 on a bad
