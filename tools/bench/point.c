@@ -28,8 +28,10 @@ int cmd_point(int argc, char **argv)
     int group = 0;
     const char *hex = NULL;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--g1")) group = 1;
-        else if (!strcmp(argv[i], "--g2")) group = 2;
+        if (!strcmp(argv[i], "--g1") || !strcmp(argv[i], "--g2")) {
+            int g = argv[i][3] - '0';
+            group = group == 0 ? g : -1; /* exactly one group flag */
+        }
         else if (!hex) hex = argv[i];
         else group = -1;
     }
