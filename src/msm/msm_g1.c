@@ -16,10 +16,10 @@ static inline __attribute__((always_inline)) void g1_fp_add(cuzk_fp *r, const cu
 {
     unsigned long long s[6], d[6];
     unsigned char c = 0, w = 0;
-    for (int i = 0; i < 6; i++) c = _addcarry_u64(c, a->l[i], b->l[i], &s[i]);
-    for (int i = 0; i < 6; i++) w = _subborrow_u64(w, s[i], CUZK_FP_MODULUS[i], &d[i]);
+    _Pragma("GCC unroll 6") for (int i = 0; i < 6; i++) c = _addcarry_u64(c, a->l[i], b->l[i], &s[i]);
+    _Pragma("GCC unroll 6") for (int i = 0; i < 6; i++) w = _subborrow_u64(w, s[i], CUZK_FP_MODULUS[i], &d[i]);
     uint64_t keep = 0 - (uint64_t)w;
-    for (int i = 0; i < 6; i++) r->l[i] = (s[i] & keep) | (d[i] & ~keep);
+    _Pragma("GCC unroll 6") for (int i = 0; i < 6; i++) r->l[i] = (s[i] & keep) | (d[i] & ~keep);
 }
 /* a - b, adding p back when it borrowed. */
 static inline __attribute__((always_inline)) void g1_fp_sub(cuzk_fp *r, const cuzk_fp *a,
@@ -27,9 +27,9 @@ static inline __attribute__((always_inline)) void g1_fp_sub(cuzk_fp *r, const cu
 {
     unsigned long long d[6], t;
     unsigned char w = 0, c = 0;
-    for (int i = 0; i < 6; i++) w = _subborrow_u64(w, a->l[i], b->l[i], &d[i]);
+    _Pragma("GCC unroll 6") for (int i = 0; i < 6; i++) w = _subborrow_u64(w, a->l[i], b->l[i], &d[i]);
     uint64_t mask = 0 - (uint64_t)w;
-    for (int i = 0; i < 6; i++) {
+    _Pragma("GCC unroll 6") for (int i = 0; i < 6; i++) {
         c = _addcarry_u64(c, d[i], CUZK_FP_MODULUS[i] & mask, &t);
         r->l[i] = t;
     }
