@@ -226,7 +226,7 @@ static void test_batch(void)
     cuzk_fr inputs[N];
     for (int i = 0; i < N; i++) {
         cuzk_fr x0 = g16t_fr_rand();
-        CHECK(g16t_chain(&c[i], 30, &x0) == CUZK_OK);
+        CHECK(g16t_chain(&c[i], 200, &x0) == CUZK_OK); /* > 3 chunks of 64 */
         w[i] = c[i].w;
         inputs[i] = pub(&c[i])[0];
     }
@@ -253,10 +253,33 @@ static void test_batch(void)
         CHECK(cuzk_groth16_verify_batch(&ok, &pvk, sw, N, inputs, 1, NULL, 0) == CUZK_OK && !ok);
         /* a batch of one equals the single check */
         CHECK(cuzk_groth16_verify_batch(&ok, &pvk, proofs, 1, inputs, 1, NULL, 0) == CUZK_OK && ok);
+        /* mapped parameters walked in small chunks (several per vector, density
+         * words offset) give the same deterministic proofs as resident ones */
+        char path[] = "/tmp/cuzk_test_g16b_XXXXXX";
+        int fd = mkstemp(path);
+        CHECK(fd >= 0);
+        if (fd >= 0) {
+            FILE *f = fdopen(fd, "wb");
+            CHECK(cuzk_groth16_params_write(f, p) == CUZK_OK);
+            fclose(f);
+            cuzk_groth16_params *pm = NULL;
+            cuzk_groth16_load_opts lo = {.flags = CUZK_G16_LOAD_MMAP};
+            CHECK(cuzk_groth16_params_load(&pm, path, &lo) == CUZK_OK);
+            uint8_t dr[N][192], dm[N][192];
+            cuzk_groth16_prove_opts od = {.deterministic = true};
+            CHECK(cuzk_groth16_prove(dr, p, w, N, &od) == CUZK_OK);
+            od.chunk_vars = 64;
+            if (pm) CHECK(cuzk_groth16_prove(dm, pm, w, N, &od) == CUZK_OK);
+            if (pm) CHECK(memcmp(dr, dm, sizeof dr) == 0);
+            od.chunk_vars = 100; /* not a multiple of 64 */
+            if (pm) CHECK(cuzk_groth16_prove(dm, pm, w, N, &od) == CUZK_ERR_ARG);
+            cuzk_groth16_params_free(pm);
+            remove(path);
+        }
         /* a batch whose circuits differ in shape is refused */
         g16t_circuit other;
         cuzk_fr x0 = g16t_fr_rand();
-        CHECK(g16t_chain(&other, 31, &x0) == CUZK_OK);
+        CHECK(g16t_chain(&other, 201, &x0) == CUZK_OK);
         w[1] = other.w;
         char err[CUZK_G16_ERR_LEN] = "";
         o.err = err;
@@ -267,6 +290,61 @@ static void test_batch(void)
     }
     cuzk_groth16_params_free(p);
     for (int i = 0; i < N; i++) g16t_free(&c[i]);
+}
+
+/* aux t_i = v_i, k of them, each constrained one of three ways so the A and
+ * B densities are irregular across 64-bit words:  i%3 == 0: t*ONE = t
+ * (A only), 1: ONE*t = t (B only), 2: ONE*(v ONE) = t (neither). */
+typedef struct {
+    size_t k;
+    uint64_t seed;
+} sparse_ctx;
+
+static int sparse_circuit(cuzk_cs *cs, void *vctx)
+{
+    sparse_ctx *c = vctx;
+    cuzk_fr one = CUZK_FR_ONE;
+    for (size_t i = 0; i < c->k; i++) {
+        cuzk_fr v = g16t_fr_u64(c->seed * 1000003u + i * 7919u + 1);
+        cuzk_var t;
+        cuzk_cs_alloc(cs, &t, &v);
+        cuzk_term tt[] = {{t, one}}, on[] = {{CUZK_ONE, one}}, vv[] = {{CUZK_ONE, v}};
+        if (i % 3 == 0) cuzk_cs_enforce(cs, tt, 1, on, 1, tt, 1);
+        else if (i % 3 == 1) cuzk_cs_enforce(cs, on, 1, tt, 1, tt, 1);
+        else cuzk_cs_enforce(cs, on, 1, vv, 1, tt, 1);
+    }
+    return cuzk_cs_status(cs);
+}
+
+static void test_mapped_chunks_sparse(void)
+{
+    sparse_ctx ctx = {300, test_rand64() % 1000};
+    g16t_circuit c;
+    CHECK(g16t_synth(&c, sparse_circuit, &ctx) == CUZK_OK);
+    CHECK(c.shape.n_a_aux == 100 && c.shape.n_b_aux == 100);
+    cuzk_groth16_params *p = g16t_setup(&c, test_rand64());
+    char path[] = "/tmp/cuzk_test_g16s_XXXXXX";
+    int fd = p ? mkstemp(path) : -1;
+    if (fd >= 0) {
+        FILE *f = fdopen(fd, "wb");
+        CHECK(cuzk_groth16_params_write(f, p) == CUZK_OK);
+        fclose(f);
+        cuzk_groth16_params *pm = NULL;
+        cuzk_groth16_load_opts lo = {.flags = CUZK_G16_LOAD_MMAP, .shape = &c.shape};
+        CHECK(cuzk_groth16_params_load(&pm, path, &lo) == CUZK_OK);
+        uint8_t r[192], m[192];
+        CHECK(prove1(r, p, &c.w, true, NULL) == CUZK_OK);
+        CHECK(verify1(cuzk_groth16_params_vk(p), r, NULL, 0));
+        for (size_t ch = 64; ch <= 320 && pm; ch += 128) {
+            cuzk_groth16_prove_opts od = {.deterministic = true, .chunk_vars = ch};
+            CHECK(cuzk_groth16_prove((uint8_t(*)[192])m, pm, &c.w, 1, &od) == CUZK_OK);
+            CHECK(memcmp(r, m, 192) == 0);
+        }
+        cuzk_groth16_params_free(pm);
+        remove(path);
+    }
+    cuzk_groth16_params_free(p);
+    g16t_free(&c);
 }
 
 /* h(X) (X^m - 1) == A(X) B(X) - C(X) at a random X. */
@@ -379,6 +457,7 @@ static const test_case tests[] = {
     {"multi_input_circuit", test_multi_input_circuit},
     {"deterministic", test_deterministic},
     {"batch", test_batch},
+    {"mapped_chunks_sparse", test_mapped_chunks_sparse},
     {"h_identity", test_h_identity},
     {"bad_witness", test_bad_witness},
     {"inputs_decode", test_inputs_decode},

@@ -238,6 +238,8 @@ typedef struct cuzk_groth16_prove_opts {
     cuzk_groth16_timings *timings;         /* optional out */
     bool cpu_time;                         /* timings in process CPU seconds (all threads)
                                             * instead of wall seconds: for shared machines */
+    size_t chunk_vars;                     /* mapped params: variables per decoded chunk,
+                                            * a multiple of 64 (0 = 2^20); tests use small ones */
     char *err;
     size_t err_len;
 } cuzk_groth16_prove_opts;

@@ -6,7 +6,8 @@
  * then the assembly with the blinding r, s (constant time):
  *     A = alpha1 + SA + r delta1         B = beta2 + SB2 + s delta2
  *     B1 = beta1 + SB1 + s delta1        C = s A + r B1 - r s delta1 + H + L
- * Mapped parameters are walked in chunks of CHUNK_VARS variables: a chunk of
+ * Mapped parameters are walked in chunks of chunk_vars variables (default
+ * CHUNK_VARS; a multiple of 64 so a chunk's density starts on a word): a chunk of
  * bases is decoded once into a buffer and used by every proof of the batch,
  * so memory stays bounded whatever the file size.  Resident parameters are
  * passed to the MSM directly. */
@@ -96,6 +97,7 @@ typedef struct {
     size_t nvars;
     const cuzk_fr *const *scalars; /* per proof */
     size_t nproofs;
+    size_t chunk;      /* variables per chunk (mapped params) */
 } query;
 
 typedef struct {
@@ -145,8 +147,8 @@ static int run_query(const cuzk_groth16_backend *be, cuzk_par *par, const query 
         return CUZK_OK;
     }
     size_t base = q->base0;
-    for (size_t v0 = 0; v0 < q->nvars; v0 += CHUNK_VARS) {
-        size_t nv = q->nvars - v0 < CHUNK_VARS ? q->nvars - v0 : CHUNK_VARS;
+    for (size_t v0 = 0; v0 < q->nvars; v0 += q->chunk) {
+        size_t nv = q->nvars - v0 < q->chunk ? q->nvars - v0 : q->chunk;
         const uint64_t *dens = q->density ? q->density + v0 / 64 : NULL;
         size_t nb = dens ? popcount_range(dens, nv) : nv;
         size_t ntasks = (nb + DEC_TASK - 1) / DEC_TASK;
@@ -312,7 +314,10 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
     /* decode buffer for mapped params: one chunk of G2 (the largest) */
     size_t most = 0;
     for (int v = 0; v < 5; v++) most = p->count[v] > most ? p->count[v] : most;
-    most = most < CHUNK_VARS ? most : CHUNK_VARS;
+    size_t chunk = o && o->chunk_vars ? o->chunk_vars : CHUNK_VARS;
+    if (chunk % 64 || chunk > CHUNK_VARS)
+        return g16_err(err, el, CUZK_ERR_ARG, "prove: chunk_vars must be a multiple of 64, <= 2^20");
+    most = most < chunk ? most : chunk;
     void *buf = p->map ? malloc((most ? most : 1) * sizeof(cuzk_g2_affine)) : NULL;
     if (!x.h || !x.l || !x.a || !x.b1 || !x.b2 || !x.hcoef || !x.owned || !sc || (p->map && !buf)) {
         st = g16_err(err, el, CUZK_ERR_NOMEM, "prove: out of memory");
@@ -341,7 +346,7 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
 #define RUN(field, acc, vec, b0, dens, nv, scal)                                                 \
     do {                                                                                         \
         for (size_t i = 0; i < n; i++) sc[i] = (scal);                                           \
-        query q = {p, vec, b0, dens, nv, sc, n};                                                 \
+        query q = {p, vec, b0, dens, nv, sc, n, chunk};                                          \
         t = g16_clock(cpu);                                                                           \
         st = run_query(be, par, &q, acc, buf);                                                   \
         tm.field += g16_clock(cpu) - t;                                                               \
