@@ -27,13 +27,18 @@ CFLAGS="-std=gnu11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanit
 # The ff layer's inline asm is written for gcc: clang builds it with
 # TOWER_NO_ASM and without CUZK_HAVE_ASM (the portable paths, same results).
 CFLAGS="$CFLAGS -I$ROOT/src -DTOWER_NO_ASM"
+shopt -s nullglob
 objs=()
-for src in "$OUT"/src/{ff,ec,poly,msm,r1cs,groth16,fil}/*.c; do
+for src in "$ROOT"/src/{ff,ec,poly,msm,r1cs,groth16,fil}/*.c; do
   o="$OUT/obj/$(basename "$(dirname "$src")")_$(basename "$src" .c).o"
   if [ ! -f "$o" ] || [ "$src" -nt "$o" ]; then "$CC" $CFLAGS -c "$src" -o "$o"; fi
   objs+=("$o")
 done
-for h in params vk proof vanilla; do
+# every tests/fuzz/fuzz_NAME.c is a harness with corpus build-fuzz/corpus/NAME
+harnesses=()
+for f in "$HERE"/fuzz_*.c; do h=$(basename "$f" .c); harnesses+=("${h#fuzz_}"); done
+for h in "${harnesses[@]}"; do
+  mkdir -p "$OUT/corpus/$h"
   "$CC" $CFLAGS -fsanitize=fuzzer "$HERE/fuzz_$h.c" "${objs[@]}" -lcrypto -lpthread -lm -o "$OUT/fuzz_$h"
 done
 # seed corpus: a valid params/vk pair and proof (+ truncations come from the fuzzer)
@@ -54,7 +59,7 @@ if [ -x "$BIN/cuzk-bench" ]; then  # vanilla seed: a 2 KiB WindowPoSt proof (5,6
     --randomness "$(printf '0%.0s' {1..64})" --out "$T2" >/dev/null 2>&1 && cp "$T2/window-post.vproof" "$OUT/corpus/vanilla/seed"; rm -rf "$T2"
 fi
 fail=0
-for h in params vk proof vanilla; do
+for h in "${harnesses[@]}"; do
   if (cd "$OUT" && ASAN_OPTIONS=detect_leaks=1 ./fuzz_$h -max_total_time="$SECS" -rss_limit_mb=2048 \
         -max_len=8192 "corpus/$h" >"fuzz_$h.log" 2>&1); then
     echo "ok   fuzz_$h: $(grep -o 'Done [0-9]* runs' "$OUT/fuzz_$h.log" | tail -1) in ${SECS}s"
