@@ -274,8 +274,10 @@ int cuzk_engine_register(cuzk_engine *e, cuzk_proof_kind kind, const cuzk_engine
  * getrandom); *queue_position the number of queued jobs that will start
  * before it (0 = next).  Idempotent: a known request_id returns the same
  * job (*existing = true) and changes nothing.  A request that fails to
- * parse still yields a job (ending FAILED).  Errors: CUZK_ERR_ARG (bad id,
- * no provider for the kind; message in err), CUZK_ENGINE_ERR_SHUTDOWN. */
+ * parse, has no provider for its kind, or needs more memory than the whole
+ * budget still yields a job, which ends FAILED with the reason at once.
+ * Errors: CUZK_ERR_ARG (bad request_id: too long or control characters;
+ * priority out of range; message in err), CUZK_ENGINE_ERR_SHUTDOWN. */
 int cuzk_engine_submit(cuzk_engine *e, char job_id[CUZK_JOB_ID_MAX], uint32_t *queue_position,
                        bool *existing, const cuzk_engine_request *req, char *err,
                        size_t err_len);

@@ -1,0 +1,172 @@
+/* Engine internals shared by engine.c (jobs and API), sched.c (workers),
+ * srs.c (parameter manager), report.c (status/metrics) and test_provider.c.
+ *
+ * Locking: ONE mutex, e->mu, guards every field below that is not marked
+ * otherwise: the job table and lists, queues, partition states, SRS entry
+ * metadata, the memory counters, worker states and statistics.  Heavy work
+ * (provider calls, params loading, proving, verification) runs with mu
+ * released, on objects the running thread owns exclusively at that moment
+ * (a part in state P_SYNTH/P_PROVING belongs to its worker; an SRS entry
+ * with loading = true belongs to its loader).  Condition variables:
+ *   cv_work   synthesis workers and the prover: new work, freed memory,
+ *             freed pipeline slots, shutdown;
+ *   cv_done   awaiters: some job ended; destroy: an awaiter left;
+ *   cv_srs    an SRS load finished;
+ *   cv_house  the housekeeping thread (timed). */
+#ifndef CUZK_ENGINE_INTERNAL_H
+#define CUZK_ENGINE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "cuzk/engine.h"
+#include "cuzk/pool.h"
+
+typedef struct job job;
+typedef struct srs_entry srs_entry;
+
+/* Partition states. */
+enum { P_QUEUED = 0, P_SYNTH, P_READY, P_PROVING, P_DONE, P_DROPPED };
+
+typedef struct part {
+    job *j;
+    size_t k;
+    int state;
+    cuzk_cs *cs;              /* P_READY: synthesized */
+    srs_entry *srs;           /* referenced from start to end */
+    uint64_t reserved;        /* budget bytes held */
+    uint64_t t_start, t_ready, t_done; /* ms (monotonic) */
+    uint64_t synth_ms, prove_ms;
+    struct part *pnext;       /* prove queue link */
+} part;
+
+struct job {
+    char id[CUZK_JOB_ID_MAX];
+    job *hnext;               /* hash chain */
+    job *prev, *next;         /* all-jobs list (arrival order) */
+    job *rnext;               /* ready queue link (has unstarted parts) */
+    bool in_ready;
+    cuzk_proof_kind kind;
+    cuzk_priority prio;
+    uint64_t seq;             /* arrival number, tie-breaker */
+    cuzk_engine_provider prov;
+    void *state;              /* provider's */
+    char circuit_id[64];
+    size_t nparts, next_part, n_done, n_inflight;
+    uint64_t part_bytes;
+    part *parts;
+    uint8_t *proof;           /* nparts * 192 */
+    cuzk_job_status status;   /* UNKNOWN while running */
+    char error[CUZK_ENGINE_ERR_LEN];
+    cuzk_engine_timings t;
+    uint64_t t_submit, t_start, t_end; /* ms */
+    uint64_t end_seq;
+    int waiters;
+    size_t n_synthing;        /* parts in P_SYNTH (batch collector looks) */
+    atomic_bool ended;        /* = status != UNKNOWN; read without mu at
+                                 safe points */
+    bool parsing;             /* placeholder while submit parses */
+};
+
+/* What providers and the prover's cancel checks see. */
+struct cuzk_engine_task {
+    cuzk_engine *e;
+    job *j;
+};
+
+struct srs_entry {
+    srs_entry *next;
+    char id[64];
+    char path[1024];
+    cuzk_groth16_shape shape;
+    bool has_shape;
+    cuzk_srs_tier tier;
+    bool loading;
+    cuzk_groth16_params *params; /* HOT or WARM */
+    cuzk_groth16_pvk pvk;
+    uint64_t size;            /* HOT resident bytes / file bytes */
+    uint64_t file_size;
+    uint32_t refs;
+    uint64_t last_used;       /* ms */
+    /* provider's optional creator (test params) */
+    int (*create)(void *ctx, const char *circuit_id, const char *path, char *err, size_t err_len);
+    void *create_ctx;
+};
+
+#define ENGINE_HASH 1024u
+#define ENGINE_MAX_SYNTH 64u
+#define HIST_BUCKETS 14
+
+typedef struct kind_stats {
+    uint64_t completed, failed, cancelled;
+    /* phase histograms: 0 queue_wait, 1 srs_load, 2 synthesis, 3 prove, 4 total */
+    uint64_t hist[5][HIST_BUCKETS + 1];
+    double hist_sum[5];
+    uint64_t hist_count[5];
+} kind_stats;
+
+typedef struct worker {
+    cuzk_engine *e;
+    pthread_t th;
+    bool started;
+    bool urgent;              /* takes CRITICAL work only */
+    cuzk_engine_worker_info info;
+} worker;
+
+struct cuzk_engine {
+    cuzk_engine_config cfg;
+    pthread_mutex_t mu;
+    pthread_cond_t cv_work, cv_done, cv_srs, cv_house;
+    bool accepting, stopping; /* stopping: threads exit */
+    atomic_bool abort_work;   /* shutdown past grace: cancel in-flight */
+    uint64_t t_create;
+    uint64_t seq, end_seq;
+    job *table[ENGINE_HASH];
+    job *jobs_head, *jobs_tail;
+    job *ready;               /* sorted: prio desc, seq asc */
+    part *proveq;             /* sorted: prio desc, seq asc, k asc */
+    size_t n_proveq, n_synth; /* pipeline occupancy */
+    uint64_t mem_limit, mem_reserved; /* partition reservations */
+    uint64_t srs_hot_bytes;   /* also counted against mem_limit */
+    srs_entry *srs;
+    cuzk_engine_provider prov[CUZK_PROOF_KINDS];
+    bool has_prov[CUZK_PROOF_KINDS];
+    kind_stats stats[CUZK_PROOF_KINDS];
+    worker synth[ENGINE_MAX_SYNTH + 1];
+    size_t n_synth_workers;
+    worker prover;
+    pthread_t house;
+    bool house_started;
+    cuzk_pool *pool;          /* prover's */
+    int api_waiters;          /* callers inside await */
+    bool shut_down;
+    size_t n_live;            /* jobs not ended */
+};
+
+/* engine.c */
+uint64_t eng_now_ms(void);
+void eng_end_job_locked(cuzk_engine *e, job *j, cuzk_job_status st, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void eng_part_release_locked(cuzk_engine *e, part *p);
+void eng_reap_locked(cuzk_engine *e, uint64_t now);
+void eng_timeout_at(struct timespec *ts, uint64_t ms_from_now);
+/* sched.c */
+void *eng_synth_main(void *arg);
+void *eng_prover_main(void *arg);
+void *eng_house_main(void *arg);
+void eng_ready_insert_locked(cuzk_engine *e, job *j);
+void eng_ready_remove_locked(cuzk_engine *e, job *j);
+void eng_proveq_drop_job_locked(cuzk_engine *e, job *j);
+void eng_worker_set(worker *w, const char *state, const job *j);
+/* srs.c */
+int eng_srs_acquire(cuzk_engine *e, srs_entry **out, const char *circuit_id, uint64_t *load_ms,
+                    char *err, size_t err_len); /* called with mu held; may drop it */
+void eng_srs_release_locked(cuzk_engine *e, srs_entry *s);
+bool eng_srs_evict_idle_locked(cuzk_engine *e, uint64_t need);
+void eng_srs_free_all(cuzk_engine *e);
+int eng_srs_lookup_locked(cuzk_engine *e, srs_entry **out, const char *circuit_id, char *err,
+                          size_t err_len);
+/* report.c */
+void eng_stats_record_locked(cuzk_engine *e, const job *j);
+
+#endif

@@ -1,0 +1,420 @@
+/* The pipeline: synthesis workers, the prover with its batch collector, and
+ * housekeeping.
+ *
+ * A job is split into partitions.  Synthesis workers take the next
+ * partition of the most urgent job in the ready queue (priority, then
+ * arrival) when three gates open: a pipeline slot (synthesizing + waiting
+ * for the prover < pipeline.max_pending; CRITICAL ignores this gate), memory
+ * (its reservation fits the budget, after evicting idle SRS if needed; the
+ * job waits, never fails), and, for the urgent worker, priority CRITICAL.
+ * The head job is never overtaken by a smaller lower-priority one, so a big
+ * job cannot starve.  A synthesized partition goes to the prove queue
+ * (same order).  The prover takes the head and batches same-circuit,
+ * same-priority partitions behind it; it waits for more only while more
+ * are coming, less than max_batch_wait_ms, and no more urgent partition is
+ * ready.  Proofs are verified before their job may complete.
+ *
+ * Safe points, where a cancelled job's part is dropped: after SRS load,
+ * inside synthesis (the provider polls), after synthesis, before each
+ * prover phase (the backend wrapper below returns CANCELLED once every job
+ * in the batch has ended), after proving. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine_internal.h"
+
+void eng_worker_set(worker *w, const char *state, const job *j)
+{
+    snprintf(w->info.state, sizeof w->info.state, "%s", state);
+    snprintf(w->info.job_id, sizeof w->info.job_id, "%s", j ? j->id : "");
+    w->info.kind = j ? j->kind : CUZK_PROOF_UNSPECIFIED;
+}
+
+static bool before(cuzk_priority pa, uint64_t sa, cuzk_priority pb, uint64_t sb)
+{
+    return pa != pb ? pa > pb : sa < sb;
+}
+
+void eng_ready_insert_locked(cuzk_engine *e, job *j)
+{
+    job **pp = &e->ready;
+    while (*pp && !before(j->prio, j->seq, (*pp)->prio, (*pp)->seq)) pp = &(*pp)->rnext;
+    j->rnext = *pp;
+    *pp = j;
+    j->in_ready = true;
+}
+
+void eng_ready_remove_locked(cuzk_engine *e, job *j)
+{
+    job **pp = &e->ready;
+    while (*pp && *pp != j) pp = &(*pp)->rnext;
+    if (*pp) *pp = j->rnext;
+    j->rnext = NULL;
+    j->in_ready = false;
+}
+
+static void proveq_insert_locked(cuzk_engine *e, part *p)
+{
+    part **pp = &e->proveq;
+    while (*pp) {
+        const part *q = *pp;
+        if (p->j->prio != q->j->prio ? p->j->prio > q->j->prio
+                                     : (p->j->seq != q->j->seq ? p->j->seq < q->j->seq : p->k < q->k))
+            break;
+        pp = &(*pp)->pnext;
+    }
+    p->pnext = *pp;
+    *pp = p;
+    e->n_proveq++;
+}
+
+void eng_proveq_drop_job_locked(cuzk_engine *e, job *j)
+{
+    part **pp = &e->proveq;
+    while (*pp) {
+        part *p = *pp;
+        if (p->j == j) {
+            *pp = p->pnext;
+            p->pnext = NULL;
+            e->n_proveq--;
+            eng_part_release_locked(e, p);
+        } else {
+            pp = &p->pnext;
+        }
+    }
+}
+
+/* ---- synthesis ------------------------------------------------------------------- */
+
+static size_t pipeline_limit(const cuzk_engine *e)
+{
+    return e->cfg.pipeline_enabled ? e->cfg.pipeline_depth : 1;
+}
+
+/* The job whose next partition this worker may start now, or NULL. */
+static job *pick_locked(cuzk_engine *e, const worker *w)
+{
+    job *j = e->ready;
+    if (!j) return NULL;
+    if (w->urgent && j->prio != CUZK_PRIO_CRITICAL) return NULL;
+    if (j->prio != CUZK_PRIO_CRITICAL && e->n_synth + e->n_proveq >= pipeline_limit(e))
+        return NULL;
+    uint64_t need = j->part_bytes;
+    if (e->mem_reserved + e->srs_hot_bytes + need > e->mem_limit &&
+        !eng_srs_evict_idle_locked(e, need))
+        return NULL;
+    return j;
+}
+
+static void synth_one_locked(cuzk_engine *e, worker *w, job *j)
+{
+    part *p = &j->parts[j->next_part++];
+    if (j->next_part == j->nparts) eng_ready_remove_locked(e, j);
+    uint64_t now = eng_now_ms();
+    p->state = P_SYNTH;
+    p->reserved = j->part_bytes;
+    e->mem_reserved += p->reserved;
+    j->n_inflight++;
+    j->n_synthing++;
+    e->n_synth++;
+    if (!j->t_start) {
+        j->t_start = now;
+        j->t.queue_wait_ms = now - j->t_submit;
+    }
+    p->t_start = now;
+    char err[CUZK_ENGINE_ERR_LEN] = "";
+
+    eng_worker_set(w, "loading", j);
+    uint64_t load_ms = 0;
+    int st = eng_srs_acquire(e, &p->srs, j->circuit_id, &load_ms, err, sizeof err);
+    j->t.srs_load_ms += load_ms;
+    if (st) p->srs = NULL;
+    if (st && j->status == CUZK_JOB_UNKNOWN)
+        eng_end_job_locked(e, j, CUZK_JOB_FAILED, "parameters for %s: %s", j->circuit_id, err);
+    cuzk_cs *cs = NULL;
+    if (!st && j->status == CUZK_JOB_UNKNOWN) {
+        eng_worker_set(w, "synthesizing", j);
+        pthread_mutex_unlock(&e->mu);
+        uint64_t t0 = eng_now_ms();
+        cuzk_engine_task task = {e, j};
+        st = cuzk_cs_new(&cs, CUZK_CS_PROVE, 0);
+        if (st) snprintf(err, sizeof err, "out of memory creating the constraint system");
+        if (!st) st = j->prov.synthesize(j->prov.ctx, cs, j->state, p->k, &task, err, sizeof err);
+        if (!st) st = cuzk_cs_finish(cs);
+        if (!st && cuzk_cs_status(cs)) st = cuzk_cs_status(cs);
+        if (st && !err[0]) snprintf(err, sizeof err, "%s", cuzk_cs_error(cs));
+        uint64_t dt = eng_now_ms() - t0;
+        pthread_mutex_lock(&e->mu);
+        p->synth_ms = dt;
+        j->t.synthesis_ms += dt;
+        cuzk_log(CUZK_LOG_DEBUG, j->id, "partition %zu synthesized in %llu ms", p->k,
+                 (unsigned long long)dt);
+    }
+    j->n_synthing--;
+    e->n_synth--;
+    if (!st && j->status == CUZK_JOB_UNKNOWN) {
+        p->cs = cs;
+        p->state = P_READY;
+        p->t_ready = eng_now_ms();
+        proveq_insert_locked(e, p);
+    } else {
+        if (st && st != CUZK_ENGINE_ERR_CANCELLED && j->status == CUZK_JOB_UNKNOWN)
+            eng_end_job_locked(e, j, CUZK_JOB_FAILED, "partition %zu synthesis failed: %s", p->k,
+                               err[0] ? err : cuzk_engine_strerror(st));
+        else if (st == CUZK_ENGINE_ERR_CANCELLED && j->status == CUZK_JOB_UNKNOWN)
+            eng_end_job_locked(e, j, CUZK_JOB_CANCELLED, "partition %zu: synthesis cancelled", p->k);
+        p->cs = cs;
+        eng_part_release_locked(e, p);
+    }
+    pthread_cond_broadcast(&e->cv_work);
+}
+
+void *eng_synth_main(void *arg)
+{
+    worker *w = arg;
+    cuzk_engine *e = w->e;
+    pthread_mutex_lock(&e->mu);
+    while (!e->stopping) {
+        job *j = pick_locked(e, w);
+        if (!j) {
+            eng_worker_set(w, e->ready ? "waiting" : "idle", NULL);
+            pthread_cond_wait(&e->cv_work, &e->mu);
+            continue;
+        }
+        synth_one_locked(e, w, j);
+    }
+    eng_worker_set(w, "stopped", NULL);
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
+/* ---- prover ------------------------------------------------------------------------ */
+
+/* Backend wrapper: every prover phase (H NTT, each MSM) first checks that
+ * some job of the batch still wants its proof. */
+typedef struct batch {
+    cuzk_engine *e;
+    part **parts;
+    size_t n;
+    const cuzk_groth16_backend *inner;
+} batch;
+
+static bool batch_dead(const batch *b)
+{
+    if (atomic_load(&b->e->abort_work)) return true;
+    for (size_t i = 0; i < b->n; i++)
+        if (!atomic_load(&b->parts[i]->j->ended)) return false;
+    return true;
+}
+
+static int w_msm_g1(void *ctx, cuzk_g1 *r, const cuzk_g1_affine *bases, size_t nbases,
+                    const cuzk_fr *s, size_t nvars, const uint64_t *density, cuzk_par *par)
+{
+    batch *b = ctx;
+    if (batch_dead(b)) return CUZK_ENGINE_ERR_CANCELLED;
+    return b->inner->msm_g1(b->inner->ctx, r, bases, nbases, s, nvars, density, par);
+}
+
+static int w_msm_g2(void *ctx, cuzk_g2 *r, const cuzk_g2_affine *bases, size_t nbases,
+                    const cuzk_fr *s, size_t nvars, const uint64_t *density, cuzk_par *par)
+{
+    batch *b = ctx;
+    if (batch_dead(b)) return CUZK_ENGINE_ERR_CANCELLED;
+    return b->inner->msm_g2(b->inner->ctx, r, bases, nbases, s, nvars, density, par);
+}
+
+static int w_h_poly(void *ctx, cuzk_fr *a, cuzk_fr *bb, cuzk_fr *c, size_t n, unsigned log_m,
+                    cuzk_par *par)
+{
+    batch *b = ctx;
+    if (batch_dead(b)) return CUZK_ENGINE_ERR_CANCELLED;
+    return b->inner->h_poly(b->inner->ctx, a, bb, c, n, log_m, par);
+}
+
+static bool same_batch(const part *a, const part *b)
+{
+    return a->j->prio == b->j->prio && !strcmp(a->j->circuit_id, b->j->circuit_id);
+}
+
+/* More partitions of head's circuit and priority are queued or being
+ * synthesized: worth waiting for them. */
+static bool more_coming_locked(cuzk_engine *e, const part *head)
+{
+    for (job *j = e->jobs_head; j; j = j->next)
+        if (j->status == CUZK_JOB_UNKNOWN && !j->parsing && j->prio == head->j->prio &&
+            !strcmp(j->circuit_id, head->j->circuit_id) &&
+            (j->n_synthing || (j->parts && j->next_part < j->nparts)))
+            return true;
+    return false;
+}
+
+/* Verify one proof; returns 0 or a status with err set. */
+static int verify_part(const part *p, const uint8_t proof[CUZK_G16_PROOF_BYTES], char *err,
+                       size_t err_len)
+{
+    const job *j = p->j;
+    const cuzk_groth16_vk *vk = p->srs->pvk.vk;
+    size_t cap = vk->n_ic ? vk->n_ic - 1 : 0, n = 0;
+    cuzk_fr *in = malloc((cap ? cap : 1) * sizeof *in);
+    if (!in) return snprintf(err, err_len, "out of memory"), CUZK_ERR_NOMEM;
+    int st = CUZK_OK;
+    if (j->prov.public_inputs) {
+        st = j->prov.public_inputs(j->prov.ctx, in, cap, &n, j->state, p->k, err, err_len);
+    } else {
+        cuzk_cs_counts c;
+        cuzk_cs_get_counts(p->cs, &c);
+        n = c.inputs - 1;
+        if (n <= cap) memcpy(in, cuzk_cs_input_assignment(p->cs) + 1, n * sizeof *in);
+    }
+    if (!st && n != cap) {
+        st = CUZK_ERR_ARG;
+        snprintf(err, err_len, "%zu public inputs but the verifying key expects %zu", n, cap);
+    }
+    bool ok = false;
+    if (!st) st = cuzk_groth16_verify(&ok, &p->srs->pvk, proof, in, n, err, err_len);
+    if (!st && !ok) {
+        st = CUZK_ERR_FORMAT;
+        snprintf(err, err_len, "proof does not verify against %s's verifying key and the public "
+                 "inputs", j->circuit_id);
+    }
+    free(in);
+    return st;
+}
+
+static void prove_batch(cuzk_engine *e, worker *w, part **ps, size_t n)
+{
+    batch b = {e, ps, n, cuzk_groth16_backend_cpu()};
+    cuzk_groth16_backend be = {"cpu+cancel", &b, w_msm_g1, w_msm_g2, w_h_poly};
+    cuzk_groth16_witness *wit = calloc(n, sizeof *wit);
+    uint8_t (*proofs)[CUZK_G16_PROOF_BYTES] = calloc(n, CUZK_G16_PROOF_BYTES);
+    int *vst = calloc(n, sizeof *vst);
+    char (*verr)[CUZK_ENGINE_ERR_LEN] = calloc(n, CUZK_ENGINE_ERR_LEN);
+    char err[CUZK_ENGINE_ERR_LEN] = "";
+    int st = wit && proofs && vst && verr ? CUZK_OK : CUZK_ERR_NOMEM;
+    if (st) snprintf(err, sizeof err, "prover: out of memory");
+    for (size_t i = 0; i < n && !st; i++)
+        if ((st = cuzk_groth16_witness_from_cs(&wit[i], ps[i]->cs)))
+            snprintf(err, sizeof err, "partition %zu: not a finished PROVE-mode system", ps[i]->k);
+    uint64_t t0 = eng_now_ms(), prove_ms = 0, verify_ms = 0;
+    if (!st) {
+        cuzk_groth16_prove_opts o = {.backend = &be, .par = cuzk_pool_par(e->pool), .err = err,
+                                     .err_len = sizeof err};
+        st = cuzk_groth16_prove(proofs, ps[0]->srs->params, wit, n, &o);
+        prove_ms = eng_now_ms() - t0;
+    }
+    if (!st) {
+        pthread_mutex_lock(&e->mu);
+        eng_worker_set(w, "verifying", ps[0]->j);
+        pthread_mutex_unlock(&e->mu);
+        uint64_t t1 = eng_now_ms();
+        for (size_t i = 0; i < n; i++)
+            if (!atomic_load(&ps[i]->j->ended))
+                vst[i] = verify_part(ps[i], proofs[i], verr[i], CUZK_ENGINE_ERR_LEN);
+        verify_ms = eng_now_ms() - t1;
+    }
+
+    pthread_mutex_lock(&e->mu);
+    for (size_t i = 0; i < n; i++) {
+        part *p = ps[i];
+        job *j = p->j;
+        p->prove_ms = prove_ms / n;
+        j->t.prove_ms += prove_ms / n;
+        j->t.verify_ms += verify_ms / n;
+        if (j->status != CUZK_JOB_UNKNOWN) {
+            /* ended meanwhile (cancelled, another partition failed) */
+        } else if (st == CUZK_ENGINE_ERR_CANCELLED) {
+            eng_end_job_locked(e, j, CUZK_JOB_CANCELLED, "cancelled while proving");
+        } else if (st) {
+            eng_end_job_locked(e, j, CUZK_JOB_FAILED, "partition %zu: %s", p->k,
+                               err[0] ? err : cuzk_engine_strerror(st));
+        } else if (vst[i]) {
+            eng_end_job_locked(e, j, CUZK_JOB_FAILED,
+                               "partition %zu: self-verification failed: %s", p->k, verr[i]);
+        } else {
+            memcpy(j->proof + p->k * CUZK_G16_PROOF_BYTES, proofs[i], CUZK_G16_PROOF_BYTES);
+            p->state = P_DONE;
+            p->t_done = eng_now_ms();
+            j->n_done++;
+        }
+        eng_part_release_locked(e, p);
+        if (j->status == CUZK_JOB_UNKNOWN && j->n_done == j->nparts)
+            eng_end_job_locked(e, j, CUZK_JOB_COMPLETED, NULL);
+    }
+    free(wit);
+    free(proofs);
+    free(vst);
+    free(verr);
+}
+
+void *eng_prover_main(void *arg)
+{
+    worker *w = arg;
+    cuzk_engine *e = w->e;
+    size_t max = e->cfg.max_batch_size;
+    part **ps = calloc(max, sizeof *ps);
+    pthread_mutex_lock(&e->mu);
+    while (!e->stopping) {
+        part *head = e->proveq;
+        if (!head || !ps) {
+            eng_worker_set(w, "idle", NULL);
+            pthread_cond_wait(&e->cv_work, &e->mu);
+            continue;
+        }
+        size_t have = 0;
+        for (part *q = head; q && have < max; q = q->pnext) have += same_batch(q, head);
+        uint64_t now = eng_now_ms(), dl = head->t_ready + e->cfg.max_batch_wait_ms;
+        if (have < max && now < dl && more_coming_locked(e, head)) {
+            /* Waiting re-reads the head on every wake-up: a more urgent
+             * partition arriving becomes the head and is proved first. */
+            eng_worker_set(w, "batching", head->j);
+            struct timespec ts;
+            eng_timeout_at(&ts, dl - now);
+            pthread_cond_timedwait(&e->cv_work, &e->mu, &ts);
+            continue;
+        }
+        size_t n = 0;
+        part **pp = &e->proveq;
+        while (*pp && n < max) {
+            part *q = *pp;
+            if (same_batch(q, head)) {
+                *pp = q->pnext;
+                q->pnext = NULL;
+                q->state = P_PROVING;
+                e->n_proveq--;
+                ps[n++] = q;
+            } else {
+                pp = &q->pnext;
+            }
+        }
+        eng_worker_set(w, "proving", ps[0]->j);
+        cuzk_log(CUZK_LOG_DEBUG, ps[0]->j->id, "proving a batch of %zu partition(s) of %s", n,
+                 ps[0]->j->circuit_id);
+        pthread_cond_broadcast(&e->cv_work); /* pipeline slots freed */
+        pthread_mutex_unlock(&e->mu);
+        prove_batch(e, w, ps, n);
+        pthread_mutex_lock(&e->mu);
+    }
+    eng_worker_set(w, "stopped", NULL);
+    pthread_mutex_unlock(&e->mu);
+    free(ps);
+    return NULL;
+}
+
+/* ---- housekeeping -------------------------------------------------------------------- */
+
+void *eng_house_main(void *arg)
+{
+    cuzk_engine *e = arg;
+    pthread_mutex_lock(&e->mu);
+    while (!e->stopping) {
+        eng_reap_locked(e, eng_now_ms());
+        uint64_t period = e->cfg.result_retention_ms / 4;
+        period = period < 10 ? 10 : period > 1000 ? 1000 : period;
+        struct timespec ts;
+        eng_timeout_at(&ts, period);
+        pthread_cond_timedwait(&e->cv_house, &e->mu, &ts);
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}

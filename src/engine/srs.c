@@ -1,0 +1,327 @@
+/* SRS (Groth16 parameter) manager with three tiers.
+ *
+ *   COLD  known by name: the provider maps a circuit id to a file in
+ *         param_cache (v28-... for Filecoin circuits); nothing in memory.
+ *   WARM  mmap'd and validated: the prover decodes points from the page
+ *         cache in chunks; costs no budget (the kernel can drop the pages).
+ *   HOT   decoded into resident arrays and validated: fastest proving;
+ *         counts against memory.total_budget.
+ *
+ * A job's partition takes a reference (acquire) before synthesis and drops
+ * it when its proof is done; an entry with references is never demoted or
+ * evicted.  A COLD entry is loaded HOT when it fits the budget (after
+ * evicting idle HOT entries, least recently used first, each idle for at
+ * least eviction_min_idle), else WARM.  Loading happens with the engine
+ * lock released; `loading` makes other users wait on cv_srs instead of
+ * loading twice. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "engine/engine_internal.h"
+
+static srs_entry *find_entry_locked(cuzk_engine *e, const char *id)
+{
+    for (srs_entry *s = e->srs; s; s = s->next)
+        if (!strcmp(s->id, id)) return s;
+    return NULL;
+}
+
+int eng_srs_lookup_locked(cuzk_engine *e, srs_entry **out, const char *id, char *err,
+                          size_t err_len)
+{
+    srs_entry *s = find_entry_locked(e, id);
+    if (s) {
+        *out = s;
+        return CUZK_OK;
+    }
+    if (strlen(id) >= sizeof s->id) {
+        snprintf(err, err_len, "circuit id '%.80s' is too long", id);
+        return CUZK_ENGINE_ERR_NOT_FOUND;
+    }
+    /* Providers are asked without the lock (they may compute a shape). */
+    cuzk_engine_provider prov[CUZK_PROOF_KINDS];
+    bool has[CUZK_PROOF_KINDS];
+    memcpy(prov, e->prov, sizeof prov);
+    memcpy(has, e->has_prov, sizeof has);
+    pthread_mutex_unlock(&e->mu);
+    char file[400];
+    cuzk_groth16_shape shape;
+    int found = -1;
+    for (int k = 0; k < CUZK_PROOF_KINDS && found < 0; k++) {
+        if (!has[k]) continue;
+        memset(&shape, 0, sizeof shape);
+        if (prov[k].srs_file(prov[k].ctx, id, file, sizeof file, &shape) == CUZK_OK) found = k;
+    }
+    pthread_mutex_lock(&e->mu);
+    if (found < 0) {
+        snprintf(err, err_len, "no registered prover knows circuit id '%s'", id);
+        return CUZK_ENGINE_ERR_NOT_FOUND;
+    }
+    s = find_entry_locked(e, id); /* another thread may have added it */
+    if (s) {
+        *out = s;
+        return CUZK_OK;
+    }
+    s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, err_len, "out of memory");
+        return CUZK_ERR_NOMEM;
+    }
+    snprintf(s->id, sizeof s->id, "%s", id);
+    snprintf(s->path, sizeof s->path, "%s/%s", e->cfg.param_cache, file);
+    s->shape = shape;
+    s->has_shape = shape.n_inputs != 0;
+    s->tier = CUZK_SRS_COLD;
+    s->create = prov[found].srs_create;
+    s->create_ctx = prov[found].ctx;
+    struct stat sb;
+    s->file_size = stat(s->path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
+    s->size = s->file_size;
+    s->last_used = eng_now_ms();
+    s->next = e->srs;
+    e->srs = s;
+    *out = s;
+    return CUZK_OK;
+}
+
+static uint64_t resident_bytes(const cuzk_groth16_params *p)
+{
+    uint64_t g1 = 0;
+    for (int v = CUZK_G16_H; v <= CUZK_G16_B_G1; v++)
+        g1 += cuzk_groth16_params_count(p, (cuzk_groth16_vec)v);
+    g1 += cuzk_groth16_params_vk(p)->n_ic;
+    return g1 * sizeof(cuzk_g1_affine) +
+           cuzk_groth16_params_count(p, CUZK_G16_B_G2) * sizeof(cuzk_g2_affine);
+}
+
+static uint64_t demote_locked(cuzk_engine *e, srs_entry *s)
+{
+    uint64_t freed = s->tier == CUZK_SRS_HOT ? s->size : s->tier == CUZK_SRS_WARM ? s->file_size : 0;
+    if (s->tier == CUZK_SRS_HOT) e->srs_hot_bytes -= s->size;
+    cuzk_groth16_params_free(s->params);
+    s->params = NULL;
+    s->tier = CUZK_SRS_COLD;
+    s->size = s->file_size;
+    return freed;
+}
+
+bool eng_srs_evict_idle_locked(cuzk_engine *e, uint64_t need)
+{
+    uint64_t now = eng_now_ms();
+    while (e->mem_reserved + e->srs_hot_bytes + need > e->mem_limit) {
+        srs_entry *lru = NULL;
+        for (srs_entry *s = e->srs; s; s = s->next)
+            if (s->tier == CUZK_SRS_HOT && !s->refs && !s->loading &&
+                now - s->last_used >= e->cfg.eviction_min_idle_ms &&
+                (!lru || s->last_used < lru->last_used))
+                lru = s;
+        if (!lru) return false;
+        uint64_t freed = demote_locked(e, lru);
+        cuzk_log(CUZK_LOG_INFO, NULL, "srs %s evicted (LRU, idle %llu ms): %llu MiB freed", lru->id,
+                 (unsigned long long)(now - lru->last_used), (unsigned long long)(freed >> 20));
+    }
+    return true;
+}
+
+/* mode 0: HOT if it fits, else WARM; 1: HOT or CUZK_ENGINE_ERR_TOO_BIG;
+ * 2: WARM.  s is COLD and not loading; mu is held and dropped inside. */
+static int load_locked(cuzk_engine *e, srs_entry *s, int mode, char *err, size_t err_len)
+{
+    s->loading = true;
+    pthread_mutex_unlock(&e->mu);
+    struct stat sb;
+    int st = CUZK_OK;
+    if (stat(s->path, &sb) != 0) {
+        if (s->create) {
+            cuzk_log(CUZK_LOG_INFO, NULL, "srs %s: creating %s", s->id, s->path);
+            st = s->create(s->create_ctx, s->id, s->path, err, err_len);
+        } else {
+            st = CUZK_ERR_IO;
+            snprintf(err, err_len, "parameter file %s not found (circuit %s)", s->path, s->id);
+        }
+        if (!st && stat(s->path, &sb) != 0) {
+            st = CUZK_ERR_IO;
+            snprintf(err, err_len, "parameter file %s still missing after creation", s->path);
+        }
+    }
+    pthread_mutex_lock(&e->mu);
+    bool hot = false;
+    uint64_t est = 0;
+    if (!st) {
+        s->file_size = (uint64_t)sb.st_size;
+        est = s->file_size; /* 96/192-byte points on disk ~ resident affine points */
+        if (mode != 2) {
+            hot = e->mem_reserved + e->srs_hot_bytes + est <= e->mem_limit ||
+                  eng_srs_evict_idle_locked(e, est);
+            if (!hot && mode == 1) {
+                st = CUZK_ENGINE_ERR_TOO_BIG;
+                snprintf(err, err_len,
+                         "%s needs ~%llu MiB resident but only %llu of %llu MiB are free after "
+                         "evicting idle entries", s->id, (unsigned long long)(est >> 20),
+                         (unsigned long long)((e->mem_limit - e->mem_reserved - e->srs_hot_bytes) >> 20),
+                         (unsigned long long)(e->mem_limit >> 20));
+            }
+            if (hot) e->srs_hot_bytes += est; /* held while loading */
+        }
+    }
+    cuzk_groth16_params *params = NULL;
+    if (!st) {
+        pthread_mutex_unlock(&e->mu);
+        char lerr[CUZK_G16_ERR_LEN] = "";
+        cuzk_groth16_load_opts o = {
+            .flags = (hot ? 0u : (unsigned)CUZK_G16_LOAD_MMAP) |
+                     (e->cfg.srs_validate ? 0u : (unsigned)CUZK_G16_LOAD_NO_VALIDATE),
+            .shape = s->has_shape ? &s->shape : NULL,
+            .par = cuzk_pool_par(e->pool),
+            .err = lerr,
+            .err_len = sizeof lerr};
+        st = cuzk_groth16_params_load(&params, s->path, &o);
+        if (st) snprintf(err, err_len, "loading %s: %s", s->path, lerr[0] ? lerr : cuzk_strerror(st));
+        pthread_mutex_lock(&e->mu);
+        if (hot) e->srs_hot_bytes -= est;
+    }
+    s->loading = false;
+    pthread_cond_broadcast(&e->cv_srs);
+    if (st) return st;
+    s->params = params;
+    cuzk_groth16_pvk_prepare(&s->pvk, cuzk_groth16_params_vk(params));
+    if (hot) {
+        s->size = resident_bytes(params);
+        e->srs_hot_bytes += s->size;
+        s->tier = CUZK_SRS_HOT;
+    } else {
+        s->size = s->file_size;
+        s->tier = CUZK_SRS_WARM;
+    }
+    s->last_used = eng_now_ms();
+    cuzk_log(CUZK_LOG_INFO, NULL, "srs %s loaded %s: %llu MiB%s", s->id, hot ? "HOT" : "WARM (mmap)",
+             (unsigned long long)(s->size >> 20), cuzk_groth16_params_is_test(params)
+             ? " -- TEST PARAMETERS (anyone with the seed can forge proofs)" : "");
+    return CUZK_OK;
+}
+
+int eng_srs_acquire(cuzk_engine *e, srs_entry **out, const char *id, uint64_t *load_ms,
+                    char *err, size_t err_len)
+{
+    uint64_t t0 = eng_now_ms();
+    bool waited = false;
+    srs_entry *s;
+    int st = eng_srs_lookup_locked(e, &s, id, err, err_len);
+    if (st) return st;
+    for (;;) {
+        if (e->stopping) {
+            snprintf(err, err_len, "engine stopping");
+            return CUZK_ENGINE_ERR_SHUTDOWN;
+        }
+        if (s->loading) {
+            waited = true;
+            pthread_cond_wait(&e->cv_srs, &e->mu);
+            continue;
+        }
+        if (s->tier != CUZK_SRS_COLD) break;
+        waited = true;
+        if ((st = load_locked(e, s, 0, err, err_len))) return st;
+    }
+    s->refs++;
+    s->last_used = eng_now_ms();
+    *load_ms = waited ? s->last_used - t0 : 0;
+    *out = s;
+    return CUZK_OK;
+}
+
+void eng_srs_release_locked(cuzk_engine *e, srs_entry *s)
+{
+    s->refs--;
+    s->last_used = eng_now_ms();
+    pthread_cond_broadcast(&e->cv_work);
+}
+
+void eng_srs_free_all(cuzk_engine *e)
+{
+    for (srs_entry *s = e->srs, *nx; s; s = nx) {
+        nx = s->next;
+        cuzk_groth16_params_free(s->params);
+        free(s);
+    }
+    e->srs = NULL;
+}
+
+static int wait_idle_load_locked(cuzk_engine *e, srs_entry *s)
+{
+    while (s->loading) pthread_cond_wait(&e->cv_srs, &e->mu);
+    return CUZK_OK;
+}
+
+int cuzk_engine_srs_preload(cuzk_engine *e, bool *already, uint64_t *load_ms,
+                            const char *circuit_id, char *err, size_t err_len)
+{
+    if (!e || !circuit_id) return CUZK_ERR_ARG;
+    char tmp[CUZK_ENGINE_ERR_LEN];
+    if (!err) err = tmp, err_len = sizeof tmp;
+    uint64_t t0 = eng_now_ms();
+    if (already) *already = false;
+    if (load_ms) *load_ms = 0;
+    pthread_mutex_lock(&e->mu);
+    srs_entry *s;
+    int st = eng_srs_lookup_locked(e, &s, circuit_id, err, err_len);
+    if (!st) wait_idle_load_locked(e, s);
+    if (!st && s->tier == CUZK_SRS_HOT) {
+        if (already) *already = true;
+        s->last_used = eng_now_ms();
+    } else if (!st) {
+        if (s->tier == CUZK_SRS_WARM && s->refs) {
+            st = CUZK_ENGINE_ERR_BUSY;
+            snprintf(err, err_len, "%s is WARM and in use by %u partition(s); retry when idle",
+                     s->id, s->refs);
+        } else {
+            if (s->tier == CUZK_SRS_WARM) demote_locked(e, s);
+            st = load_locked(e, s, 1, err, err_len);
+        }
+    }
+    pthread_mutex_unlock(&e->mu);
+    if (load_ms) *load_ms = eng_now_ms() - t0;
+    return st;
+}
+
+int cuzk_engine_srs_map(cuzk_engine *e, const char *circuit_id, char *err, size_t err_len)
+{
+    if (!e || !circuit_id) return CUZK_ERR_ARG;
+    char tmp[CUZK_ENGINE_ERR_LEN];
+    if (!err) err = tmp, err_len = sizeof tmp;
+    pthread_mutex_lock(&e->mu);
+    srs_entry *s;
+    int st = eng_srs_lookup_locked(e, &s, circuit_id, err, err_len);
+    if (!st) wait_idle_load_locked(e, s);
+    if (!st && s->tier == CUZK_SRS_COLD) st = load_locked(e, s, 2, err, err_len);
+    pthread_mutex_unlock(&e->mu);
+    return st;
+}
+
+int cuzk_engine_srs_evict(cuzk_engine *e, bool *was_loaded, uint64_t *freed_bytes,
+                          const char *circuit_id, char *err, size_t err_len)
+{
+    if (!e || !circuit_id) return CUZK_ERR_ARG;
+    char tmp[CUZK_ENGINE_ERR_LEN];
+    if (!err) err = tmp, err_len = sizeof tmp;
+    if (was_loaded) *was_loaded = false;
+    if (freed_bytes) *freed_bytes = 0;
+    pthread_mutex_lock(&e->mu);
+    srs_entry *s;
+    int st = eng_srs_lookup_locked(e, &s, circuit_id, err, err_len);
+    if (!st && (s->refs || s->loading)) {
+        st = CUZK_ENGINE_ERR_BUSY;
+        snprintf(err, err_len, "%s is %s (%u reference(s)); not evicted", s->id,
+                 s->loading ? "loading" : "in use", s->refs);
+    } else if (!st && s->tier != CUZK_SRS_COLD) {
+        if (was_loaded) *was_loaded = true;
+        uint64_t f = demote_locked(e, s);
+        if (freed_bytes) *freed_bytes = f;
+        cuzk_log(CUZK_LOG_INFO, NULL, "srs %s evicted on request: %llu bytes", s->id,
+                 (unsigned long long)f);
+        pthread_cond_broadcast(&e->cv_work);
+    }
+    pthread_mutex_unlock(&e->mu);
+    return st;
+}
