@@ -10,11 +10,16 @@
  *  - 0/1 split: zero scalars are skipped; the bases of scalars equal to 1
  *    are summed by batch-affine pair additions (one inversion per round);
  *  - the rest goes through Pippenger with signed (Booth) c-bit digits,
- *    2^(c-1) buckets per window, c from a cost model; each window's points
- *    are counting-sorted by bucket and each bucket is reduced by rounds of
- *    affine pair additions sharing one batched inversion per chunk and round;
- *    bucket sums are combined by running sums in XYZZ coordinates.  Small
- *    inputs use XYZZ buckets directly (no inversions).
+ *    2^(c-1) affine buckets per window, c from a cost model; points are
+ *    taken in chunks, grouped by bucket, and each group (bucket value first)
+ *    is reduced by rounds of affine pair additions that share one batched
+ *    inversion per chunk and round; bucket sums are combined by running sums
+ *    in XYZZ coordinates.  Small inputs use XYZZ buckets directly (no
+ *    inversions).
+ *
+ * Memory: with scratch sized by the functions below; the affine bucket
+ * array of one window (2^(c-1) points, 3 MiB for G1 at c = 16) lives in each
+ * task's tile scratch.
  *
  * Density (bellperson's DensityTracker contract): a query over nvars
  * variables has nvars scalars, but only the variables whose density bit is
