@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "bench.h"
+#include "post_cmds.h"
 #include "cuzk/groth16.h"
 #include "cuzk/pool.h"
 #include "g16_cli.h"
@@ -46,6 +47,7 @@ static int write_all(const char *path, const void *b, size_t n)
 
 int cmd_prove(int argc, char **argv)
 {
+    if (cuzk_bench_post_wants(argc, argv)) return cuzk_bench_post_prove(argc, argv);
     g16_circuit_args ca = {0};
     const char *params = NULL, *out = NULL, *inputs_out = NULL;
     size_t threads = 2, reps = 1;

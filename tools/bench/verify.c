@@ -8,11 +8,13 @@
 #include <string.h>
 
 #include "bench.h"
+#include "post_cmds.h"
 #include "cuzk/groth16.h"
 #include "g16_cli.h"
 
 int cmd_verify(int argc, char **argv)
 {
+    if (cuzk_bench_post_wants(argc, argv)) return cuzk_bench_post_verify(argc, argv);
     const char *vkp = NULL, *proofp = NULL, *inp = NULL;
     unsigned flags = 0;
     for (int i = 1; i < argc; i++) {

@@ -1,0 +1,520 @@
+/* cuzk-bench subcommands for the FallbackPoSt circuits (cuzk/post.h),
+ * reached from the generic commands when --circuit is winning-post or
+ * window-post:
+ *
+ *   circuit-info --circuit C --sector-size S [--json]
+ *   setup  --circuit C --sector-size S --out DIR [--seed S] [--threads T]
+ *          (TEST params under their v28 names, with .test sidecars)
+ *   prove  --circuit C --sector-size S --params F --vanilla F [--vanilla F ...]
+ *          --randomness HEX (--prover-id HEX | --miner-id N) [--partition K]
+ *          --out PROOF [--inputs-out F] [--threads T] [--deterministic] [--reps R]
+ *   verify --circuit C --sector-size S --vk F --proof F --randomness HEX
+ *          --sector N:COMM_R_HEX [--sector ...] [--partition K] [--prover-id HEX]
+ *          (prints `valid` / `invalid: <reason>`; exit 0 / 1, 2 for bad arguments)
+ *   synth  --circuit C --sector-size S [--mode shape|prove|check] [--repeat R]
+ *          [--vanilla F ... --randomness HEX] [--partition K]
+ *
+ * C = winning-post | window-post; S = 2KiB 8MiB 512MiB 32GiB 64GiB (or
+ * bytes).  Window uses the V1_2 registered proof (ids 10-14) unless
+ * --registered-proof N says otherwise.  Hex commitments/randomness are the
+ * 32 bytes as stored (little-endian Fr). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "bench.h"
+#include "cuzk/pool.h"
+#include "cuzk/post.h"
+#include "cuzk/status.h"
+#include "g16_cli.h"
+#include "post_cmds.h"
+
+#define PB_MAX_VANILLA 4096
+
+typedef struct {
+    const cuzk_fil_post_info *info;
+    const char *out, *params, *vk, *proof, *rnd_hex, *pid_hex, *inputs_out, *seed, *mode;
+    const char *vanilla[PB_MAX_VANILLA];
+    size_t n_vanilla;
+    cuzk_post_sector *sectors;
+    size_t n_sectors;
+    uint64_t miner_id;
+    bool have_miner, json, det;
+    uint32_t partition;
+    size_t threads, reps;
+} pb_args;
+
+bool cuzk_bench_post_wants(int argc, char **argv)
+{
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--circuit"))
+            return !strcmp(argv[i + 1], "winning-post") || !strcmp(argv[i + 1], "window-post");
+    return false;
+}
+
+static uint64_t pb_size(const char *s)
+{
+    static const struct { const char *n; uint64_t v; } t[] = {
+        {"2KiB", 2048}, {"8MiB", 8ull << 20}, {"512MiB", 512ull << 20}, {"32GiB", 32ull << 30},
+        {"64GiB", 64ull << 30}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (!strcmp(s, t[i].n)) return t[i].v;
+    char *e;
+    unsigned long long v = strtoull(s, &e, 10);
+    return *e ? 0 : v;
+}
+
+static int pb_hex32(uint8_t out[32], const char *hex, const char *what)
+{
+    if (!hex || strlen(hex) != 64) {
+        fprintf(stderr, "cuzk-bench: %s must be 64 hex digits\n", what);
+        return -1;
+    }
+    for (int i = 0; i < 32; i++) {
+        unsigned b;
+        if (sscanf(hex + 2 * i, "%2x", &b) != 1) {
+            fprintf(stderr, "cuzk-bench: %s must be 64 hex digits\n", what);
+            return -1;
+        }
+        out[i] = (uint8_t)b;
+    }
+    return 0;
+}
+
+/* Parse the options shared by all post commands; returns 0 or 2. */
+static int pb_parse(pb_args *a, int argc, char **argv, const char *usage)
+{
+    const char *circuit = NULL, *size = NULL;
+    long long reg = -1;
+    a->threads = 2;
+    a->reps = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(o, "--json")) { a->json = true; continue; }
+        if (!strcmp(o, "--deterministic")) { a->det = true; continue; }
+        if (!v) goto bad;
+        i++;
+        if (!strcmp(o, "--circuit")) circuit = v;
+        else if (!strcmp(o, "--sector-size")) size = v;
+        else if (!strcmp(o, "--registered-proof")) reg = strtoll(v, NULL, 10);
+        else if (!strcmp(o, "--out")) a->out = v;
+        else if (!strcmp(o, "--params")) a->params = v;
+        else if (!strcmp(o, "--vk")) a->vk = v;
+        else if (!strcmp(o, "--proof")) a->proof = v;
+        else if (!strcmp(o, "--randomness")) a->rnd_hex = v;
+        else if (!strcmp(o, "--prover-id")) a->pid_hex = v;
+        else if (!strcmp(o, "--inputs-out")) a->inputs_out = v;
+        else if (!strcmp(o, "--seed")) a->seed = v;
+        else if (!strcmp(o, "--mode")) a->mode = v;
+        else if (!strcmp(o, "--miner-id")) {
+            a->miner_id = strtoull(v, NULL, 10);
+            a->have_miner = true;
+        } else if (!strcmp(o, "--partition")) a->partition = (uint32_t)strtoul(v, NULL, 10);
+        else if (!strcmp(o, "--threads") || !strcmp(o, "--repeat") || !strcmp(o, "--reps")) {
+            size_t n;
+            if (g16_cli_parse_size(&n, v) || !n) goto bad;
+            *(!strcmp(o, "--threads") ? &a->threads : &a->reps) = n;
+        } else if (!strcmp(o, "--vanilla")) {
+            if (a->n_vanilla == PB_MAX_VANILLA) goto bad;
+            a->vanilla[a->n_vanilla++] = v;
+        } else if (!strcmp(o, "--sector")) {
+            const char *colon = strchr(v, ':');
+            cuzk_post_sector *s = realloc(a->sectors, (a->n_sectors + 1) * sizeof *s);
+            if (!s) return 2;
+            a->sectors = s;
+            s = &s[a->n_sectors++];
+            char *e;
+            s->sector_id = strtoull(v, &e, 10);
+            if (!colon || e != colon || pb_hex32(s->comm_r, colon + 1, "--sector N:COMM_R")) goto bad;
+        } else {
+            goto bad;
+        }
+    }
+    bool win = circuit && !strcmp(circuit, "winning-post");
+    uint64_t bytes = size ? pb_size(size) : 0;
+    if (!circuit || (!win && strcmp(circuit, "window-post")) || !bytes) {
+        fprintf(stderr, "cuzk-bench: --circuit winning-post|window-post and --sector-size "
+                        "2KiB|8MiB|512MiB|32GiB|64GiB are required\n");
+        goto bad;
+    }
+    if (reg < 0) {
+        for (uint64_t id = win ? 0 : 10; id < (win ? 5u : 15u) && reg < 0; id++) {
+            const cuzk_fil_post_info *p;
+            if (!cuzk_fil_post_lookup(&p, id) && p->sector_size == bytes) reg = (long long)id;
+        }
+    }
+    if (reg < 0 || cuzk_fil_post_lookup(&a->info, (uint64_t)reg) || a->info->winning != win ||
+        a->info->sector_size != bytes) {
+        fprintf(stderr, "cuzk-bench: no %s registered proof for sector size %s\n", circuit, size);
+        goto bad;
+    }
+    return 0;
+bad:
+    fprintf(stderr, "%s", usage);
+    return 2;
+}
+
+static void pb_free(pb_args *a)
+{
+    free(a->sectors);
+}
+
+int cuzk_bench_post_circuit_info(int argc, char **argv)
+{
+    pb_args a = {0};
+    if (pb_parse(&a, argc, argv, "usage: cuzk-bench circuit-info --circuit winning-post|window-post "
+                                 "--sector-size S [--json]\n"))
+        return 2;
+    cuzk_post_circuit_ctx c;
+    cuzk_cs *cs = NULL;
+    int st = cuzk_post_circuit_blank(&c, a.info);
+    if (!st) st = cuzk_cs_new(&cs, CUZK_CS_SHAPE, 0);
+    if (!st) st = cuzk_cs_synthesize(cs, cuzk_post_circuit, &c);
+    if (st) {
+        fprintf(stderr, "error: %s\n", cs ? cuzk_cs_error(cs) : cuzk_strerror(st));
+        cuzk_cs_free(cs);
+        return 1;
+    }
+    cuzk_cs_counts k;
+    cuzk_cs_get_counts(cs, &k);
+    cuzk_cs_free(cs);
+    char pid[160] = "";
+    cuzk_fil_post_param_id(pid, sizeof pid, a.info);
+    size_t rust = cuzk_post_num_constraints(a.info);
+    if (a.json) {
+        printf("{\"circuit\":\"%s\",\"registered_proof\":%llu,\"param_id\":\"%s\",\"sectors\":%u,"
+               "\"challenges\":%u,\"constraints\":%zu,\"rust_constraints\":%zu,\"inputs\":%zu,\"aux\":%zu,"
+               "\"nnz_a\":%zu,\"nnz_b\":%zu,\"nnz_c\":%zu,\"a_aux_density\":%zu,\"b_input_density\":%zu,"
+               "\"b_aux_density\":%zu}\n",
+               a.info->name, (unsigned long long)a.info->id, pid, a.info->circuit_sector_count,
+               a.info->circuit_challenge_count, k.constraints, rust, k.inputs, k.aux, k.nnz_a, k.nnz_b, k.nnz_c,
+               k.a_aux_density, k.b_input_density, k.b_aux_density);
+    } else {
+        printf("circuit          %s (registered proof %llu)\n", a.info->name, (unsigned long long)a.info->id);
+        printf("param id         %s\n", pid);
+        printf("shape            %u sectors x %u challenges\n", a.info->circuit_sector_count,
+               a.info->circuit_challenge_count);
+        printf("constraints      %zu (rust-fil-proofs count %zu + %zu input constraints)\n", k.constraints,
+               k.constraints - k.inputs, k.inputs);
+        printf("inputs           %zu (incl. ONE) = n_ic\n", k.inputs);
+        printf("aux              %zu\n", k.aux);
+        printf("nonzeros A/B/C   %zu / %zu / %zu\n", k.nnz_a, k.nnz_b, k.nnz_c);
+        printf("density a_aux    %zu, b_input %zu, b_aux %zu\n", k.a_aux_density, k.b_input_density,
+               k.b_aux_density);
+    }
+    pb_free(&a);
+    return k.constraints - k.inputs == rust ? 0 : 1;
+}
+
+static int pb_write(const char *path, const void *b, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(b, 1, n, f) != n || fclose(f)) {
+        fprintf(stderr, "cuzk-bench: cannot write %s: %s\n", path, strerror(errno));
+        if (f) fclose(f);
+        return 1;
+    }
+    return 0;
+}
+
+static double pb_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+int cuzk_bench_post_setup(int argc, char **argv)
+{
+    pb_args a = {0};
+    if (pb_parse(&a, argc, argv, "usage: cuzk-bench setup --circuit winning-post|window-post --sector-size S "
+                                 "--out DIR [--seed S] [--threads T]\n"))
+        return 2;
+    if (!a.out) {
+        fprintf(stderr, "cuzk-bench setup: --out DIR is required\n");
+        return 2;
+    }
+    if (cuzk_post_num_constraints(a.info) > (64u << 20)) {
+        fprintf(stderr, "cuzk-bench setup: %s has %zu constraints: too large for test parameters here\n",
+                a.info->name, cuzk_post_num_constraints(a.info));
+        return 1;
+    }
+    const char *seed = a.seed ? a.seed : "cuzk-test-seed";
+    mkdir(a.out, 0777);
+    cuzk_pool *pool = NULL;
+    if (cuzk_pool_create(&pool, (unsigned)a.threads)) return 1;
+    cuzk_post_circuit_ctx c;
+    cuzk_cs *cs = NULL;
+    cuzk_groth16_params *p = NULL;
+    char err[CUZK_G16_ERR_LEN] = "", id[160], name[200], path[4096], note[300];
+    int rc = 1;
+    double t0 = pb_now();
+    int st = cuzk_post_circuit_blank(&c, a.info);
+    if (!st) st = cuzk_cs_new(&cs, CUZK_CS_SHAPE, CUZK_CS_MATRICES);
+    if (!st) st = cuzk_cs_synthesize(cs, cuzk_post_circuit, &c);
+    cuzk_groth16_r1cs r;
+    if (!st) st = cuzk_groth16_r1cs_from_cs(&r, cs);
+    if (st) {
+        fprintf(stderr, "cuzk-bench setup: %s\n", cs ? cuzk_cs_error(cs) : cuzk_strerror(st));
+        goto done;
+    }
+    if (cuzk_groth16_setup_test(&p, &r, (const uint8_t *)seed, strlen(seed), cuzk_pool_par(pool), err,
+                                sizeof err)) {
+        fprintf(stderr, "cuzk-bench setup: %s\n", err);
+        goto done;
+    }
+    cuzk_fil_post_param_id(id, sizeof id, a.info);
+    snprintf(note, sizeof note, "seed=%s circuit=%s", seed, a.info->name);
+    for (int k = 0; k < 2; k++) {
+        cuzk_fil_param_file_name(name, sizeof name, id, k ? "vk" : "params");
+        snprintf(path, sizeof path, "%s/%s", a.out, name);
+        FILE *f = fopen(path, "wb");
+        int w = !f ? CUZK_ERR_IO
+                   : k ? cuzk_groth16_vk_write(f, cuzk_groth16_params_vk(p)) : cuzk_groth16_params_write(f, p);
+        if ((f && fclose(f)) || w || cuzk_groth16_mark_test(path, note)) {
+            fprintf(stderr, "cuzk-bench setup: cannot write %s\n", path);
+            goto done;
+        }
+        printf("%s\n", path);
+    }
+    fprintf(stderr, "setup: %s, %zu constraints, %zu inputs, %zu aux: %.3f s. TEST parameters (marked "
+                    "<file>.test): never use them for real proofs.\n",
+            a.info->name, r.n_constraints, r.n_inputs, r.n_aux, pb_now() - t0);
+    rc = 0;
+done:
+    cuzk_groth16_params_free(p);
+    cuzk_cs_free(cs);
+    cuzk_pool_destroy(pool);
+    pb_free(&a);
+    return rc;
+}
+
+/* Read the --vanilla files and build a job (message printed on error). */
+static int pb_job(cuzk_post_job **j, const pb_args *a)
+{
+    uint8_t rnd[32], pid[32] = {0};
+    if (pb_hex32(rnd, a->rnd_hex, "--randomness")) return 2;
+    if (a->pid_hex && pb_hex32(pid, a->pid_hex, "--prover-id")) return 2;
+    if (!a->pid_hex && a->have_miner) cuzk_post_prover_id(pid, a->miner_id);
+    uint8_t **bufs = calloc(a->n_vanilla, sizeof *bufs);
+    size_t *lens = calloc(a->n_vanilla, sizeof *lens);
+    int rc = bufs && lens ? 0 : 1;
+    for (size_t i = 0; !rc && i < a->n_vanilla; i++)
+        if (!(bufs[i] = g16_cli_read_file(a->vanilla[i], &lens[i]))) rc = 1;
+    char err[512] = "";
+    if (!rc && cuzk_post_job_new(j, a->info->id, (const uint8_t *const *)bufs, lens, a->n_vanilla, rnd, pid,
+                                 a->partition, err, sizeof err)) {
+        fprintf(stderr, "cuzk-bench: %s\n", err);
+        rc = 1;
+    }
+    for (size_t i = 0; bufs && i < a->n_vanilla; i++) free(bufs[i]);
+    free(bufs);
+    free(lens);
+    return rc;
+}
+
+int cuzk_bench_post_prove(int argc, char **argv)
+{
+    pb_args a = {0};
+    const char *usage = "usage: cuzk-bench prove --circuit winning-post|window-post --sector-size S --params F "
+                        "--vanilla F [--vanilla F ...] --randomness HEX (--prover-id HEX | --miner-id N) "
+                        "[--partition K] --out PROOF [--inputs-out F] [--threads T] [--deterministic] [--reps R]\n";
+    if (pb_parse(&a, argc, argv, usage)) return 2;
+    if (!a.params || !a.n_vanilla || !a.rnd_hex || !a.out) {
+        fputs(usage, stderr);
+        pb_free(&a);
+        return 2;
+    }
+    cuzk_post_job *j = NULL;
+    int rc = pb_job(&j, &a);
+    if (rc) {
+        pb_free(&a);
+        return rc;
+    }
+    cuzk_pool *pool = NULL;
+    cuzk_groth16_params *p = NULL;
+    char err[CUZK_G16_ERR_LEN] = "";
+    rc = 1;
+    if (cuzk_pool_create(&pool, (unsigned)a.threads)) goto done;
+    cuzk_groth16_load_opts lo = {.par = cuzk_pool_par(pool), .err = err, .err_len = sizeof err};
+    double t0 = pb_now();
+    if (cuzk_groth16_params_load(&p, a.params, &lo)) {
+        fprintf(stderr, "cuzk-bench prove: %s: %s\n", a.params, err);
+        goto done;
+    }
+    double t_load = pb_now() - t0;
+    if (cuzk_groth16_params_is_test(p)) fprintf(stderr, "cuzk-bench prove: WARNING: %s are TEST parameters\n", a.params);
+    uint8_t proof[CUZK_G16_PROOF_BYTES];
+    for (size_t r = 0; r < a.reps; r++) {
+        cuzk_groth16_timings tm = {0};
+        cuzk_groth16_prove_opts o = {.deterministic = a.det, .par = cuzk_pool_par(pool), .timings = &tm};
+        double t1 = pb_now();
+        cuzk_cs *cs = NULL;
+        if (cuzk_post_job_synthesize(&cs, j, CUZK_CS_PROVE, 0, err, sizeof err)) {
+            fprintf(stderr, "cuzk-bench prove: %s\n", err);
+            goto done;
+        }
+        double t_syn = pb_now() - t1;
+        cuzk_groth16_witness w;
+        o.err = err;
+        o.err_len = sizeof err;
+        int st = cuzk_groth16_witness_from_cs(&w, cs);
+        if (!st) st = cuzk_groth16_prove(&proof, p, &w, 1, &o);
+        cuzk_cs_free(cs);
+        if (st) {
+            fprintf(stderr, "cuzk-bench prove: %s\n", err);
+            goto done;
+        }
+        fprintf(stderr, "prove: %s rep %zu: synthesis %.3f s, prove %.3f s (h %.3f, msm l %.3f a %.3f b1 %.3f "
+                        "b2 %.3f), total %.3f s; params load %.3f s, %zu threads\n",
+                a.info->name, r, t_syn, tm.total, tm.h_ntt + tm.msm_h, tm.msm_l, tm.msm_a, tm.msm_b_g1,
+                tm.msm_b_g2, pb_now() - t1, t_load, a.threads);
+    }
+    if (pb_write(a.out, proof, sizeof proof)) goto done;
+    if (a.inputs_out) {
+        size_t n;
+        const cuzk_fr *in = cuzk_post_job_inputs(j, &n);
+        uint8_t *b = malloc(32 * n);
+        if (!b) goto done;
+        for (size_t i = 0; i < n; i++) cuzk_fr_to_bytes_le(b + 32 * i, &in[i]);
+        int w = pb_write(a.inputs_out, b, 32 * n);
+        free(b);
+        if (w) goto done;
+    }
+    printf("%s\n", a.out);
+    rc = 0;
+done:
+    cuzk_groth16_params_free(p);
+    cuzk_pool_destroy(pool);
+    cuzk_post_job_free(j);
+    pb_free(&a);
+    return rc;
+}
+
+int cuzk_bench_post_verify(int argc, char **argv)
+{
+    pb_args a = {0};
+    const char *usage = "usage: cuzk-bench verify --circuit winning-post|window-post --sector-size S --vk F "
+                        "--proof F --randomness HEX --sector N:COMM_R_HEX [--sector ...] [--partition K] "
+                        "[--prover-id HEX]\n";
+    if (pb_parse(&a, argc, argv, usage)) return 2;
+    uint8_t rnd[32];
+    if (!a.vk || !a.proof || !a.n_sectors || pb_hex32(rnd, a.rnd_hex, "--randomness")) {
+        fputs(usage, stderr);
+        pb_free(&a);
+        return 2;
+    }
+    char err[CUZK_G16_ERR_LEN] = "";
+    cuzk_groth16_load_opts lo = {.err = err, .err_len = sizeof err};
+    cuzk_groth16_vk *vk = NULL;
+    if (cuzk_groth16_vk_load(&vk, a.vk, &lo)) {
+        fprintf(stderr, "cuzk-bench verify: %s: %s\n", a.vk, err);
+        pb_free(&a);
+        return 2;
+    }
+    size_t len = 0;
+    uint8_t *proof = g16_cli_read_file(a.proof, &len);
+    int rc = 2;
+    if (!proof) goto done;
+    if (len != CUZK_G16_PROOF_BYTES) {
+        printf("invalid: proof is %zu bytes, expected %d\n", len, CUZK_G16_PROOF_BYTES);
+        rc = 1;
+        goto done;
+    }
+    bool ok = false;
+    int st = cuzk_post_verify(&ok, vk, a.info->id, proof, rnd, a.sectors, a.n_sectors, a.partition, err,
+                              sizeof err);
+    if (st == CUZK_ERR_ARG) { /* sector count, partition, vk size: the arguments */
+        fprintf(stderr, "cuzk-bench verify: %s\n", err);
+        goto done;
+    }
+    if (ok) printf("valid\n");
+    else printf("invalid: %s\n", err[0] ? err : "proof does not verify");
+    rc = ok ? 0 : 1;
+done:
+    free(proof);
+    cuzk_groth16_vk_free(vk);
+    pb_free(&a);
+    return rc;
+}
+
+static double pb_median(double *v, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        for (size_t k = i; k > 0 && v[k] < v[k - 1]; k--) {
+            double t = v[k];
+            v[k] = v[k - 1];
+            v[k - 1] = t;
+        }
+    return v[n / 2];
+}
+
+int cuzk_bench_post_synth(int argc, char **argv)
+{
+    pb_args a = {0};
+    const char *usage = "usage: cuzk-bench synth --circuit winning-post|window-post --sector-size S "
+                        "[--mode shape|prove|witness|check] [--repeat R] [--vanilla F ... --randomness HEX] "
+                        "[--partition K] [--json]\n";
+    if (pb_parse(&a, argc, argv, usage)) return 2;
+    static const char *const modes[] = {"prove", "witness", "shape", "check"};
+    int mode = a.n_vanilla ? CUZK_CS_PROVE : CUZK_CS_SHAPE;
+    if (a.mode)
+        for (mode = 0; mode < 4 && strcmp(a.mode, modes[mode]); mode++) {}
+    if (mode == 4 || (mode != CUZK_CS_SHAPE && !a.n_vanilla) || a.reps > 64) {
+        fprintf(stderr, "cuzk-bench synth: modes other than shape need --vanilla and --randomness\n%s", usage);
+        pb_free(&a);
+        return 2;
+    }
+    cuzk_post_job *j = NULL;
+    cuzk_post_circuit_ctx blank;
+    if (a.n_vanilla) {
+        int rc = pb_job(&j, &a);
+        if (rc) {
+            pb_free(&a);
+            return rc;
+        }
+    } else if (cuzk_post_circuit_blank(&blank, a.info)) {
+        pb_free(&a);
+        return 1;
+    }
+    cuzk_circuit_fn fn = cuzk_post_circuit;
+    void *ctx = &blank;
+    if (j) cuzk_post_job_circuit(j, &fn, &ctx); /* the job's context carries the witness */
+    double wall[64], cpu[64];
+    cuzk_cs_counts k = {0};
+    for (size_t r = 0; r < a.reps; r++) {
+        cuzk_cs *cs = NULL;
+        struct timespec c0, c1;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+        double t0 = pb_now();
+        int st = cuzk_cs_new(&cs, (cuzk_cs_mode)mode, 0);
+        if (!st) st = cuzk_cs_synthesize(cs, fn, ctx);
+        wall[r] = pb_now() - t0;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+        cpu[r] = (double)(c1.tv_sec - c0.tv_sec) + 1e-9 * (double)(c1.tv_nsec - c0.tv_nsec);
+        if (st) {
+            fprintf(stderr, "cuzk-bench synth: %s\n", cs ? cuzk_cs_error(cs) : cuzk_strerror(st));
+            cuzk_cs_free(cs);
+            cuzk_post_job_free(j);
+            pb_free(&a);
+            return 1;
+        }
+        cuzk_cs_get_counts(cs, &k);
+        cuzk_cs_free(cs);
+    }
+    size_t n = a.reps;
+    double w = pb_median(wall, n), c = pb_median(cpu, n);
+    if (a.json)
+        printf("{\"circuit\":\"%s\",\"mode\":\"%s\",\"constraints\":%zu,\"repeat\":%zu,\"wall_s\":%.6f,"
+               "\"cpu_s\":%.6f,\"constraints_per_cpu_s\":%.0f}\n",
+               a.info->name, modes[mode], k.constraints, n, w, c, (double)k.constraints / c);
+    else
+        printf("%s %s: %zu constraints, median of %zu: %.3f s wall, %.3f s cpu, %.2f M constraints/cpu-s\n",
+               a.info->name, modes[mode], k.constraints, n, w, c, (double)k.constraints / c / 1e6);
+    cuzk_post_job_free(j);
+    pb_free(&a);
+    return 0;
+}
