@@ -197,4 +197,26 @@ CUZK_FF_ADDSUB(cuzk_fp_sub, cuzk_fp, 6, 384, sub, CUZK_FP_MODULUS)
 CUZK_FF_ADDSUB(cuzk_fr_add, cuzk_fr, 4, 256, add, CUZK_FR_MODULUS)
 CUZK_FF_ADDSUB(cuzk_fr_sub, cuzk_fr, 4, 256, sub, CUZK_FR_MODULUS)
 
+/* Modular negation, inlinable (0 stays 0). */
+void cuzk_fp_neg_portable_ool(cuzk_fp *r, const cuzk_fp *a);
+void cuzk_fr_neg_portable_ool(cuzk_fr *r, const cuzk_fr *a);
+#if CUZK_FF_INLINE_ASM
+#define CUZK_FF_NEG(F, T, N, BITS, MOD)                                           \
+    static inline __attribute__((always_inline)) void F##_inl(T *r, const T *a)  \
+    {                                                                             \
+        if (__builtin_expect(cuzk_ff_adx_active, 1))                              \
+            cuzk_neg_mod_##BITS##_x86(r->l, a->l, MOD);                           \
+        else                                                                      \
+            F##_portable_ool(r, a);                                               \
+    }
+#else
+#define CUZK_FF_NEG(F, T, N, BITS, MOD)                                           \
+    static inline __attribute__((always_inline)) void F##_inl(T *r, const T *a)  \
+    {                                                                             \
+        limbs_neg_mod_n(r->l, a->l, MOD, N);                                      \
+    }
+#endif
+CUZK_FF_NEG(cuzk_fp_neg, cuzk_fp, 6, 384, CUZK_FP_MODULUS)
+CUZK_FF_NEG(cuzk_fr_neg, cuzk_fr, 4, 256, CUZK_FR_MODULUS)
+
 #endif

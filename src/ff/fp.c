@@ -62,9 +62,14 @@ void cuzk_fp_dbl(cuzk_fp *r, const cuzk_fp *a)
     cuzk_fp_add_inl(r, a, a);
 }
 
-void cuzk_fp_neg(cuzk_fp *r, const cuzk_fp *a)
+__attribute__((noinline)) void cuzk_fp_neg_portable_ool(cuzk_fp *r, const cuzk_fp *a)
 {
     limbs_neg_mod_n(r->l, a->l, P, 6);
+}
+
+void cuzk_fp_neg(cuzk_fp *r, const cuzk_fp *a)
+{
+    cuzk_fp_neg_inl(r, a);
 }
 
 __attribute__((noinline)) void cuzk_fp_mul_portable_ool(cuzk_fp *r, const cuzk_fp *a, const cuzk_fp *b)

@@ -67,9 +67,14 @@ void cuzk_fr_dbl(cuzk_fr *r, const cuzk_fr *a)
     cuzk_fr_add_inl(r, a, a);
 }
 
-void cuzk_fr_neg(cuzk_fr *r, const cuzk_fr *a)
+__attribute__((noinline)) void cuzk_fr_neg_portable_ool(cuzk_fr *r, const cuzk_fr *a)
 {
     limbs_neg_mod_n(r->l, a->l, M, 4);
+}
+
+void cuzk_fr_neg(cuzk_fr *r, const cuzk_fr *a)
+{
+    cuzk_fr_neg_inl(r, a);
 }
 
 __attribute__((noinline)) void cuzk_fr_mul_portable_ool(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b)

@@ -569,4 +569,73 @@ cuzk_sub_mod_256_x86(uint64_t r[4], const uint64_t a[4], const uint64_t b[4], co
     r[0] = r0, r[1] = r1, r[2] = r2, r[3] = r3;
 }
 
+/* r = -a mod m (0 stays 0): m - a, masked to zero when a == 0. */
+static inline __attribute__((always_inline)) void
+cuzk_neg_mod_384_x86(uint64_t r[6], const uint64_t a[6], const uint64_t m[6])
+{
+    uint64_t r0, r1, r2, r3, r4, r5, nz;
+    __asm__(/* a != 0 as a 3-deep OR tree (a serial chain costs latency) */
+            "movq 0(%[a]), %[nz]\n\t"
+            "orq 8(%[a]), %[nz]\n\t"
+            "movq 16(%[a]), %[r4]\n\t"
+            "orq 24(%[a]), %[r4]\n\t"
+            "movq 32(%[a]), %[r5]\n\t"
+            "orq 40(%[a]), %[r5]\n\t"
+            "orq %[r4], %[nz]\n\t"
+            "orq %[r5], %[nz]\n\t"
+            "movq 0+%[m], %[r0]\n\t"
+            "movq 8+%[m], %[r1]\n\t"
+            "movq 16+%[m], %[r2]\n\t"
+            "movq 24+%[m], %[r3]\n\t"
+            "movq 32+%[m], %[r4]\n\t"
+            "movq 40+%[m], %[r5]\n\t"
+            "subq 0(%[a]), %[r0]\n\t"
+            "sbbq 8(%[a]), %[r1]\n\t"
+            "sbbq 16(%[a]), %[r2]\n\t"
+            "sbbq 24(%[a]), %[r3]\n\t"
+            "sbbq 32(%[a]), %[r4]\n\t"
+            "sbbq 40(%[a]), %[r5]\n\t"
+            "negq %[nz]\n\t"            /* CF = (a != 0) */
+            "sbbq %[nz], %[nz]\n\t"     /* nz = a != 0 ? ~0 : 0 */
+            "andq %[nz], %[r0]\n\t"
+            "andq %[nz], %[r1]\n\t"
+            "andq %[nz], %[r2]\n\t"
+            "andq %[nz], %[r3]\n\t"
+            "andq %[nz], %[r4]\n\t"
+            "andq %[nz], %[r5]\n\t"
+            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
+              [r4] "=&r"(r4), [r5] "=&r"(r5), [nz] "=&r"(nz)
+            : [a] "r"(a), [m] "m"(*(const uint64_t(*)[6])m), "m"(*(const uint64_t(*)[6])a)
+            : "cc");
+    r[0] = r0, r[1] = r1, r[2] = r2, r[3] = r3, r[4] = r4, r[5] = r5;
+}
+
+static inline __attribute__((always_inline)) void
+cuzk_neg_mod_256_x86(uint64_t r[4], const uint64_t a[4], const uint64_t m[4])
+{
+    uint64_t r0, r1, r2, r3, nz;
+    __asm__("movq 0(%[a]), %[nz]\n\t"
+            "orq 8(%[a]), %[nz]\n\t"
+            "orq 16(%[a]), %[nz]\n\t"
+            "orq 24(%[a]), %[nz]\n\t"
+            "movq 0+%[m], %[r0]\n\t"
+            "movq 8+%[m], %[r1]\n\t"
+            "movq 16+%[m], %[r2]\n\t"
+            "movq 24+%[m], %[r3]\n\t"
+            "subq 0(%[a]), %[r0]\n\t"
+            "sbbq 8(%[a]), %[r1]\n\t"
+            "sbbq 16(%[a]), %[r2]\n\t"
+            "sbbq 24(%[a]), %[r3]\n\t"
+            "negq %[nz]\n\t"
+            "sbbq %[nz], %[nz]\n\t"
+            "andq %[nz], %[r0]\n\t"
+            "andq %[nz], %[r1]\n\t"
+            "andq %[nz], %[r2]\n\t"
+            "andq %[nz], %[r3]\n\t"
+            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [nz] "=&r"(nz)
+            : [a] "r"(a), [m] "m"(*(const uint64_t(*)[4])m), "m"(*(const uint64_t(*)[4])a)
+            : "cc");
+    r[0] = r0, r[1] = r1, r[2] = r2, r[3] = r3;
+}
+
 #endif
