@@ -294,6 +294,9 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
     double t0 = g16_clock(cpu), t;
     if (!proofs || !p || (!w && n)) return g16_err(err, el, CUZK_ERR_ARG, "prove: NULL argument");
     if (!n) return CUZK_OK;
+    size_t chunk = o && o->chunk_vars ? o->chunk_vars : CHUNK_VARS;
+    if (chunk % 64 || chunk > CHUNK_VARS)
+        return g16_err(err, el, CUZK_ERR_ARG, "prove: chunk_vars must be a multiple of 64, <= 2^20");
     int st;
     for (size_t i = 0; i < n; i++)
         if ((st = check_witness(p, &w[i], i, &w[0], err, el))) return st;
@@ -314,9 +317,6 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
     /* decode buffer for mapped params: one chunk of G2 (the largest) */
     size_t most = 0;
     for (int v = 0; v < 5; v++) most = p->count[v] > most ? p->count[v] : most;
-    size_t chunk = o && o->chunk_vars ? o->chunk_vars : CHUNK_VARS;
-    if (chunk % 64 || chunk > CHUNK_VARS)
-        return g16_err(err, el, CUZK_ERR_ARG, "prove: chunk_vars must be a multiple of 64, <= 2^20");
     most = most < chunk ? most : chunk;
     void *buf = p->map ? malloc((most ? most : 1) * sizeof(cuzk_g2_affine)) : NULL;
     if (!x.h || !x.l || !x.a || !x.b1 || !x.b2 || !x.hcoef || !x.owned || !sc || (p->map && !buf)) {
