@@ -9,7 +9,7 @@ typedef struct {
     size_t P, NG, ntasks, tile_bytes;
 } split;
 
-static split plan_split(size_t K, unsigned nwin, size_t m, size_t nones)
+static split plan_split(size_t K, unsigned nwin)
 {
     split s;
     if (K <= nwin) {
@@ -19,10 +19,8 @@ static split plan_split(size_t K, unsigned nwin, size_t m, size_t nones)
         s.NG = nwin;
         s.P = (K + nwin - 1) / nwin;
     }
-    (void)nones;
     s.ntasks = s.P * s.NG;
     s.tile_bytes = 0;
-    (void)m;
     return s;
 }
 
@@ -33,7 +31,7 @@ static split plan_split(size_t K, unsigned nwin, size_t m, size_t nones)
 static size_t scratch_for(size_t nvars, size_t K, unsigned c, int is_fr, split *sp)
 {
     unsigned nwin = cuzk_msm_nwindows(c);
-    split s = plan_split(K, nwin, nvars, nvars);
+    split s = plan_split(K, nwin);
     s.tile_bytes = msm_align(G(tile_scratch_sizeof)((nvars + s.P - 1) / s.P, c));
     if (sp) *sp = s;
     return msm_align(nvars * (is_fr ? sizeof(cuzk_scalar) : sizeof(uint32_t))) +
