@@ -126,6 +126,15 @@ static void test_digest(void)
     char d[33], err[CUZK_FIL_ERR_LEN];
     CHECK(cuzk_fil_file_digest(d, path, err, sizeof err) == CUZK_OK);
     CHECK(!strcmp(d, "ba80a53f981c4d0d6a2797b69f12f6e9"));
+    /* integrity check against a parameters.json naming this file */
+    const char *base = strrchr(path, '/') + 1;
+    char json[256];
+    snprintf(json, sizeof json, "{\"%s\": {\"cid\": \"Qm\", \"digest\": \"%s\", \"sector_size\": 2048}}",
+             base, "ba80a53f981c4d0d6a2797b69f12f6e9");
+    CHECK(cuzk_fil_params_check_file(json, strlen(json), path, err, sizeof err) == CUZK_OK);
+    json[strlen(json) - 30] ^= 1; /* one digest character */
+    CHECK(cuzk_fil_params_check_file(json, strlen(json), path, err, sizeof err) == CUZK_ERR_FORMAT);
+    CHECK(strstr(err, "does not match") != NULL);
     remove(path);
     CHECK(cuzk_fil_file_digest(d, path, err, sizeof err) == CUZK_ERR_IO);
 }

@@ -201,6 +201,11 @@ int cuzk_fil_params_json_lookup(cuzk_fil_param_entry *out, const char *json, siz
                                 const char *name, char *err, size_t err_len);
 /* First 32 hex chars of BLAKE2b-512 of a file (streamed), NUL-terminated. */
 int cuzk_fil_file_digest(char out[33], const char *path, char *err, size_t err_len);
+/* Integrity check of a downloaded params/vk file: its base name must be in
+ * parameters.json and its digest must match (CUZK_ERR_FORMAT with both
+ * digests in err if not).  Reads the whole file (44 GiB for 32G PoRep). */
+int cuzk_fil_params_check_file(const char *json, size_t json_len, const char *path, char *err,
+                               size_t err_len);
 
 /* ---- bincode vanilla proofs (vanilla.c) --------------------------------- */
 typedef struct {

@@ -270,3 +270,21 @@ done:
     fclose(f);
     return st;
 }
+
+int cuzk_fil_params_check_file(const char *json, size_t json_len, const char *path, char *err,
+                               size_t err_len)
+{
+    if (!json || !path) return CUZK_ERR_ARG;
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    cuzk_fil_param_entry e;
+    int st = cuzk_fil_params_json_lookup(&e, json, json_len, base, err, err_len);
+    if (st) return st;
+    char d[33];
+    if ((st = cuzk_fil_file_digest(d, path, err, err_len))) return st;
+    if (strcmp(d, e.digest))
+        return fil_err(err, err_len, CUZK_ERR_FORMAT,
+                       "%s: BLAKE2b-512 digest %s does not match parameters.json (%s): corrupt or "
+                       "incomplete download", base, d, e.digest);
+    return CUZK_OK;
+}

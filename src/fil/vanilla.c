@@ -283,7 +283,13 @@ int cuzk_fil_vanilla_write(uint8_t *out, size_t cap, size_t *written, const cuzk
     if (!out || !v) return CUZK_ERR_ARG;
     for (size_t s = 0; s < v->n_sectors; s++)
         for (size_t i = 0; i < v->sectors[s].n_proofs; i++)
-            if (v->sectors[s].proofs[i].kind > CUZK_FIL_PROOF_TOP) return CUZK_ERR_ARG;
+        {
+            const cuzk_fil_merkle_proof *p = &v->sectors[s].proofs[i];
+            if (p->kind > CUZK_FIL_PROOF_TOP) return CUZK_ERR_ARG;
+            for (uint32_t k = 0; k <= p->kind; k++)
+                if (p->path[k].levels && (p->path[k].arity < 2 || !p->path[k].hashes || !p->path[k].index))
+                    return CUZK_ERR_ARG;
+        }
     size_t n = cuzk_fil_vanilla_size(v);
     if (cap < n) return CUZK_ERR_ARG;
     uint8_t *o = out;
