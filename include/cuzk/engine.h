@@ -367,6 +367,8 @@ typedef struct cuzk_engine_status {
     cuzk_engine_srs_info *srs;             /* malloc'd */
     size_t n_workers;
     cuzk_engine_worker_info *workers;      /* malloc'd */
+    uint64_t batches;                      /* prover calls so far */
+    uint64_t batched_partitions;           /* partitions they proved */
 } cuzk_engine_status;
 int cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out);
 void cuzk_engine_status_clear(cuzk_engine_status *s);

@@ -141,6 +141,7 @@ struct cuzk_engine {
     int api_waiters;          /* callers inside await */
     bool shut_down;
     size_t n_live;            /* jobs not ended */
+    uint64_t n_batches, n_batched_parts;
 };
 
 /* engine.c */

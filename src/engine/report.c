@@ -52,6 +52,8 @@ int cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out)
         else out->queues[j->kind].in_progress++;
     }
     out->memory_used = e->mem_reserved + e->srs_hot_bytes;
+    out->batches = e->n_batches;
+    out->batched_partitions = e->n_batched_parts;
     out->memory_limit = e->mem_limit;
     size_t ns = 0;
     for (srs_entry *s = e->srs; s; s = s->next) ns++;
@@ -205,6 +207,11 @@ int cuzk_engine_metrics_text(cuzk_engine *e, char **out, size_t *len)
                   "# TYPE cuzk_pipeline_partitions gauge\n"
                   "cuzk_pipeline_partitions{stage=\"synthesis\"} %zu\n"
                   "cuzk_pipeline_partitions{stage=\"prove_queue\"} %zu\n", nsynth, nproveq);
+    sb_printf(&b, "# HELP cuzk_prover_batches_total Prover calls (batches).\n"
+                  "# TYPE cuzk_prover_batches_total counter\ncuzk_prover_batches_total %llu\n"
+                  "# HELP cuzk_prover_partitions_total Partitions proved in those batches.\n"
+                  "# TYPE cuzk_prover_partitions_total counter\ncuzk_prover_partitions_total %llu\n",
+              (unsigned long long)st.batches, (unsigned long long)st.batched_partitions);
     sb_printf(&b, "# HELP cuzk_memory_bytes Memory budget: used (reservations + hot SRS) and limit.\n"
                   "# TYPE cuzk_memory_bytes gauge\n"
                   "cuzk_memory_bytes{type=\"used\"} %llu\ncuzk_memory_bytes{type=\"limit\"} %llu\n",
@@ -253,10 +260,13 @@ int cuzk_engine_status_json(cuzk_engine *e, char **out, size_t *len)
                   st.queues[k].in_progress);
     sb_printf(&b, "],\"srs\":[");
     for (size_t i = 0; i < st.n_srs; i++)
-        sb_printf(&b, "%s{\"circuit_id\":\"%s\",\"tier\":\"%s\",\"size_bytes\":%llu,"
-                      "\"ref_count\":%u,\"idle_ms\":%llu}", i ? "," : "", st.srs[i].circuit_id,
+    {
+        sb_printf(&b, "%s{\"circuit_id\":\"", i ? "," : "");
+        sb_json_str(&b, st.srs[i].circuit_id);
+        sb_printf(&b, "\",\"tier\":\"%s\",\"size_bytes\":%llu,\"ref_count\":%u,\"idle_ms\":%llu}",
                   tier_name(st.srs[i].tier), (unsigned long long)st.srs[i].size_bytes,
                   st.srs[i].ref_count, (unsigned long long)st.srs[i].idle_ms);
+    }
     sb_printf(&b, "],\"workers\":[");
     for (size_t i = 0; i < st.n_workers; i++) {
         sb_printf(&b, "%s{\"name\":\"%s\",\"state\":\"%s\",\"job_id\":\"", i ? "," : "",

@@ -282,6 +282,7 @@ static int verify_part(const part *p, const uint8_t proof[CUZK_G16_PROOF_BYTES],
     return st;
 }
 
+/* Called without mu; returns with mu held (results are committed under it). */
 static void prove_batch(cuzk_engine *e, worker *w, part **ps, size_t n)
 {
     batch b = {e, ps, n, cuzk_groth16_backend_cpu()};
@@ -388,12 +389,13 @@ void *eng_prover_main(void *arg)
             }
         }
         eng_worker_set(w, "proving", ps[0]->j);
+        e->n_batches++;
+        e->n_batched_parts += n;
         cuzk_log(CUZK_LOG_DEBUG, ps[0]->j->id, "proving a batch of %zu partition(s) of %s", n,
                  ps[0]->j->circuit_id);
         pthread_cond_broadcast(&e->cv_work); /* pipeline slots freed */
         pthread_mutex_unlock(&e->mu);
-        prove_batch(e, w, ps, n);
-        pthread_mutex_lock(&e->mu);
+        prove_batch(e, w, ps, n); /* returns with mu held */
     }
     eng_worker_set(w, "stopped", NULL);
     pthread_mutex_unlock(&e->mu);
