@@ -17,9 +17,11 @@
  *    in XYZZ coordinates.  Small inputs use XYZZ buckets directly (no
  *    inversions).
  *
- * Memory: with scratch sized by the functions below; the affine bucket
- * array of one window (2^(c-1) points, 3 MiB for G1 at c = 16) lives in each
- * task's tile scratch.
+ * Memory: all working memory is the scratch below; it holds per-term index
+ * lists (O(nvars)) and, per concurrent task, the affine bucket array of one
+ * window (2^(c-1) points, 3 MiB for G1 at c = 16) plus a chunk buffer.
+ * bellperson rejects infinity bases (UnexpectedIdentity); here they simply
+ * contribute nothing.
  *
  * Density (bellperson's DensityTracker contract): a query over nvars
  * variables has nvars scalars, but only the variables whose density bit is
@@ -105,7 +107,9 @@ typedef struct {
 } cuzk_msm_opts;
 #define CUZK_MSM_MAX_WINDOW 20u
 
-/* As cuzk_msm_g1_canonical with explicit knobs (opts == NULL: defaults). */
+/* As cuzk_msm_g1_canonical with explicit knobs (opts == NULL: defaults).
+ * A forced window above cuzk_msm_window_bits(nvars) needs more scratch than
+ * the *_scratch_sizeof functions give: pass scratch == NULL then. */
 int cuzk_msm_g1_opts(cuzk_par *par, cuzk_g1 *out, const cuzk_g1_affine *bases, size_t nbases,
                      const cuzk_scalar *scalars, size_t nvars, const uint64_t *density,
                      void *scratch, size_t scratch_len, const cuzk_msm_opts *opts);
