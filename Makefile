@@ -7,7 +7,7 @@ JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 WERROR  ?= $(if $(CI),ON,OFF)
 
-.PHONY: all deps build test test-release test-asan test-npm demo bench format clean
+.PHONY: all deps build build-asan test test-release test-asan test-npm test-fuzz demo bench format clean
 
 all: build
 
@@ -22,7 +22,7 @@ build-asan: deps
 	@cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_SANITIZE=ON -DCUZK_VERIFY=ON -DCUZK_WERROR=$(WERROR) $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD)-asan -j $(JOBS)
 
-test: test-release test-asan test-npm
+test: test-release test-asan test-npm test-fuzz
 	@echo "make test: all suites passed"
 
 test-release: build
@@ -32,8 +32,15 @@ test-release: build
 test-asan: build-asan
 	@cd $(BUILD)-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
 
-test-npm:
+# independent references that need node (skipped, with the reason, without it)
+test-npm: build
 	@scripts/npm-checks.sh
+	@tests/snarkjs/run.sh $(BUILD)/bin
+
+# libFuzzer harnesses, briefly (skipped, with the reason, without clang)
+FUZZ_SECONDS ?= 8
+test-fuzz: build
+	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(BUILD)/bin
 
 demo: build
 	@scripts/demo.sh $(BUILD)/bin

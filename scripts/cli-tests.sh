@@ -96,4 +96,18 @@ check point-usage-two-hex 2 "$BIN/cuzk-bench" point --g1 "$G1" "$G1"
 check point-usage-bad-flag 2 "$BIN/cuzk-bench" point --g3 "$G1"
 check usage-no-command 2 "$BIN/cuzk-bench"
 check usage-unknown-command 2 "$BIN/cuzk-bench" no_such_command
+check point-usage-both-groups 2 "$BIN/cuzk-bench" point --g1 --g2 "$G1"
+
+# ---- Groth16 round trip through the CLI (setup -> prove -> verify -> export) -----
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+check g16-setup 0 "$BIN/cuzk-bench" setup --circuit chain --size 10 --out "$T" --seed 7
+check g16-prove 0 "$BIN/cuzk-bench" prove --params "$T/chain-10.params" --circuit chain --size 10 \
+  --out "$T/p" --inputs-out "$T/i" --deterministic
+check g16-verify 0 "$BIN/cuzk-bench" verify --vk "$T/chain-10.vk" --proof "$T/p" --inputs "$T/i"
+expect_out g16-verify-valid "^valid$"
+printf '\x02' | dd of="$T/i" bs=1 count=1 conv=notrunc 2>/dev/null
+check g16-verify-bad-input 1 "$BIN/cuzk-bench" verify --vk "$T/chain-10.vk" --proof "$T/p" --inputs "$T/i"
+expect_out g16-verify-bad-input-reason "^invalid: "
+check g16-verify-usage 2 "$BIN/cuzk-bench" verify --vk "$T/chain-10.vk"
+check g16-export 0 "$BIN/cuzk-bench" export-snarkjs --vk "$T/chain-10.vk" --proof "$T/p" --inputs "$T/i" --out "$T/j"
 exit $fail
