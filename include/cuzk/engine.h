@@ -270,6 +270,12 @@ void cuzk_engine_destroy(cuzk_engine *e);
  * jobs already parsed keep their provider. */
 int cuzk_engine_register(cuzk_engine *e, cuzk_proof_kind kind, const cuzk_engine_provider *p);
 
+/* Register every provider this build has for the wire kinds: today
+ * WinningPoSt and WindowPoSt (cuzk/post.h; params looked up in param_cache
+ * by their v28 file names).  PoRep and SnapDeals are not built yet: such
+ * requests end FAILED with "no prover registered".  One call for daemons. */
+int cuzk_engine_register_builtin(cuzk_engine *e);
+
 /* Enqueue.  job_id gets the job id (request_id, else a random UUID v4 from
  * getrandom); *queue_position the number of queued jobs that will start
  * before it (0 = next).  Idempotent: a known request_id returns the same
