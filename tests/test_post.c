@@ -293,6 +293,63 @@ static void test_circuit_rejects(void)
     cuzk_fil_tree_free(s.tree);
 }
 
+
+/* The real 32 GiB WindowPoSt vanilla proof (../shared, sector 1, miner
+ * f01000, zero randomness, base + sub tree paths): the job accepts it
+ * natively, and one circuit sector built from it (53,333 constraints, the
+ * per-sector count of rust-fil-proofs' 32 GiB bench) is satisfied with the
+ * job's first 11 public inputs. */
+static void test_golden_32g_sector(void)
+{
+    const char *sh = test_shared_dir();
+    char path[1024];
+    snprintf(path, sizeof path, "%s/data/filecoin/window-post-32g-golden.vproof", sh ? sh : "");
+    size_t len;
+    uint8_t *buf = sh ? test_read_file(path, &len) : NULL;
+    if (!buf) {
+        test_skip("../shared/data/filecoin/window-post-32g-golden.vproof not found");
+        return;
+    }
+    uint8_t rnd[32] = {0}, pid[32];
+    cuzk_post_prover_id(pid, 1000);
+    const uint8_t *vs[1] = {buf};
+    cuzk_post_job *j = NULL;
+    char err[256] = "";
+    CHECK(cuzk_post_job_new(&j, 8, vs, &len, 1, rnd, pid, 0, err, sizeof err) == 0);
+    if (!j) {
+        fprintf(stderr, "golden: %s\n", err);
+        free(buf);
+        return;
+    }
+    size_t ni;
+    const cuzk_fr *in = cuzk_post_job_inputs(j, &ni);
+    CHECK(ni == 25839);
+    cuzk_circuit_fn fn;
+    void *vctx;
+    cuzk_post_job_circuit(j, &fn, &vctx);
+    cuzk_post_circuit_ctx one = *(const cuzk_post_circuit_ctx *)vctx;
+    one.n_sectors = 1;
+    cuzk_cs *cs;
+    CHECK(cuzk_cs_new(&cs, CUZK_CS_CHECK, 0) == 0);
+    CHECK(cuzk_cs_synthesize(cs, fn, &one) == 0);
+    size_t at;
+    const char *where;
+    CHECK(cuzk_cs_is_satisfied(cs, &at, &where));
+    cuzk_cs_counts k;
+    cuzk_cs_get_counts(cs, &k);
+    CHECK(k.constraints - k.inputs == 53333 && k.inputs == 12);
+    const cuzk_fr *ci = cuzk_cs_input_assignment(cs);
+    CHECK(!memcmp(ci + 1, in, 11 * sizeof *in));
+    cuzk_cs_free(cs);
+    /* the last sector (a padded copy) has the same inputs */
+    CHECK(!memcmp(in + 11 * 2348, in, 11 * sizeof *in));
+    cuzk_post_job_free(j);
+    /* other randomness: the vanilla proof no longer matches its challenges */
+    rnd[0] = 1;
+    CHECK(cuzk_post_job_new(&j, 8, vs, &len, 1, rnd, pid, 0, err, sizeof err) == CUZK_ERR_ARG);
+    free(buf);
+}
+
 static const test_case tests[] = {
     {"rust_fallback_counts", test_rust_fallback_counts},
     {"registered_counts", test_registered_counts},
@@ -300,5 +357,6 @@ static const test_case tests[] = {
     {"winning_2k_job", test_winning_2k_job},
     {"window_2k_job", test_window_2k_job},
     {"circuit_rejects", test_circuit_rejects},
+    {"golden_32g_sector", test_golden_32g_sector},
 };
 TEST_MAIN(tests)
