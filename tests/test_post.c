@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/pool.h"
 #include "cuzk/post.h"
 #include "cuzk/status.h"
 #include "harness.h"
@@ -350,6 +351,44 @@ static void test_golden_32g_sector(void)
     free(buf);
 }
 
+/* The parallel native checks give the same job as the serial ones, and
+ * report the first bad proof by its position. */
+static void test_job_par(void)
+{
+    const cuzk_fil_post_info *p = info(10);
+    pt_sector s[2];
+    pt_sector_make(&s[0], 21, 2048);
+    pt_sector_make(&s[1], 22, 2048);
+    uint8_t rnd[32], pid[32] = {1};
+    pt_rand_dom(rnd);
+    uint8_t *v[2];
+    size_t len[2];
+    for (int i = 0; i < 2; i++) v[i] = pt_vanilla(&len[i], &s[i], p, rnd, (uint64_t)i);
+    cuzk_pool *pool = NULL;
+    CHECK(cuzk_pool_create(&pool, 2) == 0);
+    cuzk_post_job *a = NULL, *b = NULL;
+    char err[256] = "";
+    CHECK(cuzk_post_job_new(&a, 10, (const uint8_t *const *)v, len, 2, rnd, pid, 0, err, sizeof err) == 0);
+    CHECK(cuzk_post_job_new_par(&b, 10, (const uint8_t *const *)v, len, 2, rnd, pid, 0, cuzk_pool_par(pool), err,
+                                sizeof err) == 0);
+    if (a && b) {
+        size_t na, nb;
+        const cuzk_fr *ia = cuzk_post_job_inputs(a, &na), *ib = cuzk_post_job_inputs(b, &nb);
+        CHECK(na == nb && !memcmp(ia, ib, na * sizeof *ia));
+    }
+    cuzk_post_job_free(a);
+    cuzk_post_job_free(b);
+    v[1][len[1] - 40] ^= 1; /* inside comm_c of the second proof */
+    CHECK(cuzk_post_job_new_par(&b, 10, (const uint8_t *const *)v, len, 2, rnd, pid, 0, cuzk_pool_par(pool), err,
+                                sizeof err) != 0 && !b);
+    CHECK(strstr(err, "vanilla proof 1") != NULL);
+    cuzk_pool_destroy(pool);
+    for (int i = 0; i < 2; i++) {
+        free(v[i]);
+        cuzk_fil_tree_free(s[i].tree);
+    }
+}
+
 static const test_case tests[] = {
     {"rust_fallback_counts", test_rust_fallback_counts},
     {"registered_counts", test_registered_counts},
@@ -358,5 +397,6 @@ static const test_case tests[] = {
     {"window_2k_job", test_window_2k_job},
     {"circuit_rejects", test_circuit_rejects},
     {"golden_32g_sector", test_golden_32g_sector},
+    {"job_par", test_job_par},
 };
 TEST_MAIN(tests)
