@@ -38,6 +38,18 @@ int cmd_prove(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_export_snarkjs(int argc, char **argv);
 
+/* Daemon client commands (client_*.c; only with gRPC, CUZK_HAVE_GRPC) */
+int cmd_single(int argc, char **argv);
+int cmd_batch(int argc, char **argv);
+int cmd_stress(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_metrics(int argc, char **argv);
+int cmd_preload(int argc, char **argv);
+int cmd_evict(int argc, char **argv);
+int cmd_cancel(int argc, char **argv);
+int cmd_submit(int argc, char **argv);
+int cmd_await(int argc, char **argv);
+
 /* Constraint system (synth.c, circuit_info.c) */
 int cmd_synth(int argc, char **argv);
 int cmd_circuit_info(int argc, char **argv);

@@ -20,6 +20,18 @@ static const struct {
     {"synth", cmd_synth, "synth (--circuit chain|bits --size N | --r1cs F --wtns F) [--mode prove|witness|shape|check] [--repeat R] [--json]  synthesis speed"},
     {"circuit-info", cmd_circuit_info, "circuit-info (--circuit chain --size N | --r1cs F) [--json]  R1CS counts and density"},
     {"gen-vanilla", cmd_gen_vanilla, "gen-vanilla post --sector-size 2KiB|8MiB|512MiB --sector N --randomness HEX --out DIR [--seed S] [--threads T]  synthetic sector + PoSt vanilla proofs"},
+#ifdef CUZK_HAVE_GRPC
+    {"single", cmd_single, "single [--addr A] --kind K (--vanilla F... | --vanilla-text S) [request opts] [--out PROOF] [--json]  one Prove via the daemon"},
+    {"batch", cmd_batch, "batch [--addr A] --count N --concurrency C --kind K ...  throughput, p50/p95/p99"},
+    {"stress", cmd_stress, "stress [--addr A] --duration S --job KIND:RATE:(@FILE|TEXT)... [request opts]  mixed load, every proof checked"},
+    {"status", cmd_status, "status [--addr A]   daemon GetStatus"},
+    {"metrics", cmd_metrics, "metrics [--addr A]  daemon Prometheus text"},
+    {"preload", cmd_preload, "preload [--addr A] CIRCUIT_ID   PreloadSRS (e.g. winning-2k)"},
+    {"evict", cmd_evict, "evict [--addr A] CIRCUIT_ID     EvictSRS"},
+    {"cancel", cmd_cancel, "cancel [--addr A] JOB_ID        CancelProof"},
+    {"submit", cmd_submit, "submit [--addr A] --kind K ...  SubmitProof (prints job id)"},
+    {"await", cmd_await, "await [--addr A] [--timeout-ms T] JOB_ID  AwaitProof"},
+#endif
 };
 
 static void usage(FILE *f)

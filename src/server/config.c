@@ -1,0 +1,447 @@
+/* cuzk-daemon configuration table and TOML-subset parser; see config.h. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+typedef enum { T_STR, T_BOOL, T_U32, T_U64, T_SIZE, T_DUR_MS, T_LEVEL } cfg_type;
+
+/* One key.  off/cap locate the field inside cuzk_daemon_config; unit_ms is
+ * what a bare integer means for durations (1 = ms, 1000 = s). */
+typedef struct {
+    const char *name;
+    cfg_type type;
+    uint64_t min, max;
+    size_t off, cap;
+    uint64_t unit_ms;
+    const char *help;
+} cfg_key;
+
+#define D(f) offsetof(cuzk_daemon_config, f), sizeof(((cuzk_daemon_config *)0)->f)
+#define E(f) offsetof(cuzk_daemon_config, engine.f), sizeof(((cuzk_daemon_config *)0)->engine.f)
+#define GIB (1024ull * 1024 * 1024)
+
+static const cfg_key keys[] = {
+    {"daemon.listen", T_STR, 1, 0, D(listen), 0, "gRPC address: unix:///path, /path or host:port"},
+    {"daemon.status_listen", T_STR, 0, 0, D(status_listen), 0, "HTTP /metrics /status /config host:port; \"\" = off"},
+    {"daemon.test_provider", T_STR, 0, 0, D(test_provider), 0, "serve this wire kind with the chain TEST circuit"},
+    {"srs.param_cache", T_STR, 1, 0, E(param_cache), 0, "directory of v28 .params/.vk files"},
+    {"srs.validate", T_BOOL, 0, 1, E(srs_validate), 0, "validate every parameter point at load"},
+    {"memory.total_budget", T_SIZE, 0, UINT64_MAX, E(memory_total_budget), 0, "bytes; 0 = RAM - safety_margin"},
+    {"memory.safety_margin", T_SIZE, 0, UINT64_MAX, E(memory_safety_margin), 0, "bytes kept free when total_budget = 0"},
+    {"memory.eviction_min_idle", T_DUR_MS, 0, UINT64_MAX, E(eviction_min_idle_ms), 1000, "idle SRS entries younger than this are never evicted"},
+    {"scheduler.max_batch_size", T_U32, 1, 1024, E(max_batch_size), 0, "same-circuit partitions per prove call"},
+    {"scheduler.max_batch_wait_ms", T_DUR_MS, 0, 600000, E(max_batch_wait_ms), 1, "batch collector wait"},
+    {"synthesis.threads", T_U32, 1, 1024, E(synthesis_threads), 0, "synthesis workers"},
+    {"pipeline.enabled", T_BOOL, 0, 1, E(pipeline_enabled), 0, "overlap synthesis with proving"},
+    {"pipeline.max_pending", T_U32, 1, 1024, E(pipeline_depth), 0, "partitions synthesized ahead of the prover"},
+    {"pipeline.prover_threads", T_U32, 1, 4096, E(prover_threads), 0, "threads of the prover's pool"},
+    {"pipeline.result_retention", T_DUR_MS, 0, UINT64_MAX, E(result_retention_ms), 1000, "finished results kept this long"},
+    {"pipeline.shutdown_grace", T_DUR_MS, 0, 3600000, E(shutdown_grace_ms), 1000, "in-flight work gets this long at shutdown"},
+    {"logging.level", T_LEVEL, 0, 0, E(log_level), 0, "error | warn | info | debug | trace"},
+};
+#define NKEYS (sizeof keys / sizeof keys[0])
+
+static const char *const level_names[] = {"error", "warn", "info", "debug", "trace"};
+
+void cuzk_config_default(cuzk_daemon_config *c)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->listen, sizeof c->listen, "unix:///tmp/cuzk.sock");
+    cuzk_engine_config_default(&c->engine);
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (err && errlen) vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static const cfg_key *find_key(const char *name)
+{
+    for (size_t i = 0; i < NKEYS; i++)
+        if (!strcmp(keys[i].name, name)) return &keys[i];
+    return NULL;
+}
+
+/* Unsigned integer with optional '_' separators; whole string. */
+static int parse_uint(uint64_t *out, const char *s)
+{
+    uint64_t v = 0;
+    int digits = 0;
+    for (; *s; s++) {
+        if (*s == '_' && digits) continue;
+        if (!isdigit((unsigned char)*s)) return -1;
+        unsigned d = (unsigned)(*s - '0');
+        if (v > (UINT64_MAX - d) / 10) return -1;
+        v = v * 10 + d;
+        digits++;
+    }
+    if (!digits) return -1;
+    *out = v;
+    return 0;
+}
+
+/* "<number>[.<frac>] <unit>" -> value * multiplier of the unit. */
+static int parse_scaled(uint64_t *out, const char *s, const char *const *units, const uint64_t *mult, size_t nunits)
+{
+    char *end;
+    errno = 0;
+    if (!isdigit((unsigned char)*s)) return -1;
+    long double v = strtold(s, &end);
+    if (errno || end == s) return -1;
+    while (*end == ' ') end++;
+    for (size_t i = 0; i < nunits; i++) {
+        if (strcasecmp(end, units[i])) continue;
+        long double r = v * (long double)mult[i];
+        if (r > (long double)UINT64_MAX) return -1;
+        *out = (uint64_t)(r + 0.5L);
+        return 0;
+    }
+    return -1;
+}
+
+static int parse_size(uint64_t *out, const char *s)
+{
+    static const char *const u[] = {"", "B", "K", "KiB", "M", "MiB", "G", "GiB", "T", "TiB", "KB", "MB", "GB", "TB"};
+    static const uint64_t m[] = {1, 1, 1ull << 10, 1ull << 10, 1ull << 20, 1ull << 20, 1ull << 30, 1ull << 30,
+                                 1ull << 40, 1ull << 40, 1000ull, 1000000ull, 1000000000ull, 1000000000000ull};
+    if (!parse_uint(out, s)) return 0;
+    return parse_scaled(out, s, u, m, sizeof m / sizeof m[0]);
+}
+
+static int parse_dur(uint64_t *out, const char *s, uint64_t unit_ms)
+{
+    static const char *const u[] = {"ms", "s", "m", "min", "h"};
+    static const uint64_t m[] = {1, 1000, 60000, 60000, 3600000};
+    uint64_t v;
+    if (!parse_uint(&v, s)) {
+        if (v > UINT64_MAX / unit_ms) return -1;
+        *out = v * unit_ms;
+        return 0;
+    }
+    return parse_scaled(out, s, u, m, sizeof m / sizeof m[0]);
+}
+
+static void store_uint(cuzk_daemon_config *c, const cfg_key *k, uint64_t v)
+{
+    char *p = (char *)c + k->off;
+    if (k->cap == 4) {
+        uint32_t w = (uint32_t)v;
+        memcpy(p, &w, 4);
+    } else {
+        memcpy(p, &v, 8);
+    }
+}
+
+static uint64_t load_uint(const cuzk_daemon_config *c, const cfg_key *k)
+{
+    const char *p = (const char *)c + k->off;
+    if (k->cap == 4) {
+        uint32_t w;
+        memcpy(&w, p, 4);
+        return w;
+    }
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+/* Apply a decoded value (quoted = it was a TOML string) to key k. */
+static int apply(cuzk_daemon_config *c, const cfg_key *k, const char *v, bool quoted, char *err, size_t errlen)
+{
+    char *p = (char *)c + k->off;
+    uint64_t u = 0;
+    switch (k->type) {
+    case T_STR:
+        if (strlen(v) >= k->cap) return fail(err, errlen, "%s: value longer than %zu bytes", k->name, k->cap - 1);
+        if (k->min && !*v) return fail(err, errlen, "%s: must not be empty", k->name);
+        memcpy(p, v, strlen(v) + 1);
+        return 0;
+    case T_BOOL:
+        if (quoted || (strcmp(v, "true") && strcmp(v, "false")))
+            return fail(err, errlen, "%s: expected true or false, got '%s'", k->name, v);
+        *(bool *)p = !strcmp(v, "true");
+        return 0;
+    case T_LEVEL: {
+        cuzk_log_level lv;
+        if (cuzk_log_level_parse(&lv, v))
+            return fail(err, errlen, "%s: expected error, warn, info, debug or trace, got '%s'", k->name, v);
+        *(cuzk_log_level *)p = lv;
+        return 0;
+    }
+    case T_U32:
+    case T_U64:
+        if (parse_uint(&u, v)) return fail(err, errlen, "%s: expected an unsigned integer, got '%s'", k->name, v);
+        break;
+    case T_SIZE:
+        if (parse_size(&u, v))
+            return fail(err, errlen, "%s: expected bytes or a size like \"64GiB\", got '%s'", k->name, v);
+        break;
+    case T_DUR_MS:
+        if (parse_dur(&u, v, k->unit_ms))
+            return fail(err, errlen, "%s: expected %s or a duration like \"500ms\", \"60s\", \"5m\", got '%s'",
+                        k->name, k->unit_ms == 1 ? "milliseconds" : "seconds", v);
+        break;
+    }
+    if (u < k->min || u > k->max || (k->cap == 4 && u > UINT32_MAX))
+        return fail(err, errlen, "%s: %llu out of range [%llu, %llu]", k->name, (unsigned long long)u,
+                    (unsigned long long)k->min,
+                    (unsigned long long)(k->cap == 4 && k->max > UINT32_MAX ? UINT32_MAX : k->max));
+    store_uint(c, k, u);
+    return 0;
+}
+
+/* Decodes a TOML value starting at s into out; *quoted tells strings apart.
+ * Whatever follows the value must be blank or a comment. */
+static int decode_value(char *out, size_t cap, bool *quoted, const char *s, char *why, size_t whylen)
+{
+    size_t n = 0;
+    *quoted = false;
+    if (*s == '"' || *s == '\'') {
+        char q = *s++;
+        *quoted = true;
+        for (;; s++) {
+            if (!*s) return fail(why, whylen, "unterminated string");
+            if (*s == q) break;
+            char ch = *s;
+            if (q == '"' && ch == '\\') {
+                s++;
+                switch (*s) {
+                case 'n': ch = '\n'; break;
+                case 't': ch = '\t'; break;
+                case '\\': ch = '\\'; break;
+                case '"': ch = '"'; break;
+                default: return fail(why, whylen, "unsupported escape '\\%c'", *s ? *s : '0');
+                }
+            }
+            if (n + 1 >= cap) return fail(why, whylen, "value too long");
+            out[n++] = ch;
+        }
+        s++;
+    } else {
+        while (*s && *s != '#' && !isspace((unsigned char)*s)) {
+            if (n + 1 >= cap) return fail(why, whylen, "value too long");
+            out[n++] = *s++;
+        }
+        if (!n) return fail(why, whylen, "missing value");
+    }
+    out[n] = 0;
+    while (*s == ' ' || *s == '\t') s++;
+    if (*s && *s != '#') return fail(why, whylen, "unexpected text after the value: '%s'", s);
+    return 0;
+}
+
+static bool key_char(char ch)
+{
+    return isalnum((unsigned char)ch) || ch == '_' || ch == '-' || ch == '.';
+}
+
+int cuzk_config_parse(cuzk_daemon_config *c, const char *name, const char *buf, size_t len, char *err,
+                      size_t errlen, void (*warn)(void *arg, const char *msg), void *warn_arg)
+{
+    char section[128] = "", line[4096], full[256], val[1024], why[256], msg[512];
+    size_t pos = 0;
+    for (unsigned lineno = 1; pos < len; lineno++) {
+        size_t end = pos;
+        while (end < len && buf[end] != '\n') end++;
+        size_t ll = end - pos;
+        if (ll >= sizeof line) return fail(err, errlen, "%s:%u: line longer than %zu bytes", name, lineno, sizeof line - 1);
+        memcpy(line, buf + pos, ll);
+        line[ll] = 0;
+        if (memchr(line, 0, ll)) return fail(err, errlen, "%s:%u: NUL byte in the line", name, lineno);
+        pos = end + 1;
+        if (ll && line[ll - 1] == '\r') line[--ll] = 0;
+        char *s = line;
+        while (*s == ' ' || *s == '\t') s++;
+        if (!*s || *s == '#') continue;
+        if (*s == '[') {
+            char *e = strchr(s, ']');
+            size_t sl = e ? (size_t)(e - s - 1) : 0;
+            if (!e || s[1] == '[' || !sl || sl >= sizeof section)
+                return fail(err, errlen, "%s:%u: malformed section header '%s'", name, lineno, s);
+            for (size_t i = 1; i <= sl; i++)
+                if (!key_char(s[i])) return fail(err, errlen, "%s:%u: bad character in section name '%s'", name, lineno, s);
+            memcpy(section, s + 1, sl);
+            section[sl] = 0;
+            for (e++; *e == ' ' || *e == '\t'; e++)
+                ;
+            if (*e && *e != '#') return fail(err, errlen, "%s:%u: unexpected text after section header: '%s'", name, lineno, e);
+            continue;
+        }
+        char *k = s;
+        while (key_char(*s)) s++;
+        size_t kl = (size_t)(s - k);
+        while (*s == ' ' || *s == '\t') s++;
+        if (!kl || *s != '=') return fail(err, errlen, "%s:%u: expected 'key = value', got '%s'", name, lineno, k);
+        k[kl] = 0;
+        for (s++; *s == ' ' || *s == '\t'; s++)
+            ;
+        int fl = section[0] ? snprintf(full, sizeof full, "%s.%s", section, k) : snprintf(full, sizeof full, "%s", k);
+        if (fl < 0 || (size_t)fl >= sizeof full) return fail(err, errlen, "%s:%u: key too long", name, lineno);
+        bool quoted;
+        if (decode_value(val, sizeof val, &quoted, s, why, sizeof why))
+            return fail(err, errlen, "%s:%u: %s: %s", name, lineno, full, why);
+        const cfg_key *key = find_key(full);
+        if (!key) {
+            if (warn) {
+                if (!strncmp(full, "gpus.", 5))
+                    snprintf(msg, sizeof msg, "%s:%u: %s ignored: this build proves on the CPU", name, lineno, full);
+                else
+                    snprintf(msg, sizeof msg, "%s:%u: unknown key '%s' ignored", name, lineno, full);
+                warn(warn_arg, msg);
+            }
+            continue;
+        }
+        if (apply(c, key, val, quoted, why, sizeof why)) return fail(err, errlen, "%s:%u: %s", name, lineno, why);
+    }
+    return 0;
+}
+
+int cuzk_config_load(cuzk_daemon_config *c, const char *path, char *err, size_t errlen,
+                     void (*warn)(void *arg, const char *msg), void *warn_arg)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return fail(err, errlen, "%s: %s", path, strerror(errno));
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len == cap) {
+            cap = cap ? cap * 2 : 4096;
+            if (cap > (64u << 20)) {
+                free(buf);
+                fclose(f);
+                return fail(err, errlen, "%s: larger than 64 MiB, not a config file", path);
+            }
+            char *nb = realloc(buf, cap);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return fail(err, errlen, "%s: out of memory", path);
+            }
+            buf = nb;
+        }
+        size_t r = fread(buf + len, 1, cap - len, f);
+        len += r;
+        if (r == 0) break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    int rc = bad ? fail(err, errlen, "%s: read error", path)
+                 : cuzk_config_parse(c, path, buf, len, err, errlen, warn, warn_arg);
+    free(buf);
+    return rc;
+}
+
+int cuzk_config_set(cuzk_daemon_config *c, const char *assignment, char *err, size_t errlen)
+{
+    const char *eq = strchr(assignment, '=');
+    char name[128], val[1024], why[256];
+    if (!eq || eq == assignment || (size_t)(eq - assignment) >= sizeof name)
+        return fail(err, errlen, "--set '%s': expected section.key=value", assignment);
+    memcpy(name, assignment, (size_t)(eq - assignment));
+    name[eq - assignment] = 0;
+    const cfg_key *k = find_key(name);
+    if (!k) return fail(err, errlen, "--set: unknown key '%s' (cuzk-daemon --print-config lists them)", name);
+    bool quoted = false;
+    const char *v = eq + 1;
+    if (*v == '"' || *v == '\'') {
+        if (decode_value(val, sizeof val, &quoted, v, why, sizeof why))
+            return fail(err, errlen, "--set %s: %s", name, why);
+    } else {
+        if (strlen(v) >= sizeof val) return fail(err, errlen, "--set %s: value too long", name);
+        strcpy(val, v);
+    }
+    /* An unquoted command-line string is still a string. */
+    if (k->type == T_STR || k->type == T_LEVEL) quoted = true;
+    if (apply(c, k, val, quoted, why, sizeof why)) return fail(err, errlen, "--set %s", why);
+    return 0;
+}
+
+/* Value of key i as text: strings quoted (JSON/TOML-compatible escapes). */
+static void format_value(char *out, size_t cap, const cuzk_daemon_config *c, const cfg_key *k)
+{
+    const char *p = (const char *)c + k->off;
+    switch (k->type) {
+    case T_STR: {
+        size_t n = 0;
+        out[n++] = '"';
+        for (; *p && n + 8 < cap; p++) {
+            if (*p == '"' || *p == '\\') out[n++] = '\\';
+            if ((unsigned char)*p < 0x20) {
+                n += (size_t)snprintf(out + n, cap - n, "\\u%04x", (unsigned char)*p);
+                continue;
+            }
+            out[n++] = *p;
+        }
+        out[n++] = '"';
+        out[n] = 0;
+        return;
+    }
+    case T_BOOL: snprintf(out, cap, "%s", *(const bool *)p ? "true" : "false"); return;
+    case T_LEVEL: {
+        cuzk_log_level lv = *(const cuzk_log_level *)p;
+        snprintf(out, cap, "\"%s\"", (unsigned)lv < 5 ? level_names[lv] : "info");
+        return;
+    }
+    default: snprintf(out, cap, "%llu", (unsigned long long)load_uint(c, k)); return;
+    }
+}
+
+void cuzk_config_write_toml(const cuzk_daemon_config *c, FILE *f)
+{
+    char sec[64] = "", v[1200];
+    for (size_t i = 0; i < NKEYS; i++) {
+        const char *dot = strchr(keys[i].name, '.');
+        size_t sl = (size_t)(dot - keys[i].name);
+        if (strlen(sec) != sl || strncmp(sec, keys[i].name, sl)) {
+            memcpy(sec, keys[i].name, sl);
+            sec[sl] = 0;
+            fprintf(f, "%s[%s]\n", i ? "\n" : "", sec);
+        }
+        format_value(v, sizeof v, c, &keys[i]);
+        const char *unit = keys[i].type == T_SIZE ? " bytes;" : keys[i].type == T_DUR_MS ? " ms;" : "";
+        fprintf(f, "%s = %s  #%s %s\n", dot + 1, keys[i].type == T_DUR_MS ? v : v, unit, keys[i].help);
+    }
+}
+
+char *cuzk_config_json(const cuzk_daemon_config *c)
+{
+    size_t cap = 256 + NKEYS * 1300, n = 0;
+    char *out = malloc(cap), v[1200];
+    if (!out) return NULL;
+    n += (size_t)snprintf(out + n, cap - n, "{");
+    for (size_t i = 0; i < NKEYS; i++) {
+        format_value(v, sizeof v, c, &keys[i]);
+        n += (size_t)snprintf(out + n, cap - n, "%s\"%s\": %s", i ? ", " : "", keys[i].name, v);
+    }
+    snprintf(out + n, cap - n, "}\n");
+    return out;
+}
+
+int cuzk_config_kind_parse(const char *name)
+{
+    static const struct {
+        const char *a, *b, *c;
+        int kind;
+    } t[] = {
+        {"porep", "POREP_SEAL_COMMIT", "porep-c2", CUZK_PROOF_POREP},
+        {"snap", "SNAP_DEALS_UPDATE", "snap-deals", CUZK_PROOF_SNAP},
+        {"window_post", "WINDOW_POST_PARTITION", "window-post", CUZK_PROOF_WINDOW_POST},
+        {"winning_post", "WINNING_POST", "winning-post", CUZK_PROOF_WINNING_POST},
+        {"test", "TEST", "chain", CUZK_PROOF_TEST},
+        {"unspecified", "PROOF_KIND_UNSPECIFIED", "none", CUZK_PROOF_UNSPECIFIED},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (!strcasecmp(name, t[i].a) || !strcasecmp(name, t[i].b) || !strcasecmp(name, t[i].c)) return t[i].kind;
+    return -1;
+}

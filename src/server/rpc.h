@@ -1,0 +1,70 @@
+/* gRPC C core + protobuf-c glue for cuzk.v1.ProvingEngine.
+ *
+ * gRPC's C core has no generated stubs for C: messages travel as opaque
+ * grpc_byte_buffers and protobuf-c packs/unpacks them.  This file holds
+ * that conversion (used by the server, the client commands and the fuzz
+ * harness) and a minimal blocking unary client.  The client is
+ * thread-safe: one cuzk_rpc_client may be shared by many threads, each
+ * call uses its own completion queue. */
+#ifndef CUZK_SERVER_RPC_H
+#define CUZK_SERVER_RPC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <grpc/grpc.h>
+#include <grpc/byte_buffer.h>
+#include <protobuf-c/protobuf-c.h>
+
+#include "cuzk/v1/proving.pb-c.h"
+
+/* Both directions: Curio's client allows 256 MiB; a 32 GiB PoRep C2 input
+ * is ~50-60 MB, so gRPC's 4 MiB default would reject real requests. */
+#define CUZK_RPC_MAX_MESSAGE (256u * 1024 * 1024)
+
+/* Method paths, "/cuzk.v1.ProvingEngine/<Method>". */
+#define CUZK_RPC_SUBMIT "/cuzk.v1.ProvingEngine/SubmitProof"
+#define CUZK_RPC_AWAIT "/cuzk.v1.ProvingEngine/AwaitProof"
+#define CUZK_RPC_PROVE "/cuzk.v1.ProvingEngine/Prove"
+#define CUZK_RPC_CANCEL "/cuzk.v1.ProvingEngine/CancelProof"
+#define CUZK_RPC_STATUS "/cuzk.v1.ProvingEngine/GetStatus"
+#define CUZK_RPC_METRICS "/cuzk.v1.ProvingEngine/GetMetrics"
+#define CUZK_RPC_PRELOAD "/cuzk.v1.ProvingEngine/PreloadSRS"
+#define CUZK_RPC_EVICT "/cuzk.v1.ProvingEngine/EvictSRS"
+
+/* Packs m into a new byte buffer (NULL if out of memory). */
+grpc_byte_buffer *cuzk_rpc_pack(const ProtobufCMessage *m);
+
+/* Unpacks bb as a message of type d.  NULL on a malformed message; err gets
+ * a precise reason.  Free with protobuf_c_message_free_unpacked(m, NULL). */
+ProtobufCMessage *cuzk_rpc_unpack(const ProtobufCMessageDescriptor *d, grpc_byte_buffer *bb, char *err,
+                                  size_t errlen);
+
+/* Same from flat bytes (the fuzz harness uses this). */
+ProtobufCMessage *cuzk_rpc_unpack_bytes(const ProtobufCMessageDescriptor *d, const uint8_t *buf, size_t len,
+                                        char *err, size_t errlen);
+
+/* Address as written by users -> gRPC target: "unix:///p", "unix:/p" and
+ * "host:port" pass through, a bare absolute path "/p" becomes "unix:/p".
+ * Returns 0, or -1 if it does not fit or is empty. */
+int cuzk_rpc_target(char *out, size_t outlen, const char *addr);
+
+typedef struct cuzk_rpc_client cuzk_rpc_client;
+
+/* Opens a channel to addr (see cuzk_rpc_target); never fails on an
+ * unreachable server -- calls report UNAVAILABLE.  NULL on bad address. */
+cuzk_rpc_client *cuzk_rpc_client_open(const char *addr);
+void cuzk_rpc_client_close(cuzk_rpc_client *c);
+
+/* One unary call.  timeout_ms 0 = no deadline.  Returns the gRPC status
+ * code (GRPC_STATUS_OK = 0) and on OK *resp (free with
+ * protobuf_c_message_free_unpacked); otherwise err holds the server's
+ * message (or a local reason). */
+int cuzk_rpc_call(cuzk_rpc_client *c, const char *method, const ProtobufCMessage *req,
+                  const ProtobufCMessageDescriptor *resp_desc, ProtobufCMessage **resp, uint64_t timeout_ms,
+                  char *err, size_t errlen);
+
+/* Name of a gRPC status code ("NOT_FOUND", ...). */
+const char *cuzk_rpc_code_name(int code);
+
+#endif

@@ -1,0 +1,408 @@
+/* cuzk.v1.ProvingEngine over gRPC's C core; design in server.h. */
+#include "server.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <grpc/grpc.h>
+#include <grpc/grpc_security.h>
+#include <grpc/support/time.h>
+
+#include "rpc.h"
+#include "server_internal.h"
+
+enum { TAG_NEW, TAG_CLOSE, TAG_SEND, TAG_SHUTDOWN };
+typedef struct srv_tag {
+    int type;
+    struct srv_call *call;
+} srv_tag;
+
+/* Bounds the number of handler threads (each waiting call holds one). */
+#define MAX_HANDLERS 8192
+
+typedef struct srv_method {
+    const char *path;
+    const ProtobufCMessageDescriptor *req;
+    void *handle;
+    bool threaded; /* may block: runs on its own handler thread */
+    void (*fn)(srv_call *c);
+} srv_method;
+
+struct cuzk_server {
+    cuzk_engine *e;
+    grpc_server *server;
+    grpc_completion_queue *cq;
+    pthread_t cq_thread;
+    srv_method methods[M_COUNT];
+    srv_tag shutdown_tag;
+    int port;
+    char sock_path[600];
+    int lock_fd;
+    cuzk_http *http;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int handlers;       /* live handler threads */
+    bool shutdown_done; /* TAG_SHUTDOWN seen */
+};
+
+struct srv_call {
+    cuzk_server *srv;
+    int method;
+    grpc_call *call;
+    gpr_timespec deadline;
+    grpc_metadata_array md;
+    grpc_byte_buffer *payload;
+    srv_tag t_new, t_close, t_send;
+    int close_cancelled;
+    volatile int abandon;
+    atomic_int refs;
+    ProtobufCMessage *req;
+    grpc_byte_buffer *resp_bb;
+    grpc_slice details;
+    bool has_details;
+};
+
+cuzk_engine *srv_engine(const srv_call *c) { return c->srv->e; }
+const ProtobufCMessage *srv_request(const srv_call *c) { return c->req; }
+const volatile int *srv_abandon_flag(const srv_call *c) { return &c->abandon; }
+
+static void call_free(srv_call *c)
+{
+    if (c->call) grpc_call_unref(c->call);
+    grpc_metadata_array_destroy(&c->md);
+    if (c->payload) grpc_byte_buffer_destroy(c->payload);
+    if (c->req) protobuf_c_message_free_unpacked(c->req, NULL);
+    if (c->resp_bb) grpc_byte_buffer_destroy(c->resp_bb);
+    if (c->has_details) grpc_slice_unref(c->details);
+    free(c);
+}
+
+static void call_unref(srv_call *c)
+{
+    if (atomic_fetch_sub(&c->refs, 1) == 1) call_free(c);
+}
+
+/* Ask gRPC for the next call of method m (one outstanding per method). */
+static void request_call(cuzk_server *s, int m)
+{
+    srv_call *c = calloc(1, sizeof *c);
+    if (!c) {
+        cuzk_log(CUZK_LOG_ERROR, NULL, "server: out of memory; method %s stops accepting calls", s->methods[m].path);
+        return;
+    }
+    c->srv = s;
+    c->method = m;
+    c->t_new = (srv_tag){TAG_NEW, c};
+    c->t_close = (srv_tag){TAG_CLOSE, c};
+    c->t_send = (srv_tag){TAG_SEND, c};
+    grpc_metadata_array_init(&c->md);
+    grpc_call_error ce = grpc_server_request_registered_call(s->server, s->methods[m].handle, &c->call, &c->deadline,
+                                                            &c->md, &c->payload, s->cq, s->cq, &c->t_new);
+    if (ce != GRPC_CALL_OK) {
+        cuzk_log(CUZK_LOG_ERROR, NULL, "server: request_registered_call(%s) failed: %d", s->methods[m].path, (int)ce);
+        grpc_metadata_array_destroy(&c->md);
+        free(c);
+    }
+}
+
+void srv_reply(srv_call *c, int code, const char *msg, const ProtobufCMessage *resp)
+{
+    grpc_op ops[3];
+    memset(ops, 0, sizeof ops);
+    size_t n = 0;
+    ops[n++].op = GRPC_OP_SEND_INITIAL_METADATA;
+    if (resp && code == GRPC_STATUS_OK) {
+        c->resp_bb = cuzk_rpc_pack(resp);
+        ops[n].op = GRPC_OP_SEND_MESSAGE;
+        ops[n++].data.send_message.send_message = c->resp_bb;
+    }
+    ops[n].op = GRPC_OP_SEND_STATUS_FROM_SERVER;
+    ops[n].data.send_status_from_server.status = (grpc_status_code)code;
+    if (msg && *msg) {
+        c->details = grpc_slice_from_copied_string(msg);
+        c->has_details = true;
+        ops[n].data.send_status_from_server.status_details = &c->details;
+    }
+    n++;
+    if (code != GRPC_STATUS_OK)
+        cuzk_log(CUZK_LOG_DEBUG, NULL, "%s -> %s: %s", c->srv->methods[c->method].path, cuzk_rpc_code_name(code),
+                 msg ? msg : "");
+    if (grpc_call_start_batch(c->call, ops, n, &c->t_send, NULL) != GRPC_CALL_OK) call_unref(c);
+}
+
+static void *handler_main(void *arg)
+{
+    srv_call *c = arg;
+    cuzk_server *s = c->srv;
+    s->methods[c->method].fn(c);
+    pthread_mutex_lock(&s->mu);
+    if (--s->handlers == 0) pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+    return NULL;
+}
+
+static void dispatch(cuzk_server *s, srv_call *c)
+{
+    char err[256];
+    const srv_method *m = &s->methods[c->method];
+    /* Both completions (close + send) hold a reference. */
+    atomic_store(&c->refs, 2);
+    grpc_op op;
+    memset(&op, 0, sizeof op);
+    op.op = GRPC_OP_RECV_CLOSE_ON_SERVER;
+    op.data.recv_close_on_server.cancelled = &c->close_cancelled;
+    if (grpc_call_start_batch(c->call, &op, 1, &c->t_close, NULL) != GRPC_CALL_OK) atomic_fetch_sub(&c->refs, 1);
+
+    c->req = cuzk_rpc_unpack(m->req, c->payload, err, sizeof err);
+    if (!c->req) {
+        srv_reply(c, GRPC_STATUS_INVALID_ARGUMENT, err, NULL);
+        return;
+    }
+    if (!m->threaded) {
+        m->fn(c);
+        return;
+    }
+    pthread_mutex_lock(&s->mu);
+    bool ok = s->handlers < MAX_HANDLERS;
+    if (ok) s->handlers++;
+    pthread_mutex_unlock(&s->mu);
+    if (!ok) {
+        srv_reply(c, GRPC_STATUS_RESOURCE_EXHAUSTED, "too many concurrent waiting calls", NULL);
+        return;
+    }
+    pthread_attr_t at;
+    pthread_attr_init(&at);
+    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&at, 256 * 1024);
+    pthread_t t;
+    int rc = pthread_create(&t, &at, handler_main, c);
+    pthread_attr_destroy(&at);
+    if (rc) {
+        pthread_mutex_lock(&s->mu);
+        if (--s->handlers == 0) pthread_cond_broadcast(&s->cv);
+        pthread_mutex_unlock(&s->mu);
+        srv_reply(c, GRPC_STATUS_RESOURCE_EXHAUSTED, "cannot start a handler thread", NULL);
+    }
+}
+
+static void *cq_main(void *arg)
+{
+    cuzk_server *s = arg;
+    for (;;) {
+        grpc_event ev = grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL);
+        if (ev.type == GRPC_QUEUE_SHUTDOWN) break;
+        if (ev.type != GRPC_OP_COMPLETE) continue;
+        srv_tag *tag = ev.tag;
+        srv_call *c = tag->call;
+        switch (tag->type) {
+        case TAG_NEW:
+            if (!ev.success) { /* server shutting down: no call */
+                grpc_metadata_array_destroy(&c->md);
+                if (c->payload) grpc_byte_buffer_destroy(c->payload);
+                if (c->call) grpc_call_unref(c->call);
+                free(c);
+                break;
+            }
+            request_call(s, c->method);
+            dispatch(s, c);
+            break;
+        case TAG_CLOSE:
+            if (c->close_cancelled) c->abandon = 1;
+            call_unref(c);
+            break;
+        case TAG_SEND:
+            call_unref(c);
+            break;
+        case TAG_SHUTDOWN:
+            pthread_mutex_lock(&s->mu);
+            s->shutdown_done = true;
+            pthread_cond_broadcast(&s->cv);
+            pthread_mutex_unlock(&s->mu);
+            break;
+        }
+    }
+    return NULL;
+}
+
+/* Unix socket path of a listen address, or "" for TCP. */
+static void unix_path(char *out, size_t cap, const char *addr)
+{
+    out[0] = 0;
+    const char *p = NULL;
+    if (!strncmp(addr, "unix://", 7)) p = addr + 7;
+    else if (!strncmp(addr, "unix:", 5)) p = addr + 5;
+    else if (addr[0] == '/') p = addr;
+    if (p) snprintf(out, cap, "%s", p);
+}
+
+static int take_lock(cuzk_server *s, char *err, size_t errlen)
+{
+    char lock[640];
+    snprintf(lock, sizeof lock, "%s.lock", s->sock_path);
+    int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot open lock file %s: %s", lock, strerror(errno));
+        return -1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB)) {
+        char pid[32] = "";
+        ssize_t r = pread(fd, pid, sizeof pid - 1, 0);
+        pid[r > 0 ? r : 0] = 0;
+        pid[strcspn(pid, "\n")] = 0;
+        snprintf(err, errlen, "another cuzk-daemon (pid %s) holds %s: refusing to take over %s", *pid ? pid : "?",
+                 lock, s->sock_path);
+        close(fd);
+        return -1;
+    }
+    char pid[32];
+    int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+    if (ftruncate(fd, 0) || pwrite(fd, pid, (size_t)n, 0) != n)
+        cuzk_log(CUZK_LOG_WARN, NULL, "cannot write pid into %s", lock);
+    s->lock_fd = fd;
+    /* We hold the lock, so a socket file left there is stale. */
+    unlink(s->sock_path);
+    return 0;
+}
+
+static int method_handlers(cuzk_server *s);
+
+int cuzk_server_start(cuzk_server **out, cuzk_engine *e, const cuzk_daemon_config *cfg, char *err, size_t errlen)
+{
+    *out = NULL;
+    cuzk_server *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    s->e = e;
+    s->lock_fd = -1;
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->cv, NULL);
+    char target[600];
+    if (cuzk_rpc_target(target, sizeof target, cfg->listen)) {
+        snprintf(err, errlen, "daemon.listen '%s': empty or too long", cfg->listen);
+        goto fail;
+    }
+    unix_path(s->sock_path, sizeof s->sock_path, target);
+    if (s->sock_path[0] && take_lock(s, err, errlen)) goto fail;
+    if (cfg->status_listen[0] && cuzk_http_start(&s->http, e, cfg, err, errlen)) goto fail;
+
+    grpc_init();
+    grpc_arg a[3];
+    a[0].type = a[1].type = a[2].type = GRPC_ARG_INTEGER;
+    a[0].key = (char *)GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH;
+    a[1].key = (char *)GRPC_ARG_MAX_SEND_MESSAGE_LENGTH;
+    a[0].value.integer = a[1].value.integer = (int)CUZK_RPC_MAX_MESSAGE;
+    a[2].key = (char *)GRPC_ARG_ALLOW_REUSEPORT;
+    a[2].value.integer = 0;
+    grpc_channel_args args = {3, a};
+    s->server = grpc_server_create(&args, NULL);
+    s->cq = grpc_completion_queue_create_for_next(NULL);
+    grpc_server_register_completion_queue(s->server, s->cq, NULL);
+    method_handlers(s);
+    for (int m = 0; m < M_COUNT; m++) {
+        s->methods[m].handle = grpc_server_register_method(s->server, s->methods[m].path, NULL,
+                                                           GRPC_SRM_PAYLOAD_READ_INITIAL_BYTE_BUFFER, 0);
+    }
+    grpc_server_credentials *cr = grpc_insecure_server_credentials_create();
+    s->port = grpc_server_add_http2_port(s->server, target, cr);
+    grpc_server_credentials_release(cr);
+    if (s->port <= 0) {
+        snprintf(err, errlen, "cannot listen on %s (address in use, bad address or no permission)", target);
+        grpc_server_destroy(s->server);
+        grpc_completion_queue_shutdown(s->cq);
+        while (grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type != GRPC_QUEUE_SHUTDOWN)
+            ;
+        grpc_completion_queue_destroy(s->cq);
+        grpc_shutdown();
+        goto fail;
+    }
+    grpc_server_start(s->server);
+    for (int m = 0; m < M_COUNT; m++) request_call(s, m);
+    if (pthread_create(&s->cq_thread, NULL, cq_main, s)) {
+        snprintf(err, errlen, "cannot start the completion-queue thread");
+        /* unreachable in practice; leak rather than tear down half-started gRPC */
+        return -1;
+    }
+    cuzk_log(CUZK_LOG_INFO, NULL, "gRPC listening on %s%s", target, s->sock_path[0] ? "" : " (tcp)");
+    *out = s;
+    return 0;
+fail:
+    if (s->http) cuzk_http_stop(s->http);
+    if (s->lock_fd >= 0) close(s->lock_fd);
+    pthread_mutex_destroy(&s->mu);
+    pthread_cond_destroy(&s->cv);
+    free(s);
+    return -1;
+}
+
+int cuzk_server_port(const cuzk_server *s) { return s->sock_path[0] ? 0 : s->port; }
+int cuzk_server_http_port(const cuzk_server *s) { return s->http ? cuzk_http_port(s->http) : 0; }
+
+void cuzk_server_stop(cuzk_server *s, uint32_t grace_ms)
+{
+    if (!s) return;
+    s->shutdown_tag = (srv_tag){TAG_SHUTDOWN, NULL};
+    grpc_server_shutdown_and_notify(s->server, s->cq, &s->shutdown_tag);
+    cuzk_engine_shutdown(s->e, grace_ms);
+    /* The engine has answered every waiter: handler threads finish now. */
+    pthread_mutex_lock(&s->mu);
+    while (s->handlers) pthread_cond_wait(&s->cv, &s->mu);
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 2;
+    while (!s->shutdown_done)
+        if (pthread_cond_timedwait(&s->cv, &s->mu, &until) == ETIMEDOUT) break;
+    bool done = s->shutdown_done;
+    pthread_mutex_unlock(&s->mu);
+    if (!done) {
+        grpc_server_cancel_all_calls(s->server);
+        pthread_mutex_lock(&s->mu);
+        while (!s->shutdown_done) pthread_cond_wait(&s->cv, &s->mu);
+        pthread_mutex_unlock(&s->mu);
+    }
+    grpc_completion_queue_shutdown(s->cq);
+    pthread_join(s->cq_thread, NULL);
+    grpc_server_destroy(s->server);
+    grpc_completion_queue_destroy(s->cq);
+    grpc_shutdown();
+    if (s->http) cuzk_http_stop(s->http);
+    if (s->sock_path[0]) unlink(s->sock_path);
+    if (s->lock_fd >= 0) close(s->lock_fd);
+    pthread_mutex_destroy(&s->mu);
+    pthread_cond_destroy(&s->cv);
+    free(s);
+}
+
+static int method_handlers(cuzk_server *s)
+{
+    static const struct {
+        const char *path;
+        const ProtobufCMessageDescriptor *req;
+        bool threaded;
+        void (*fn)(srv_call *);
+    } t[M_COUNT] = {
+        [M_SUBMIT] = {CUZK_RPC_SUBMIT, &cuzk__v1__submit_proof_request__descriptor, true, srv_handle_submit},
+        [M_AWAIT] = {CUZK_RPC_AWAIT, &cuzk__v1__await_proof_request__descriptor, true, srv_handle_await},
+        [M_PROVE] = {CUZK_RPC_PROVE, &cuzk__v1__prove_request__descriptor, true, srv_handle_prove},
+        [M_CANCEL] = {CUZK_RPC_CANCEL, &cuzk__v1__cancel_proof_request__descriptor, false, srv_handle_cancel},
+        [M_STATUS] = {CUZK_RPC_STATUS, &cuzk__v1__get_status_request__descriptor, false, srv_handle_status},
+        [M_METRICS] = {CUZK_RPC_METRICS, &cuzk__v1__get_metrics_request__descriptor, false, srv_handle_metrics},
+        [M_PRELOAD] = {CUZK_RPC_PRELOAD, &cuzk__v1__preload_srs_request__descriptor, true, srv_handle_preload},
+        [M_EVICT] = {CUZK_RPC_EVICT, &cuzk__v1__evict_srs_request__descriptor, false, srv_handle_evict},
+    };
+    for (int m = 0; m < M_COUNT; m++) {
+        s->methods[m].path = t[m].path;
+        s->methods[m].req = t[m].req;
+        s->methods[m].threaded = t[m].threaded;
+        s->methods[m].fn = t[m].fn;
+    }
+    return 0;
+}

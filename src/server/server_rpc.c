@@ -1,0 +1,327 @@
+/* The eight cuzk.v1.ProvingEngine handlers: wire message <-> engine call.
+ * Threaded handlers (submit, await, prove, preload) may block; the others
+ * run on the completion-queue thread and only take the engine lock. */
+#include <grpc/grpc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server_internal.h"
+
+int srv_grpc_code(int rc)
+{
+    switch (rc) {
+    case CUZK_OK: return GRPC_STATUS_OK;
+    case CUZK_ENGINE_ERR_NOT_FOUND: return GRPC_STATUS_NOT_FOUND;
+    case CUZK_ENGINE_ERR_SHUTDOWN: return GRPC_STATUS_UNAVAILABLE;
+    case CUZK_ENGINE_ERR_BUSY: return GRPC_STATUS_FAILED_PRECONDITION;
+    case CUZK_ENGINE_ERR_TOO_BIG: return GRPC_STATUS_RESOURCE_EXHAUSTED;
+    case CUZK_ENGINE_ERR_ABANDONED:
+    case CUZK_ENGINE_ERR_CANCELLED: return GRPC_STATUS_CANCELLED;
+    case CUZK_ERR_ARG:
+    case CUZK_ERR_FORMAT: return GRPC_STATUS_INVALID_ARGUMENT;
+    case CUZK_ERR_NOMEM: return GRPC_STATUS_RESOURCE_EXHAUSTED;
+    case CUZK_ERR_UNSUPPORTED: return GRPC_STATUS_UNIMPLEMENTED;
+    default: return GRPC_STATUS_INTERNAL;
+    }
+}
+
+static void reply_engine_error(srv_call *c, int rc, const char *what, const char *err)
+{
+    char msg[768];
+    snprintf(msg, sizeof msg, "%s: %s", what, err && *err ? err : cuzk_engine_strerror(rc));
+    srv_reply(c, srv_grpc_code(rc), msg, NULL);
+}
+
+int srv_request_from_wire(cuzk_engine_request *r, const Cuzk__V1__SubmitProofRequest *m, const uint8_t **vp,
+                          size_t *vl, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    if (strlen(m->request_id) >= CUZK_JOB_ID_MAX) {
+        snprintf(err, errlen, "request_id is %zu bytes; at most %d allowed", strlen(m->request_id),
+                 CUZK_JOB_ID_MAX - 1);
+        return -1;
+    }
+    if ((int)m->proof_kind < 0 || (int)m->proof_kind >= CUZK_PROOF_KINDS) {
+        snprintf(err, errlen, "proof_kind %d is not a ProofKind", (int)m->proof_kind);
+        return -1;
+    }
+    if ((int)m->priority < 0 || (int)m->priority > CUZK_PRIO_CRITICAL) {
+        snprintf(err, errlen, "priority %d is not a Priority (0..4)", (int)m->priority);
+        return -1;
+    }
+    const ProtobufCBinaryData *comm[3] = {&m->comm_r_old, &m->comm_r_new, &m->comm_d_new};
+    static const char *const cname[3] = {"comm_r_old", "comm_r_new", "comm_d_new"};
+    for (int i = 0; i < 3; i++)
+        if (comm[i]->len && comm[i]->len != 32) {
+            snprintf(err, errlen, "%s is %zu bytes; a commitment is 32 bytes", cname[i], comm[i]->len);
+            return -1;
+        }
+    r->request_id = m->request_id;
+    r->kind = (cuzk_proof_kind)m->proof_kind;
+    r->sector_size = m->sector_size;
+    r->registered_proof = m->registered_proof;
+    r->priority = (cuzk_priority)m->priority;
+    r->vanilla_proof = m->vanilla_proof.len ? m->vanilla_proof.data : NULL;
+    r->vanilla_proof_len = m->vanilla_proof.len;
+    for (size_t i = 0; i < m->n_vanilla_proofs; i++) {
+        vp[i] = m->vanilla_proofs[i].data;
+        vl[i] = m->vanilla_proofs[i].len;
+    }
+    r->vanilla_proofs = m->n_vanilla_proofs ? vp : NULL;
+    r->vanilla_proofs_len = m->n_vanilla_proofs ? vl : NULL;
+    r->n_vanilla_proofs = m->n_vanilla_proofs;
+    r->sector_number = m->sector_number;
+    r->miner_id = m->miner_id;
+    r->randomness = m->randomness.len ? m->randomness.data : NULL;
+    r->randomness_len = m->randomness.len;
+    r->partition_index = m->partition_index;
+    r->comm_r_old = m->comm_r_old.len ? m->comm_r_old.data : NULL;
+    r->comm_r_new = m->comm_r_new.len ? m->comm_r_new.data : NULL;
+    r->comm_d_new = m->comm_d_new.len ? m->comm_d_new.data : NULL;
+    return 0;
+}
+
+/* Submit m; 0 with job_id/pos, or -1 after replying to the call. */
+static int submit(srv_call *c, const Cuzk__V1__SubmitProofRequest *m, char job_id[CUZK_JOB_ID_MAX], uint32_t *pos)
+{
+    char err[CUZK_ENGINE_ERR_LEN];
+    size_t n = m->n_vanilla_proofs ? m->n_vanilla_proofs : 1;
+    const uint8_t **vp = malloc(n * sizeof *vp);
+    size_t *vl = malloc(n * sizeof *vl);
+    if (!vp || !vl) {
+        free(vp);
+        free(vl);
+        srv_reply(c, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory", NULL);
+        return -1;
+    }
+    cuzk_engine_request r;
+    int rc = -1;
+    if (srv_request_from_wire(&r, m, vp, vl, err, sizeof err)) {
+        srv_reply(c, GRPC_STATUS_INVALID_ARGUMENT, err, NULL);
+    } else {
+        bool existing = false;
+        err[0] = 0;
+        int erc = cuzk_engine_submit(srv_engine(c), job_id, pos, &existing, &r, err, sizeof err);
+        if (erc) reply_engine_error(c, erc, "submit", err);
+        else rc = 0;
+    }
+    free(vp);
+    free(vl);
+    return rc;
+}
+
+static void fill_result(Cuzk__V1__AwaitProofResponse *out, const cuzk_engine_result *res)
+{
+    out->job_id = (char *)res->job_id;
+    out->status = (Cuzk__V1__AwaitProofResponse__Status)res->status;
+    out->proof.data = res->proof;
+    out->proof.len = res->proof_len;
+    out->error_message = (char *)res->error;
+    out->queue_wait_ms = res->t.queue_wait_ms;
+    out->srs_load_ms = res->t.srs_load_ms;
+    out->synthesis_ms = res->t.synthesis_ms;
+    out->gpu_compute_ms = res->t.prove_ms;
+    out->total_ms = res->t.total_ms;
+}
+
+void srv_handle_submit(srv_call *c)
+{
+    const Cuzk__V1__SubmitProofRequest *m = (const void *)srv_request(c);
+    char job_id[CUZK_JOB_ID_MAX];
+    uint32_t pos = 0;
+    if (submit(c, m, job_id, &pos)) return;
+    Cuzk__V1__SubmitProofResponse resp = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
+    resp.job_id = job_id;
+    resp.queue_position = pos;
+    resp.assigned_gpu = (char *)"cpu";
+    srv_reply(c, GRPC_STATUS_OK, NULL, &resp.base);
+}
+
+/* Await job_id and reply with an AwaitProofResponse (wrapped in a
+ * ProveResponse when prove).  Client gone -> CANCELLED (and for Prove the
+ * engine cancels the job unless someone else waits on it). */
+static void await_and_reply(srv_call *c, const char *job_id, uint64_t timeout_ms, bool prove)
+{
+    cuzk_engine_result res;
+    memset(&res, 0, sizeof res);
+    cuzk_engine_await_opts o = {.timeout_ms = timeout_ms, .abandon = srv_abandon_flag(c), .cancel_if_abandoned = prove};
+    int rc = cuzk_engine_await_ex(srv_engine(c), &res, job_id, &o);
+    if (rc) {
+        char msg[CUZK_JOB_ID_MAX + 64];
+        snprintf(msg, sizeof msg, "job '%s'", job_id);
+        reply_engine_error(c, rc, msg,
+                           rc == CUZK_ENGINE_ERR_NOT_FOUND ? "unknown job id (never submitted, or its result was "
+                                                             "reaped after the retention time)"
+                                                           : NULL);
+        return;
+    }
+    Cuzk__V1__AwaitProofResponse ar = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
+    fill_result(&ar, &res);
+    if (prove) {
+        Cuzk__V1__ProveResponse pr = CUZK__V1__PROVE_RESPONSE__INIT;
+        pr.result = &ar;
+        srv_reply(c, GRPC_STATUS_OK, NULL, &pr.base);
+    } else {
+        srv_reply(c, GRPC_STATUS_OK, NULL, &ar.base);
+    }
+    cuzk_engine_result_clear(&res);
+}
+
+void srv_handle_await(srv_call *c)
+{
+    const Cuzk__V1__AwaitProofRequest *m = (const void *)srv_request(c);
+    if (!*m->job_id) {
+        srv_reply(c, GRPC_STATUS_INVALID_ARGUMENT, "job_id is empty", NULL);
+        return;
+    }
+    await_and_reply(c, m->job_id, m->timeout_ms, false);
+}
+
+void srv_handle_prove(srv_call *c)
+{
+    const Cuzk__V1__ProveRequest *m = (const void *)srv_request(c);
+    if (!m->submit) {
+        srv_reply(c, GRPC_STATUS_INVALID_ARGUMENT, "ProveRequest.submit is missing", NULL);
+        return;
+    }
+    char job_id[CUZK_JOB_ID_MAX];
+    uint32_t pos;
+    if (submit(c, m->submit, job_id, &pos)) return;
+    await_and_reply(c, job_id, 0, true);
+}
+
+void srv_handle_cancel(srv_call *c)
+{
+    const Cuzk__V1__CancelProofRequest *m = (const void *)srv_request(c);
+    bool was_running = false;
+    int rc = cuzk_engine_cancel(srv_engine(c), &was_running, m->job_id);
+    if (rc) {
+        char msg[CUZK_JOB_ID_MAX + 32];
+        snprintf(msg, sizeof msg, "cancel job '%s'", m->job_id);
+        reply_engine_error(c, rc, msg, rc == CUZK_ENGINE_ERR_NOT_FOUND ? "unknown job id" : NULL);
+        return;
+    }
+    Cuzk__V1__CancelProofResponse resp = CUZK__V1__CANCEL_PROOF_RESPONSE__INIT;
+    resp.was_running = was_running;
+    srv_reply(c, GRPC_STATUS_OK, NULL, &resp.base);
+}
+
+void srv_handle_status(srv_call *c)
+{
+    cuzk_engine_status st;
+    memset(&st, 0, sizeof st);
+    int rc = cuzk_engine_get_status(srv_engine(c), &st);
+    if (rc) {
+        reply_engine_error(c, rc, "status", NULL);
+        return;
+    }
+    Cuzk__V1__GetStatusResponse resp = CUZK__V1__GET_STATUS_RESPONSE__INIT;
+    /* One "gpu" entry: the CPU prover (this build has no GPU backend). */
+    Cuzk__V1__GPUStatus gpu = CUZK__V1__GPUSTATUS__INIT, *gpus[1] = {&gpu};
+    gpu.name = (char *)"cpu";
+    for (size_t i = 0; i < st.n_workers; i++)
+        if (!strcmp(st.workers[i].name, "prover") && st.workers[i].job_id[0]) {
+            gpu.current_job_id = st.workers[i].job_id;
+            gpu.current_proof_kind = (char *)cuzk_proof_kind_name(st.workers[i].kind);
+        }
+    resp.n_gpus = 1;
+    resp.gpus = gpus;
+    Cuzk__V1__SRSStatus *srs = calloc(st.n_srs ? st.n_srs : 1, sizeof *srs);
+    Cuzk__V1__SRSStatus **srsp = calloc(st.n_srs ? st.n_srs : 1, sizeof *srsp);
+    Cuzk__V1__QueueStatus q[CUZK_PROOF_KINDS], *qp[CUZK_PROOF_KINDS];
+    if (!srs || !srsp) {
+        free(srs);
+        free(srsp);
+        cuzk_engine_status_clear(&st);
+        srv_reply(c, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory", NULL);
+        return;
+    }
+    for (size_t i = 0; i < st.n_srs; i++) {
+        cuzk__v1__srsstatus__init(&srs[i]);
+        srs[i].circuit_id = st.srs[i].circuit_id;
+        srs[i].tier = (Cuzk__V1__SRSStatus__Tier)st.srs[i].tier;
+        srs[i].size_bytes = st.srs[i].size_bytes;
+        srs[i].ref_count = st.srs[i].ref_count;
+        srsp[i] = &srs[i];
+    }
+    resp.n_loaded_srs = st.n_srs;
+    resp.loaded_srs = srsp;
+    size_t nq = 0;
+    for (int k = 0; k < CUZK_PROOF_KINDS; k++) {
+        const cuzk_engine_queue_info *qi = &st.queues[k];
+        cuzk_proof_kind kind = (cuzk_proof_kind)k;
+        bool wire = kind >= CUZK_PROOF_POREP && kind <= CUZK_PROOF_WINNING_POST;
+        if (!wire && !qi->pending && !qi->in_progress) continue;
+        cuzk__v1__queue_status__init(&q[nq]);
+        q[nq].proof_kind = (char *)cuzk_proof_kind_name(kind);
+        q[nq].pending = qi->pending;
+        q[nq].in_progress = qi->in_progress;
+        qp[nq] = &q[nq];
+        nq++;
+    }
+    resp.n_queues = nq;
+    resp.queues = qp;
+    resp.total_proofs_completed = st.completed;
+    resp.total_proofs_failed = st.failed;
+    resp.uptime_seconds = st.uptime_s;
+    resp.pinned_memory_bytes = st.memory_used;
+    resp.pinned_memory_limit_bytes = st.memory_limit;
+    srv_reply(c, GRPC_STATUS_OK, NULL, &resp.base);
+    free(srs);
+    free(srsp);
+    cuzk_engine_status_clear(&st);
+}
+
+void srv_handle_metrics(srv_call *c)
+{
+    char *text = NULL;
+    size_t len = 0;
+    int rc = cuzk_engine_metrics_text(srv_engine(c), &text, &len);
+    if (rc) {
+        reply_engine_error(c, rc, "metrics", NULL);
+        return;
+    }
+    Cuzk__V1__GetMetricsResponse resp = CUZK__V1__GET_METRICS_RESPONSE__INIT;
+    resp.prometheus_text = text;
+    srv_reply(c, GRPC_STATUS_OK, NULL, &resp.base);
+    free(text);
+}
+
+void srv_handle_preload(srv_call *c)
+{
+    const Cuzk__V1__PreloadSrsRequest *m = (const void *)srv_request(c);
+    char err[CUZK_ENGINE_ERR_LEN] = "";
+    bool already = false;
+    uint64_t ms = 0;
+    int rc = cuzk_engine_srs_preload(srv_engine(c), &already, &ms, m->circuit_id, err, sizeof err);
+    if (rc) {
+        char what[128];
+        snprintf(what, sizeof what, "preload '%.64s'", m->circuit_id);
+        reply_engine_error(c, rc, what, *err ? err : rc == CUZK_ENGINE_ERR_NOT_FOUND ? "unknown circuit id" : NULL);
+        return;
+    }
+    Cuzk__V1__PreloadSrsResponse resp = CUZK__V1__PRELOAD_SRS_RESPONSE__INIT;
+    resp.already_loaded = already;
+    resp.load_time_ms = ms;
+    srv_reply(c, GRPC_STATUS_OK, NULL, &resp.base);
+}
+
+void srv_handle_evict(srv_call *c)
+{
+    const Cuzk__V1__EvictSrsRequest *m = (const void *)srv_request(c);
+    char err[CUZK_ENGINE_ERR_LEN] = "";
+    bool was = false;
+    uint64_t freed = 0;
+    int rc = cuzk_engine_srs_evict(srv_engine(c), &was, &freed, m->circuit_id, err, sizeof err);
+    if (rc) {
+        char what[128];
+        snprintf(what, sizeof what, "evict '%.64s'", m->circuit_id);
+        reply_engine_error(c, rc, what, *err ? err : rc == CUZK_ENGINE_ERR_NOT_FOUND ? "unknown circuit id" : NULL);
+        return;
+    }
+    Cuzk__V1__EvictSrsResponse resp = CUZK__V1__EVICT_SRS_RESPONSE__INIT;
+    resp.was_loaded = was;
+    resp.freed_bytes = freed;
+    srv_reply(c, GRPC_STATUS_OK, NULL, &resp.base);
+}
