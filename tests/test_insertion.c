@@ -40,7 +40,8 @@ static void test_insert_all_positions(void)
             cuzk_num e, el[15], out[16];
             cuzk_bool bits[4];
             CHECK(cuzk_num_alloc(cs, &e, &ve) == 0);
-            for (size_t i = 0; i < nb; i++) CHECK(cuzk_bit_alloc(cs, &bits[i], (pos >> i) & 1) == 0);
+            for (size_t i = 0; i < nb; i++)
+                CHECK(cuzk_bit_alloc(cs, &bits[i], (pos >> i) & 1) == 0);
             for (size_t i = 0; i + 1 < n; i++) {
                 vel[i] = fr_rand();
                 CHECK(cuzk_num_alloc(cs, &el[i], &vel[i]) == 0);
@@ -70,7 +71,8 @@ static void test_insert8_constant_bits(void)
     CHECK(cuzk_cs_new(&cs, CUZK_CS_SHAPE, 0) == 0);
     cuzk_num e, el[7], out[8];
     CHECK(cuzk_num_alloc(cs, &e, NULL) == 0);
-    for (int i = 0; i < 7; i++) CHECK(cuzk_num_alloc(cs, &el[i], NULL) == 0);
+    for (int i = 0; i < 7; i++)
+        CHECK(cuzk_num_alloc(cs, &el[i], NULL) == 0);
     cuzk_bool bits[3] = {cuzk_bool_constant(true), cuzk_bool_constant(false), cuzk_bool_constant(false)};
     CHECK(cuzk_num_insert(cs, out, &e, bits, 3, el) == CUZK_ERR_ARG);
     cuzk_cs_free(cs);
@@ -85,9 +87,9 @@ static void test_insert2_matrix(void)
     CHECK(cuzk_cs_new(&cs, CUZK_CS_SHAPE, CUZK_CS_MATRICES) == 0);
     cuzk_num e, el, out[2];
     cuzk_bool bit;
-    CHECK(cuzk_num_alloc(cs, &e, NULL) == 0);   /* aux 0 */
-    CHECK(cuzk_bit_alloc(cs, &bit, false) == 0); /* aux 1, row 0 */
-    CHECK(cuzk_num_alloc(cs, &el, NULL) == 0);  /* aux 2 */
+    CHECK(cuzk_num_alloc(cs, &e, NULL) == 0);               /* aux 0 */
+    CHECK(cuzk_bit_alloc(cs, &bit, false) == 0);            /* aux 1, row 0 */
+    CHECK(cuzk_num_alloc(cs, &el, NULL) == 0);              /* aux 2 */
     CHECK(cuzk_num_insert(cs, out, &e, &bit, 1, &el) == 0); /* aux 3, 4; rows 1, 2 */
     CHECK(cuzk_cs_finish(cs) == 0);
     cuzk_csr a, b, c;

@@ -23,8 +23,8 @@ static const cuzk_fil_post_info *info(uint64_t id)
 static void shape_counts(size_t *cons, size_t *inputs, const cuzk_por_shape *s, size_t sectors,
                          size_t challenges)
 {
-    cuzk_post_circuit_ctx c = {.info = info(0), .shape = *s, .n_sectors = sectors,
-                               .n_challenges = challenges};
+    cuzk_post_circuit_ctx c = {
+        .info = info(0), .shape = *s, .n_sectors = sectors, .n_challenges = challenges};
     cuzk_cs *cs;
     CHECK(cuzk_cs_new(&cs, CUZK_CS_SHAPE, 0) == 0);
     CHECK(cuzk_cs_synthesize(cs, cuzk_post_circuit, &c) == 0);
@@ -43,10 +43,10 @@ static void test_rust_fallback_counts(void)
         cuzk_por_shape s;
         size_t sectors, inputs, cons;
     } t[] = {
-        {{8, 2, 0, 0}, 3, 19, 16869},  /* single_partition_base_8 */
-        {{8, 2, 4, 0}, 3, 19, 22674},  /* single_partition_sub_8_4 */
-        {{8, 2, 4, 2}, 3, 19, 27384},  /* single_partition_top_8_4_2 */
-        {{8, 2, 0, 0}, 2, 13, 11246},  /* two_partitions_base_8 */
+        {{8, 2, 0, 0}, 3, 19, 16869},   /* single_partition_base_8 */
+        {{8, 2, 4, 0}, 3, 19, 22674},   /* single_partition_sub_8_4 */
+        {{8, 2, 4, 2}, 3, 19, 27384},   /* single_partition_top_8_4_2 */
+        {{8, 2, 0, 0}, 2, 13, 11246},   /* two_partitions_base_8 */
         {{8, 10, 0, 0}, 5, 56, 266665}, /* base_8_bench_cs: 32 GiB, 10 challenges */
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
@@ -70,10 +70,14 @@ static void test_registered_counts(void)
     for (uint64_t id = 0; id < 15; id++) {
         const cuzk_fil_post_info *p = info(id);
         size_t n_ic = cuzk_post_num_inputs(p) + 1;
-        if (p->winning) CHECK(n_ic == 133);
-        else if (p->sector_size == (32ull << 30)) CHECK(n_ic == 25840);
-        else if (p->sector_size == (64ull << 30)) CHECK(n_ic == 25301);
-        else CHECK(n_ic == 23);
+        if (p->winning)
+            CHECK(n_ic == 133);
+        else if (p->sector_size == (32ull << 30))
+            CHECK(n_ic == 25840);
+        else if (p->sector_size == (64ull << 30))
+            CHECK(n_ic == 25301);
+        else
+            CHECK(n_ic == 23);
         cuzk_post_circuit_ctx c;
         CHECK(cuzk_post_circuit_blank(&c, p) == 0);
         if (!p->winning && p->sector_size > (512ull << 20)) c.n_sectors = 2; /* count 2, scale */
@@ -82,7 +86,7 @@ static void test_registered_counts(void)
         CHECK(cons * p->circuit_sector_count / c.n_sectors == cuzk_post_num_constraints(p));
         CHECK((inputs - 1) * p->circuit_sector_count / c.n_sectors == n_ic - 1);
     }
-    CHECK(cuzk_post_num_constraints(info(3)) == 370590);      /* Winning 32 GiB */
+    CHECK(cuzk_post_num_constraints(info(3)) == 370590);          /* Winning 32 GiB */
     CHECK(cuzk_post_num_constraints(info(13)) == 2349u * 53333u); /* Window 32 GiB */
 }
 
@@ -183,7 +187,8 @@ static void test_window_2k_job(void)
                 const cuzk_fil_post_info *p = info(ids[t]);
                 uint8_t *v[2];
                 size_t len[2];
-                for (size_t i = 0; i < n; i++) v[i] = pt_vanilla(&len[i], &s[i], p, rnd, part * 2 + i);
+                for (size_t i = 0; i < n; i++)
+                    v[i] = pt_vanilla(&len[i], &s[i], p, rnd, part * 2 + i);
                 cuzk_post_job *j;
                 char err[256] = "";
                 CHECK(cuzk_post_job_new(&j, ids[t], (const uint8_t *const *)v, len, n, rnd, pid, part, err,
@@ -197,14 +202,18 @@ static void test_window_2k_job(void)
                 const cuzk_fr *in = cuzk_post_job_inputs(j, &ni);
                 CHECK(ni == 22);
                 /* padding repeats the last sector's 11 inputs */
-                if (n == 1) CHECK(!memcmp(&in[0], &in[11], 11 * sizeof *in));
-                else CHECK(memcmp(&in[0], &in[11], sizeof *in));
+                if (n == 1)
+                    CHECK(!memcmp(&in[0], &in[11], 11 * sizeof *in));
+                else
+                    CHECK(memcmp(&in[0], &in[11], sizeof *in));
                 /* the same inputs from the whole sector list with the
                  * partition's chunk (4 partitions of 2 sectors) */
                 cuzk_post_sector all[8];
-                for (size_t i = 0; i < 8; i++) all[i].sector_id = 100 + i;
+                for (size_t i = 0; i < 8; i++)
+                    all[i].sector_id = 100 + i;
                 memset(all, 0, 0);
-                for (size_t i = 0; i < 8; i++) pt_rand_dom(all[i].comm_r);
+                for (size_t i = 0; i < 8; i++)
+                    pt_rand_dom(all[i].comm_r);
                 for (size_t i = 0; i < n; i++) {
                     all[part * 2 + i].sector_id = s[i].sector_id;
                     memcpy(all[part * 2 + i].comm_r, s[i].comm_r, 32);
@@ -218,12 +227,13 @@ static void test_window_2k_job(void)
                 /* a proof made for another partition fails natively on api 1.0 */
                 if (t == 0) {
                     cuzk_post_job *j2 = NULL;
-                    CHECK(cuzk_post_job_new(&j2, ids[t], (const uint8_t *const *)v, len, n, rnd, pid, part + 1,
-                                            err, sizeof err) == CUZK_ERR_ARG);
+                    CHECK(cuzk_post_job_new(&j2, ids[t], (const uint8_t *const *)v, len, n, rnd, pid,
+                                            part + 1, err, sizeof err) == CUZK_ERR_ARG);
                     cuzk_post_job_free(j2);
                 }
                 cuzk_post_job_free(j);
-                for (size_t i = 0; i < n; i++) free(v[i]);
+                for (size_t i = 0; i < n; i++)
+                    free(v[i]);
             }
     /* three sectors is more than a 2 KiB partition holds */
     const cuzk_fil_post_info *p = info(10);
@@ -294,7 +304,6 @@ static void test_circuit_rejects(void)
     cuzk_fil_tree_free(s.tree);
 }
 
-
 /* The real 32 GiB WindowPoSt vanilla proof (../shared, sector 1, miner
  * f01000, zero randomness, base + sub tree paths): the job accepts it
  * natively, and one circuit sector built from it (53,333 constraints, the
@@ -363,14 +372,15 @@ static void test_job_par(void)
     pt_rand_dom(rnd);
     uint8_t *v[2];
     size_t len[2];
-    for (int i = 0; i < 2; i++) v[i] = pt_vanilla(&len[i], &s[i], p, rnd, (uint64_t)i);
+    for (int i = 0; i < 2; i++)
+        v[i] = pt_vanilla(&len[i], &s[i], p, rnd, (uint64_t)i);
     cuzk_pool *pool = NULL;
     CHECK(cuzk_pool_create(&pool, 2) == 0);
     cuzk_post_job *a = NULL, *b = NULL;
     char err[256] = "";
     CHECK(cuzk_post_job_new(&a, 10, (const uint8_t *const *)v, len, 2, rnd, pid, 0, err, sizeof err) == 0);
-    CHECK(cuzk_post_job_new_par(&b, 10, (const uint8_t *const *)v, len, 2, rnd, pid, 0, cuzk_pool_par(pool), err,
-                                sizeof err) == 0);
+    CHECK(cuzk_post_job_new_par(&b, 10, (const uint8_t *const *)v, len, 2, rnd, pid, 0, cuzk_pool_par(pool),
+                                err, sizeof err) == 0);
     if (a && b) {
         size_t na, nb;
         const cuzk_fr *ia = cuzk_post_job_inputs(a, &na), *ib = cuzk_post_job_inputs(b, &nb);
@@ -379,8 +389,9 @@ static void test_job_par(void)
     cuzk_post_job_free(a);
     cuzk_post_job_free(b);
     v[1][len[1] - 40] ^= 1; /* inside comm_c of the second proof */
-    CHECK(cuzk_post_job_new_par(&b, 10, (const uint8_t *const *)v, len, 2, rnd, pid, 0, cuzk_pool_par(pool), err,
-                                sizeof err) != 0 && !b);
+    CHECK(cuzk_post_job_new_par(&b, 10, (const uint8_t *const *)v, len, 2, rnd, pid, 0, cuzk_pool_par(pool),
+                                err, sizeof err) != 0 &&
+          !b);
     CHECK(strstr(err, "vanilla proof 1") != NULL);
     cuzk_pool_destroy(pool);
     for (int i = 0; i < 2; i++) {

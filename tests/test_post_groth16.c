@@ -75,9 +75,11 @@ static void test_window_2k_roundtrip(void)
     for (size_t n = 1; n <= 2; n++) {
         uint8_t *v[2];
         size_t len[2];
-        for (size_t i = 0; i < n; i++) v[i] = pt_vanilla(&len[i], &s[i], p, rnd, i);
+        for (size_t i = 0; i < n; i++)
+            v[i] = pt_vanilla(&len[i], &s[i], p, rnd, i);
         cuzk_post_job *j = NULL;
-        CHECK(cuzk_post_job_new(&j, id, (const uint8_t *const *)v, len, n, rnd, pid, 0, err, sizeof err) == 0);
+        CHECK(cuzk_post_job_new(&j, id, (const uint8_t *const *)v, len, n, rnd, pid, 0, err, sizeof err) ==
+              0);
         uint8_t proof[192];
         cuzk_groth16_prove_opts o = {0};
         CHECK(j && cuzk_post_job_prove(proof, j, params, &o, err, sizeof err) == 0);
@@ -91,7 +93,8 @@ static void test_window_2k_roundtrip(void)
         if (n == 2) CHECK(vfy(vk, id, proof, rnd, ps, 1, 0) == 0);
         CHECK(vfy(vk, 3, proof, rnd, ps, 1, 0) == -1); /* Winning 32 GiB needs 133 IC */
         cuzk_post_job_free(j);
-        for (size_t i = 0; i < n; i++) free(v[i]);
+        for (size_t i = 0; i < n; i++)
+            free(v[i]);
     }
     cuzk_groth16_params_free(params);
     cuzk_fil_tree_free(s[0].tree);

@@ -67,8 +67,7 @@ size_t cuzk_insert_constraints(size_t arity);
 /* PoRCircuit::synthesize(value = Root::Val(leaf), root = Root::Var(root),
  * private = true).  Adds one public input: the leaf index (packed index
  * bits). */
-int cuzk_por_gadget(cuzk_cs *cs, const cuzk_por_shape *s, const cuzk_por_witness *w,
-                    const cuzk_num *root);
+int cuzk_por_gadget(cuzk_cs *cs, const cuzk_por_shape *s, const cuzk_por_witness *w, const cuzk_num *root);
 
 #ifdef __cplusplus
 }

@@ -86,8 +86,8 @@ typedef struct {
  * (more than circuit_sector_count: chunk `partition` is used).  out needs
  * cuzk_post_num_inputs(info) elements; randomness must be canonical. */
 int cuzk_post_public_inputs(cuzk_fr *out, size_t cap, size_t *n_out, const cuzk_fil_post_info *info,
-                            const uint8_t randomness[32], const cuzk_post_sector *sectors,
-                            size_t n_sectors, uint32_t partition, char *err, size_t err_len);
+                            const uint8_t randomness[32], const cuzk_post_sector *sectors, size_t n_sectors,
+                            uint32_t partition, char *err, size_t err_len);
 
 /* ---- prover side ----------------------------------------------------------- */
 
@@ -109,15 +109,14 @@ typedef struct cuzk_post_job cuzk_post_job;
  * not verify: ..." when a vanilla proof is well formed but wrong.  The
  * native checks cost ~3.7 ms of Poseidon per 32 GiB sector (~8.6 s for a
  * full partition): use cuzk_post_job_new_par to spread them. */
-int cuzk_post_job_new(cuzk_post_job **out, uint64_t registered_proof,
-                      const uint8_t *const *vanilla, const size_t *len, size_t n_vanilla,
-                      const uint8_t randomness[32], const uint8_t prover_id[32],
-                      uint32_t partition, char *err, size_t err_len);
+int cuzk_post_job_new(cuzk_post_job **out, uint64_t registered_proof, const uint8_t *const *vanilla,
+                      const size_t *len, size_t n_vanilla, const uint8_t randomness[32],
+                      const uint8_t prover_id[32], uint32_t partition, char *err, size_t err_len);
 /* Same with the native checks spread over par (NULL = calling thread). */
-int cuzk_post_job_new_par(cuzk_post_job **out, uint64_t registered_proof,
-                          const uint8_t *const *vanilla, const size_t *len, size_t n_vanilla,
-                          const uint8_t randomness[32], const uint8_t prover_id[32],
-                          uint32_t partition, cuzk_par *par, char *err, size_t err_len);
+int cuzk_post_job_new_par(cuzk_post_job **out, uint64_t registered_proof, const uint8_t *const *vanilla,
+                          const size_t *len, size_t n_vanilla, const uint8_t randomness[32],
+                          const uint8_t prover_id[32], uint32_t partition, cuzk_par *par, char *err,
+                          size_t err_len);
 void cuzk_post_job_free(cuzk_post_job *j);
 const cuzk_fil_post_info *cuzk_post_job_info(const cuzk_post_job *j);
 /* The circuit and its context (valid while the job lives). */
@@ -126,12 +125,12 @@ void cuzk_post_job_circuit(const cuzk_post_job *j, cuzk_circuit_fn *fn, void **c
 const cuzk_fr *cuzk_post_job_inputs(const cuzk_post_job *j, size_t *n);
 /* Synthesize into a new cs (PROVE mode for the Groth16 prover) and check
  * that its inputs equal the computed public inputs. */
-int cuzk_post_job_synthesize(cuzk_cs **out, const cuzk_post_job *j, cuzk_cs_mode mode,
-                             unsigned flags, char *err, size_t err_len);
+int cuzk_post_job_synthesize(cuzk_cs **out, const cuzk_post_job *j, cuzk_cs_mode mode, unsigned flags,
+                             char *err, size_t err_len);
 /* Synthesize + prove (one 192-byte proof). */
 int cuzk_post_job_prove(uint8_t proof[CUZK_G16_PROOF_BYTES], const cuzk_post_job *j,
-                        const cuzk_groth16_params *params, const cuzk_groth16_prove_opts *opts,
-                        char *err, size_t err_len);
+                        const cuzk_groth16_params *params, const cuzk_groth16_prove_opts *opts, char *err,
+                        size_t err_len);
 
 /* ---- verifier -------------------------------------------------------------- */
 
@@ -141,16 +140,16 @@ int cuzk_post_job_prove(uint8_t proof[CUZK_G16_PROOF_BYTES], const cuzk_post_job
  * whose n_ic does not match the circuit, a proof that does not decode). */
 int cuzk_post_verify(bool *valid, const cuzk_groth16_vk *vk, uint64_t registered_proof,
                      const uint8_t proof[CUZK_G16_PROOF_BYTES], const uint8_t randomness[32],
-                     const cuzk_post_sector *sectors, size_t n_sectors, uint32_t partition,
-                     char *err, size_t err_len);
+                     const cuzk_post_sector *sectors, size_t n_sectors, uint32_t partition, char *err,
+                     size_t err_len);
 
 /* A verifying key stored with compressed points (as filecoin-proofs'
  * in-chain users, e.g. polka-storage, keep it): alpha_g1, beta_g1 (48),
  * beta_g2, gamma_g2 (96), delta_g1 (48), delta_g2 (96), u32 BE n_ic,
  * n_ic x 48.  Every point checked (canonical, on curve, subgroup).  Free
  * with cuzk_groth16_vk_free. */
-int cuzk_post_vk_decode_compressed(cuzk_groth16_vk **out, const uint8_t *buf, size_t len,
-                                   char *err, size_t err_len);
+int cuzk_post_vk_decode_compressed(cuzk_groth16_vk **out, const uint8_t *buf, size_t len, char *err,
+                                   size_t err_len);
 
 #ifdef __cplusplus
 }

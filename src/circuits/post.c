@@ -62,32 +62,35 @@ size_t cuzk_post_num_inputs(const cuzk_fil_post_info *info)
 }
 
 /* Witness of one inclusion proof as Fr values, checked against the shape. */
-static int por_witness(cuzk_cs *cs, cuzk_fr *leaf, cuzk_fr *sib, uint32_t *index,
-                       const cuzk_por_shape *s, const cuzk_fil_merkle_proof *p, size_t si, size_t ci)
+static int por_witness(cuzk_cs *cs, cuzk_fr *leaf, cuzk_fr *sib, uint32_t *index, const cuzk_por_shape *s,
+                       const cuzk_fil_merkle_proof *p, size_t si, size_t ci)
 {
-    uint32_t want_kind = s->top_arity ? CUZK_FIL_PROOF_TOP : s->sub_arity ? CUZK_FIL_PROOF_SUB
-                                                                          : CUZK_FIL_PROOF_SINGLE;
+    uint32_t want_kind = s->top_arity   ? CUZK_FIL_PROOF_TOP
+                         : s->sub_arity ? CUZK_FIL_PROOF_SUB
+                                        : CUZK_FIL_PROOF_SINGLE;
     const uint32_t ar[3] = {s->base_arity, s->sub_arity, s->top_arity};
     const uint32_t lv[3] = {s->base_levels, 1, 1};
     if (p->kind != want_kind)
         return cuzk_cs_set_error(cs, CUZK_ERR_ARG, "sector %zu challenge %zu: proof kind %u, tree needs %u",
                                  si, ci, p->kind, want_kind);
     if (cuzk_fr_from_bytes_le(leaf, p->leaf))
-        return cuzk_cs_set_error(cs, CUZK_ERR_ENC_NONCANONICAL, "sector %zu challenge %zu: leaf is not a canonical Fr",
-                                 si, ci);
+        return cuzk_cs_set_error(cs, CUZK_ERR_ENC_NONCANONICAL,
+                                 "sector %zu challenge %zu: leaf is not a canonical Fr", si, ci);
     size_t o = 0, l = 0;
     for (uint32_t k = 0; k <= want_kind; k++) {
         const cuzk_fil_path *path = &p->path[k];
         if (path->levels != lv[k] || path->arity != ar[k])
-            return cuzk_cs_set_error(cs, CUZK_ERR_ARG,
-                                     "sector %zu challenge %zu: path %u has %u levels of arity %u, want %u of %u",
-                                     si, ci, k, path->levels, path->arity, lv[k], ar[k]);
+            return cuzk_cs_set_error(
+                cs, CUZK_ERR_ARG,
+                "sector %zu challenge %zu: path %u has %u levels of arity %u, want %u of %u", si, ci, k,
+                path->levels, path->arity, lv[k], ar[k]);
         for (uint32_t i = 0; i < path->levels; i++, l++) {
             index[l] = (uint32_t)path->index[i];
             for (uint32_t h = 0; h + 1 < path->arity; h++, o++)
                 if (cuzk_fr_from_bytes_le(&sib[o], path->hashes + 32 * ((size_t)i * (path->arity - 1) + h)))
                     return cuzk_cs_set_error(cs, CUZK_ERR_ENC_NONCANONICAL,
-                                             "sector %zu challenge %zu: path hash is not a canonical Fr", si, ci);
+                                             "sector %zu challenge %zu: path hash is not a canonical Fr", si,
+                                             ci);
         }
     }
     return CUZK_OK;
@@ -98,7 +101,8 @@ static int alloc_comm(cuzk_cs *cs, cuzk_num *n, const uint8_t *bytes, const char
     if (!bytes) return cuzk_num_alloc(cs, n, NULL);
     cuzk_fr v;
     if (cuzk_fr_from_bytes_le(&v, bytes))
-        return cuzk_cs_set_error(cs, CUZK_ERR_ENC_NONCANONICAL, "sector %zu: %s is not a canonical Fr", si, what);
+        return cuzk_cs_set_error(cs, CUZK_ERR_ENC_NONCANONICAL, "sector %zu: %s is not a canonical Fr", si,
+                                 what);
     return cuzk_num_alloc(cs, n, &v);
 }
 
@@ -144,28 +148,30 @@ int cuzk_post_circuit(cuzk_cs *cs, void *ctx)
 /* ---- public inputs -------------------------------------------------------------- */
 
 int cuzk_post_public_inputs(cuzk_fr *out, size_t cap, size_t *n_out, const cuzk_fil_post_info *info,
-                            const uint8_t randomness[32], const cuzk_post_sector *sectors,
-                            size_t n_sectors, uint32_t partition, char *err, size_t err_len)
+                            const uint8_t randomness[32], const cuzk_post_sector *sectors, size_t n_sectors,
+                            uint32_t partition, char *err, size_t err_len)
 {
     if (!info || !out || !randomness || (!sectors && n_sectors))
         return cuzk_post_errf(err, err_len, CUZK_ERR_ARG, "public inputs: NULL argument");
     size_t need = cuzk_post_num_inputs(info), sc = info->circuit_sector_count;
     size_t cc = info->circuit_challenge_count, per = 1 + cc;
-    if (cap < need) return cuzk_post_errf(err, err_len, CUZK_ERR_ARG, "public inputs: room for %zu, need %zu", cap, need);
+    if (cap < need)
+        return cuzk_post_errf(err, err_len, CUZK_ERR_ARG, "public inputs: room for %zu, need %zu", cap, need);
     if (!cuzk_fil_domain_valid(randomness))
-        return cuzk_post_errf(err, err_len, CUZK_ERR_ENC_NONCANONICAL, "randomness is not a canonical Fr (>= r)");
+        return cuzk_post_errf(err, err_len, CUZK_ERR_ENC_NONCANONICAL,
+                              "randomness is not a canonical Fr (>= r)");
     const cuzk_post_sector *chunk = sectors;
     size_t n = n_sectors;
     if (info->winning) {
         if (n_sectors != 1 || partition != 0)
             return cuzk_post_errf(err, err_len, CUZK_ERR_ARG,
-                            "WinningPoSt: %zu sectors, partition %u (want one sector, partition 0)", n_sectors,
-                            partition);
+                                  "WinningPoSt: %zu sectors, partition %u (want one sector, partition 0)",
+                                  n_sectors, partition);
     } else if (n_sectors > sc) {
         /* the whole list: partition k is chunk k (compound.rs chunks().nth(k)) */
         if ((size_t)partition * sc >= n_sectors)
-            return cuzk_post_errf(err, err_len, CUZK_ERR_ARG, "partition %u out of range for %zu sectors", partition,
-                            n_sectors);
+            return cuzk_post_errf(err, err_len, CUZK_ERR_ARG, "partition %u out of range for %zu sectors",
+                                  partition, n_sectors);
         chunk = sectors + (size_t)partition * sc;
         n = n_sectors - (size_t)partition * sc < sc ? n_sectors - (size_t)partition * sc : sc;
     } else if (n_sectors == 0) {
@@ -178,8 +184,9 @@ int cuzk_post_public_inputs(cuzk_fr *out, size_t cap, size_t *n_out, const cuzk_
     for (size_t i = 0; i < rows; i++) {
         const cuzk_post_sector *s = info->winning ? &chunk[0] : &chunk[i];
         if (!cuzk_fil_domain_valid(s->comm_r))
-            return cuzk_post_errf(err, err_len, CUZK_ERR_ENC_NONCANONICAL, "sector %llu: comm_r is not a canonical Fr",
-                            (unsigned long long)s->sector_id);
+            return cuzk_post_errf(err, err_len, CUZK_ERR_ENC_NONCANONICAL,
+                                  "sector %llu: comm_r is not a canonical Fr",
+                                  (unsigned long long)s->sector_id);
         cuzk_fr_from_bytes_le(&out[k++], s->comm_r);
         uint64_t sector_index = info->winning ? i : (uint64_t)partition * sc + i;
         for (size_t c = 0; c < cc; c++) {

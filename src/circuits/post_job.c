@@ -36,7 +36,8 @@ void cuzk_post_prover_id(uint8_t out[32], uint64_t miner_id)
 void cuzk_post_job_free(cuzk_post_job *j)
 {
     if (!j) return;
-    for (size_t i = 0; i < j->n_vanilla; i++) cuzk_fil_vanilla_free(&j->v[i]);
+    for (size_t i = 0; i < j->n_vanilla; i++)
+        cuzk_fil_vanilla_free(&j->v[i]);
     free(j->v);
     free(j->csec);
     free(j->inputs);
@@ -105,7 +106,8 @@ static int job_parse(cuzk_post_job *j, const uint8_t *const *vanilla, const size
     cuzk_par_for(par, parse_one, &t, n);
     for (size_t i = 0; i < n && !st; i++) {
         if (t.st[i] == 1)
-            st = cuzk_post_errf(err, err_len, CUZK_ERR_ARG, "vanilla proof %zu (sector %llu) does not verify: %s", i,
+            st = cuzk_post_errf(err, err_len, CUZK_ERR_ARG,
+                                "vanilla proof %zu (sector %llu) does not verify: %s", i,
                                 (unsigned long long)j->v[i].sector_id, t.err[i]);
         else if (t.st[i])
             st = cuzk_post_errf(err, err_len, t.st[i], "vanilla proof %zu: %s", i, t.err[i]);
@@ -114,8 +116,9 @@ static int job_parse(cuzk_post_job *j, const uint8_t *const *vanilla, const size
     for (size_t i = 0; i < n && !st; i++)
         for (size_t k = 0; k < i && !st; k++)
             if (j->v[k].sector_id == j->v[i].sector_id)
-                st = cuzk_post_errf(err, err_len, CUZK_ERR_ARG, "vanilla proofs %zu and %zu: same sector %llu", k, i,
-                                    (unsigned long long)j->v[i].sector_id);
+                st =
+                    cuzk_post_errf(err, err_len, CUZK_ERR_ARG, "vanilla proofs %zu and %zu: same sector %llu",
+                                   k, i, (unsigned long long)j->v[i].sector_id);
 done:
     free(t.st);
     free(t.err);
@@ -128,7 +131,8 @@ static void job_circuit_sectors(cuzk_post_job *j)
 {
     size_t n = j->ctx.n_sectors, cc = j->ctx.n_challenges;
     for (size_t i = 0; i < n; i++) {
-        const cuzk_fil_post_vanilla *v = &j->v[j->info->winning ? 0 : (i < j->n_vanilla ? i : j->n_vanilla - 1)];
+        const cuzk_fil_post_vanilla *v =
+            &j->v[j->info->winning ? 0 : (i < j->n_vanilla ? i : j->n_vanilla - 1)];
         const cuzk_fil_sector_proof *sp = &v->sectors[0];
         cuzk_post_circuit_sector *c = &j->csec[i];
         memcpy(c->comm_r, v->comm_r, 32);
@@ -138,19 +142,18 @@ static void job_circuit_sectors(cuzk_post_job *j)
     }
 }
 
-int cuzk_post_job_new(cuzk_post_job **out, uint64_t registered_proof,
-                      const uint8_t *const *vanilla, const size_t *len, size_t n_vanilla,
-                      const uint8_t randomness[32], const uint8_t prover_id[32],
-                      uint32_t partition, char *err, size_t err_len)
+int cuzk_post_job_new(cuzk_post_job **out, uint64_t registered_proof, const uint8_t *const *vanilla,
+                      const size_t *len, size_t n_vanilla, const uint8_t randomness[32],
+                      const uint8_t prover_id[32], uint32_t partition, char *err, size_t err_len)
 {
     return cuzk_post_job_new_par(out, registered_proof, vanilla, len, n_vanilla, randomness, prover_id,
                                  partition, NULL, err, err_len);
 }
 
-int cuzk_post_job_new_par(cuzk_post_job **out, uint64_t registered_proof,
-                          const uint8_t *const *vanilla, const size_t *len, size_t n_vanilla,
-                          const uint8_t randomness[32], const uint8_t prover_id[32],
-                          uint32_t partition, cuzk_par *par, char *err, size_t err_len)
+int cuzk_post_job_new_par(cuzk_post_job **out, uint64_t registered_proof, const uint8_t *const *vanilla,
+                          const size_t *len, size_t n_vanilla, const uint8_t randomness[32],
+                          const uint8_t prover_id[32], uint32_t partition, cuzk_par *par, char *err,
+                          size_t err_len)
 {
     const cuzk_fil_post_info *p;
     *out = NULL;
@@ -164,8 +167,9 @@ int cuzk_post_job_new_par(cuzk_post_job **out, uint64_t registered_proof,
                               "%s: %zu vanilla proofs, partition %u (want exactly one, partition 0)", p->name,
                               n_vanilla, partition);
     if (!p->winning && (n_vanilla == 0 || n_vanilla > p->circuit_sector_count))
-        return cuzk_post_errf(err, err_len, CUZK_ERR_ARG, "%s: %zu vanilla proofs (want 1 to %u per partition)",
-                              p->name, n_vanilla, p->circuit_sector_count);
+        return cuzk_post_errf(err, err_len, CUZK_ERR_ARG,
+                              "%s: %zu vanilla proofs (want 1 to %u per partition)", p->name, n_vanilla,
+                              p->circuit_sector_count);
     if (!cuzk_fil_domain_valid(randomness))
         return cuzk_post_errf(err, err_len, CUZK_ERR_ENC_NONCANONICAL,
                               "randomness is not a canonical Fr (>= r; Curio clears the top two bits)");
@@ -215,8 +219,8 @@ int cuzk_post_job_new_par(cuzk_post_job **out, uint64_t registered_proof,
     return CUZK_OK;
 }
 
-int cuzk_post_job_synthesize(cuzk_cs **out, const cuzk_post_job *j, cuzk_cs_mode mode,
-                             unsigned flags, char *err, size_t err_len)
+int cuzk_post_job_synthesize(cuzk_cs **out, const cuzk_post_job *j, cuzk_cs_mode mode, unsigned flags,
+                             char *err, size_t err_len)
 {
     *out = NULL;
     cuzk_cs *cs;
@@ -249,8 +253,8 @@ int cuzk_post_job_synthesize(cuzk_cs **out, const cuzk_post_job *j, cuzk_cs_mode
 }
 
 int cuzk_post_job_prove(uint8_t proof[CUZK_G16_PROOF_BYTES], const cuzk_post_job *j,
-                        const cuzk_groth16_params *params, const cuzk_groth16_prove_opts *opts,
-                        char *err, size_t err_len)
+                        const cuzk_groth16_params *params, const cuzk_groth16_prove_opts *opts, char *err,
+                        size_t err_len)
 {
     cuzk_cs *cs;
     int st = cuzk_post_job_synthesize(&cs, j, CUZK_CS_PROVE, 0, err, err_len);
@@ -271,8 +275,8 @@ int cuzk_post_job_prove(uint8_t proof[CUZK_G16_PROOF_BYTES], const cuzk_post_job
 
 int cuzk_post_verify(bool *valid, const cuzk_groth16_vk *vk, uint64_t registered_proof,
                      const uint8_t proof[CUZK_G16_PROOF_BYTES], const uint8_t randomness[32],
-                     const cuzk_post_sector *sectors, size_t n_sectors, uint32_t partition,
-                     char *err, size_t err_len)
+                     const cuzk_post_sector *sectors, size_t n_sectors, uint32_t partition, char *err,
+                     size_t err_len)
 {
     *valid = false;
     const cuzk_fil_post_info *p;
@@ -286,7 +290,8 @@ int cuzk_post_verify(bool *valid, const cuzk_groth16_vk *vk, uint64_t registered
                               vk->n_ic, p->name, need + 1);
     cuzk_fr *in = malloc(need * sizeof *in);
     if (!in) return CUZK_ERR_NOMEM;
-    int st = cuzk_post_public_inputs(in, need, &n, p, randomness, sectors, n_sectors, partition, err, err_len);
+    int st =
+        cuzk_post_public_inputs(in, need, &n, p, randomness, sectors, n_sectors, partition, err, err_len);
     if (!st) {
         cuzk_groth16_pvk pvk;
         cuzk_groth16_pvk_prepare(&pvk, vk);
@@ -313,8 +318,8 @@ static int vk_g2(cuzk_g2_affine *r, const uint8_t **b, const char *what, char *e
     return CUZK_OK;
 }
 
-int cuzk_post_vk_decode_compressed(cuzk_groth16_vk **out, const uint8_t *buf, size_t len,
-                                   char *err, size_t err_len)
+int cuzk_post_vk_decode_compressed(cuzk_groth16_vk **out, const uint8_t *buf, size_t len, char *err,
+                                   size_t err_len)
 {
     enum { FIXED = 48 + 48 + 96 + 96 + 48 + 96 };
     *out = NULL;
@@ -323,8 +328,8 @@ int cuzk_post_vk_decode_compressed(cuzk_groth16_vk **out, const uint8_t *buf, si
     const uint8_t *b = buf + FIXED;
     size_t n_ic = (size_t)b[0] << 24 | (size_t)b[1] << 16 | (size_t)b[2] << 8 | b[3];
     if (n_ic == 0 || (len - FIXED - 4) / 48 != n_ic || (len - FIXED - 4) % 48)
-        return cuzk_post_errf(err, err_len, CUZK_ERR_ENC_LENGTH, "compressed vk: %zu bytes for %zu IC points", len,
-                              n_ic);
+        return cuzk_post_errf(err, err_len, CUZK_ERR_ENC_LENGTH, "compressed vk: %zu bytes for %zu IC points",
+                              len, n_ic);
     cuzk_groth16_vk *vk = calloc(1, sizeof *vk);
     if (vk) vk->ic = malloc(n_ic * sizeof *vk->ic);
     if (!vk || !vk->ic) {
@@ -340,7 +345,8 @@ int cuzk_post_vk_decode_compressed(cuzk_groth16_vk **out, const uint8_t *buf, si
     if (!st) st = vk_g1(&vk->delta_g1, &b, "delta_g1", 0, err, err_len);
     if (!st) st = vk_g2(&vk->delta_g2, &b, "delta_g2", err, err_len);
     b += 4;
-    for (size_t i = 0; !st && i < n_ic; i++) st = vk_g1(&vk->ic[i], &b, "ic", i, err, err_len);
+    for (size_t i = 0; !st && i < n_ic; i++)
+        st = vk_g1(&vk->ic[i], &b, "ic", i, err, err_len);
     if (st) {
         cuzk_groth16_vk_free(vk);
         return st;

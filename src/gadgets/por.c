@@ -16,8 +16,7 @@ uint32_t cuzk_por_levels(const cuzk_por_shape *s)
 
 uint32_t cuzk_por_index_bits(const cuzk_por_shape *s)
 {
-    return s->base_levels * log2_arity(s->base_arity) + log2_arity(s->sub_arity) +
-           log2_arity(s->top_arity);
+    return s->base_levels * log2_arity(s->base_arity) + log2_arity(s->sub_arity) + log2_arity(s->top_arity);
 }
 
 int cuzk_por_shape_check(const cuzk_por_shape *s)
@@ -52,8 +51,8 @@ size_t cuzk_por_constraints(const cuzk_por_shape *s)
 }
 
 /* One level of SubPath::synthesize: index bits, siblings, insert, hash. */
-static int por_level(cuzk_cs *cs, cuzk_num *cur, cuzk_bool *bits_out, uint32_t arity,
-                     const cuzk_fr *sib, const uint32_t *index)
+static int por_level(cuzk_cs *cs, cuzk_num *cur, cuzk_bool *bits_out, uint32_t arity, const cuzk_fr *sib,
+                     const uint32_t *index)
 {
     unsigned nb = log2_arity(arity);
     bool vals = cuzk_cs_needs_values(cs);
@@ -67,20 +66,21 @@ static int por_level(cuzk_cs *cs, cuzk_num *cur, cuzk_bool *bits_out, uint32_t a
     return cuzk_poseidon_gadget(cs, cur, ins, arity);
 }
 
-int cuzk_por_gadget(cuzk_cs *cs, const cuzk_por_shape *s, const cuzk_por_witness *w,
-                    const cuzk_num *root)
+int cuzk_por_gadget(cuzk_cs *cs, const cuzk_por_shape *s, const cuzk_por_witness *w, const cuzk_num *root)
 {
     if (cuzk_por_shape_check(s))
-        return cuzk_cs_set_error(cs, CUZK_ERR_ARG, "por: unsupported tree shape (arities %u/%u/%u, %u levels)",
-                                 s ? s->base_arity : 0, s ? s->sub_arity : 0, s ? s->top_arity : 0,
-                                 s ? s->base_levels : 0);
+        return cuzk_cs_set_error(
+            cs, CUZK_ERR_ARG, "por: unsupported tree shape (arities %u/%u/%u, %u levels)",
+            s ? s->base_arity : 0, s ? s->sub_arity : 0, s ? s->top_arity : 0, s ? s->base_levels : 0);
     bool vals = cuzk_cs_needs_values(cs);
     if (vals && (!w || !w->leaf || !w->siblings || !w->index))
         return cuzk_cs_set_error(cs, CUZK_ERR_ARG, "por: witness values missing");
     uint32_t levels = cuzk_por_levels(s);
     if (vals)
         for (uint32_t l = 0; l < levels; l++) {
-            uint32_t a = l < s->base_levels ? s->base_arity : l == s->base_levels ? s->sub_arity : s->top_arity;
+            uint32_t a = l < s->base_levels    ? s->base_arity
+                         : l == s->base_levels ? s->sub_arity
+                                               : s->top_arity;
             if (w->index[l] >= a)
                 return cuzk_cs_set_error(cs, CUZK_ERR_ARG, "por: level %u index %u >= arity %u", l,
                                          w->index[l], a);

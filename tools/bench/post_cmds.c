@@ -58,9 +58,14 @@ bool cuzk_bench_post_wants(int argc, char **argv)
 
 static uint64_t pb_size(const char *s)
 {
-    static const struct { const char *n; uint64_t v; } t[] = {
-        {"2KiB", 2048}, {"8MiB", 8ull << 20}, {"512MiB", 512ull << 20}, {"32GiB", 32ull << 30},
-        {"64GiB", 64ull << 30}};
+    static const struct {
+        const char *n;
+        uint64_t v;
+    } t[] = {{"2KiB", 2048},
+             {"8MiB", 8ull << 20},
+             {"512MiB", 512ull << 20},
+             {"32GiB", 32ull << 30},
+             {"64GiB", 64ull << 30}};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         if (!strcmp(s, t[i].n)) return t[i].v;
     char *e;
@@ -94,27 +99,49 @@ static int pb_parse(pb_args *a, int argc, char **argv, const char *usage)
     a->reps = 1;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(o, "--json")) { a->json = true; continue; }
-        if (!strcmp(o, "--deterministic")) { a->det = true; continue; }
-        if (!strcmp(o, "--cpu-time")) { a->cpu_time = true; continue; }
+        if (!strcmp(o, "--json")) {
+            a->json = true;
+            continue;
+        }
+        if (!strcmp(o, "--deterministic")) {
+            a->det = true;
+            continue;
+        }
+        if (!strcmp(o, "--cpu-time")) {
+            a->cpu_time = true;
+            continue;
+        }
         if (!v) goto bad;
         i++;
-        if (!strcmp(o, "--circuit")) circuit = v;
-        else if (!strcmp(o, "--sector-size")) size = v;
-        else if (!strcmp(o, "--registered-proof")) reg = strtoll(v, NULL, 10);
-        else if (!strcmp(o, "--out")) a->out = v;
-        else if (!strcmp(o, "--params")) a->params = v;
-        else if (!strcmp(o, "--vk")) a->vk = v;
-        else if (!strcmp(o, "--proof")) a->proof = v;
-        else if (!strcmp(o, "--randomness")) a->rnd_hex = v;
-        else if (!strcmp(o, "--prover-id")) a->pid_hex = v;
-        else if (!strcmp(o, "--inputs-out")) a->inputs_out = v;
-        else if (!strcmp(o, "--seed")) a->seed = v;
-        else if (!strcmp(o, "--mode")) a->mode = v;
+        if (!strcmp(o, "--circuit"))
+            circuit = v;
+        else if (!strcmp(o, "--sector-size"))
+            size = v;
+        else if (!strcmp(o, "--registered-proof"))
+            reg = strtoll(v, NULL, 10);
+        else if (!strcmp(o, "--out"))
+            a->out = v;
+        else if (!strcmp(o, "--params"))
+            a->params = v;
+        else if (!strcmp(o, "--vk"))
+            a->vk = v;
+        else if (!strcmp(o, "--proof"))
+            a->proof = v;
+        else if (!strcmp(o, "--randomness"))
+            a->rnd_hex = v;
+        else if (!strcmp(o, "--prover-id"))
+            a->pid_hex = v;
+        else if (!strcmp(o, "--inputs-out"))
+            a->inputs_out = v;
+        else if (!strcmp(o, "--seed"))
+            a->seed = v;
+        else if (!strcmp(o, "--mode"))
+            a->mode = v;
         else if (!strcmp(o, "--miner-id")) {
             a->miner_id = strtoull(v, NULL, 10);
             a->have_miner = true;
-        } else if (!strcmp(o, "--partition")) a->partition = (uint32_t)strtoul(v, NULL, 10);
+        } else if (!strcmp(o, "--partition"))
+            a->partition = (uint32_t)strtoul(v, NULL, 10);
         else if (!strcmp(o, "--threads") || !strcmp(o, "--repeat") || !strcmp(o, "--reps")) {
             size_t n;
             if (g16_cli_parse_size(&n, v) || !n) goto bad;
@@ -167,8 +194,9 @@ static void pb_free(pb_args *a)
 int cuzk_bench_post_circuit_info(int argc, char **argv)
 {
     pb_args a = {0};
-    if (pb_parse(&a, argc, argv, "usage: cuzk-bench circuit-info --circuit winning-post|window-post "
-                                 "--sector-size S [--json]\n"))
+    if (pb_parse(&a, argc, argv,
+                 "usage: cuzk-bench circuit-info --circuit winning-post|window-post "
+                 "--sector-size S [--json]\n"))
         return 2;
     cuzk_post_circuit_ctx c;
     cuzk_cs *cs = NULL;
@@ -192,8 +220,8 @@ int cuzk_bench_post_circuit_info(int argc, char **argv)
                "\"nnz_a\":%zu,\"nnz_b\":%zu,\"nnz_c\":%zu,\"a_aux_density\":%zu,\"b_input_density\":%zu,"
                "\"b_aux_density\":%zu}\n",
                a.info->name, (unsigned long long)a.info->id, pid, a.info->circuit_sector_count,
-               a.info->circuit_challenge_count, k.constraints, rust, k.inputs, k.aux, k.nnz_a, k.nnz_b, k.nnz_c,
-               k.a_aux_density, k.b_input_density, k.b_aux_density);
+               a.info->circuit_challenge_count, k.constraints, rust, k.inputs, k.aux, k.nnz_a, k.nnz_b,
+               k.nnz_c, k.a_aux_density, k.b_input_density, k.b_aux_density);
     } else {
         printf("circuit          %s (registered proof %llu)\n", a.info->name, (unsigned long long)a.info->id);
         printf("param id         %s\n", pid);
@@ -232,8 +260,9 @@ static double pb_now(void)
 int cuzk_bench_post_setup(int argc, char **argv)
 {
     pb_args a = {0};
-    if (pb_parse(&a, argc, argv, "usage: cuzk-bench setup --circuit winning-post|window-post --sector-size S "
-                                 "--out DIR [--seed S] [--threads T]\n"))
+    if (pb_parse(&a, argc, argv,
+                 "usage: cuzk-bench setup --circuit winning-post|window-post --sector-size S "
+                 "--out DIR [--seed S] [--threads T]\n"))
         return 2;
     if (!a.out) {
         fprintf(stderr, "cuzk-bench setup: --out DIR is required\n");
@@ -274,16 +303,18 @@ int cuzk_bench_post_setup(int argc, char **argv)
         cuzk_fil_param_file_name(name, sizeof name, id, k ? "vk" : "params");
         snprintf(path, sizeof path, "%s/%s", a.out, name);
         FILE *f = fopen(path, "wb");
-        int w = !f ? CUZK_ERR_IO
-                   : k ? cuzk_groth16_vk_write(f, cuzk_groth16_params_vk(p)) : cuzk_groth16_params_write(f, p);
+        int w = !f  ? CUZK_ERR_IO
+                : k ? cuzk_groth16_vk_write(f, cuzk_groth16_params_vk(p))
+                    : cuzk_groth16_params_write(f, p);
         if ((f && fclose(f)) || w || cuzk_groth16_mark_test(path, note)) {
             fprintf(stderr, "cuzk-bench setup: cannot write %s\n", path);
             goto done;
         }
         printf("%s\n", path);
     }
-    fprintf(stderr, "setup: %s, %zu constraints, %zu inputs, %zu aux: %.3f s. TEST parameters (marked "
-                    "<file>.test): never use them for real proofs.\n",
+    fprintf(stderr,
+            "setup: %s, %zu constraints, %zu inputs, %zu aux: %.3f s. TEST parameters (marked "
+            "<file>.test): never use them for real proofs.\n",
             a.info->name, r.n_constraints, r.n_inputs, r.n_aux, pb_now() - t0);
     rc = 0;
 done:
@@ -307,12 +338,13 @@ static int pb_job(cuzk_post_job **j, const pb_args *a, cuzk_par *par)
     for (size_t i = 0; !rc && i < a->n_vanilla; i++)
         if (!(bufs[i] = g16_cli_read_file(a->vanilla[i], &lens[i]))) rc = 1;
     char err[512] = "";
-    if (!rc && cuzk_post_job_new_par(j, a->info->id, (const uint8_t *const *)bufs, lens, a->n_vanilla, rnd, pid,
-                                 a->partition, par, err, sizeof err)) {
+    if (!rc && cuzk_post_job_new_par(j, a->info->id, (const uint8_t *const *)bufs, lens, a->n_vanilla, rnd,
+                                     pid, a->partition, par, err, sizeof err)) {
         fprintf(stderr, "cuzk-bench: %s\n", err);
         rc = 1;
     }
-    for (size_t i = 0; bufs && i < a->n_vanilla; i++) free(bufs[i]);
+    for (size_t i = 0; bufs && i < a->n_vanilla; i++)
+        free(bufs[i]);
     free(bufs);
     free(lens);
     return rc;
@@ -321,9 +353,11 @@ static int pb_job(cuzk_post_job **j, const pb_args *a, cuzk_par *par)
 int cuzk_bench_post_prove(int argc, char **argv)
 {
     pb_args a = {0};
-    const char *usage = "usage: cuzk-bench prove --circuit winning-post|window-post --sector-size S --params F "
-                        "--vanilla F [--vanilla F ...] --randomness HEX (--prover-id HEX | --miner-id N) "
-                        "[--partition K] --out PROOF [--inputs-out F] [--threads T] [--deterministic] [--reps R] [--cpu-time]\n";
+    const char *usage =
+        "usage: cuzk-bench prove --circuit winning-post|window-post --sector-size S --params F "
+        "--vanilla F [--vanilla F ...] --randomness HEX (--prover-id HEX | --miner-id N) "
+        "[--partition K] --out PROOF [--inputs-out F] [--threads T] [--deterministic] [--reps R] "
+        "[--cpu-time]\n";
     if (pb_parse(&a, argc, argv, usage)) return 2;
     if (!a.params || !a.n_vanilla || !a.rnd_hex || !a.out) {
         fputs(usage, stderr);
@@ -338,7 +372,8 @@ int cuzk_bench_post_prove(int argc, char **argv)
     if (cuzk_pool_create(&pool, (unsigned)a.threads)) goto done;
     double tj = pb_now();
     if ((rc = pb_job(&j, &a, cuzk_pool_par(pool)))) goto done;
-    fprintf(stderr, "prove: parse + native check of %zu vanilla proofs: %.3f s\n", a.n_vanilla, pb_now() - tj);
+    fprintf(stderr, "prove: parse + native check of %zu vanilla proofs: %.3f s\n", a.n_vanilla,
+            pb_now() - tj);
     rc = 1;
     cuzk_groth16_load_opts lo = {.par = cuzk_pool_par(pool), .err = err, .err_len = sizeof err};
     double t0 = pb_now();
@@ -347,12 +382,13 @@ int cuzk_bench_post_prove(int argc, char **argv)
         goto done;
     }
     double t_load = pb_now() - t0;
-    if (cuzk_groth16_params_is_test(p)) fprintf(stderr, "cuzk-bench prove: WARNING: %s are TEST parameters\n", a.params);
+    if (cuzk_groth16_params_is_test(p))
+        fprintf(stderr, "cuzk-bench prove: WARNING: %s are TEST parameters\n", a.params);
     uint8_t proof[CUZK_G16_PROOF_BYTES];
     for (size_t r = 0; r < a.reps; r++) {
         cuzk_groth16_timings tm = {0};
-        cuzk_groth16_prove_opts o = {.deterministic = a.det, .par = cuzk_pool_par(pool), .timings = &tm,
-                                      .cpu_time = a.cpu_time};
+        cuzk_groth16_prove_opts o = {
+            .deterministic = a.det, .par = cuzk_pool_par(pool), .timings = &tm, .cpu_time = a.cpu_time};
         double t1 = pb_now();
         cuzk_cs *cs = NULL;
         if (cuzk_post_job_synthesize(&cs, j, CUZK_CS_PROVE, 0, err, sizeof err)) {
@@ -370,8 +406,9 @@ int cuzk_bench_post_prove(int argc, char **argv)
             fprintf(stderr, "cuzk-bench prove: %s\n", err);
             goto done;
         }
-        fprintf(stderr, "prove: %s rep %zu: synthesis %.3f s, prove %.3f s (h %.3f, msm l %.3f a %.3f b1 %.3f "
-                        "b2 %.3f)%s, total %.3f s wall; params load %.3f s, %zu threads\n",
+        fprintf(stderr,
+                "prove: %s rep %zu: synthesis %.3f s, prove %.3f s (h %.3f, msm l %.3f a %.3f b1 %.3f "
+                "b2 %.3f)%s, total %.3f s wall; params load %.3f s, %zu threads\n",
                 a.info->name, r, t_syn, tm.total, tm.h_ntt + tm.msm_h, tm.msm_l, tm.msm_a, tm.msm_b_g1,
                 tm.msm_b_g2, a.cpu_time ? " cpu-s" : "", pb_now() - t1, t_load, a.threads);
     }
@@ -381,7 +418,8 @@ int cuzk_bench_post_prove(int argc, char **argv)
         const cuzk_fr *in = cuzk_post_job_inputs(j, &n);
         uint8_t *b = malloc(32 * n);
         if (!b) goto done;
-        for (size_t i = 0; i < n; i++) cuzk_fr_to_bytes_le(b + 32 * i, &in[i]);
+        for (size_t i = 0; i < n; i++)
+            cuzk_fr_to_bytes_le(b + 32 * i, &in[i]);
         int w = pb_write(a.inputs_out, b, 32 * n);
         free(b);
         if (w) goto done;
@@ -433,8 +471,10 @@ int cuzk_bench_post_verify(int argc, char **argv)
         fprintf(stderr, "cuzk-bench verify: %s\n", err);
         goto done;
     }
-    if (ok) printf("valid\n");
-    else printf("invalid: %s\n", err[0] ? err : "proof does not verify");
+    if (ok)
+        printf("valid\n");
+    else
+        printf("invalid: %s\n", err[0] ? err : "proof does not verify");
     rc = ok ? 0 : 1;
 done:
     free(proof);
@@ -464,9 +504,11 @@ int cuzk_bench_post_synth(int argc, char **argv)
     static const char *const modes[] = {"prove", "witness", "shape", "check"};
     int mode = a.n_vanilla ? CUZK_CS_PROVE : CUZK_CS_SHAPE;
     if (a.mode)
-        for (mode = 0; mode < 4 && strcmp(a.mode, modes[mode]); mode++) {}
+        for (mode = 0; mode < 4 && strcmp(a.mode, modes[mode]); mode++) {
+        }
     if (mode == 4 || (mode != CUZK_CS_SHAPE && !a.n_vanilla) || a.reps > 64) {
-        fprintf(stderr, "cuzk-bench synth: modes other than shape need --vanilla and --randomness\n%s", usage);
+        fprintf(stderr, "cuzk-bench synth: modes other than shape need --vanilla and --randomness\n%s",
+                usage);
         pb_free(&a);
         return 2;
     }
