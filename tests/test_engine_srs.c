@@ -2,6 +2,7 @@
  * the budget) and the memory budget (backpressure, too-big jobs). */
 #include <dirent.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -235,7 +236,7 @@ static void test_lru(void)
  * limit.  A job needing more than the whole budget fails at once. */
 typedef struct {
     cuzk_engine *e;
-    volatile int stop;
+    atomic_int stop;
     uint64_t peak_used, limit;
     uint32_t peak_in_progress;
 } watch_arg;
@@ -243,7 +244,7 @@ typedef struct {
 static void *watch(void *p)
 {
     watch_arg *w = p;
-    while (!w->stop) {
+    while (!atomic_load(&w->stop)) {
         cuzk_engine_status s;
         if (cuzk_engine_get_status(w->e, &s) == CUZK_OK) {
             if (s.memory_used > w->peak_used) w->peak_used = s.memory_used;
@@ -286,7 +287,7 @@ static void test_budget(void)
     CHECK(strstr(r.error, "needs 1024 MiB") && strstr(r.error, "total_budget"));
     for (int k = 0; k < N; k++)
         CHECK(cuzk_engine_await(e, &r, ids[k], 0) == CUZK_OK && r.status == CUZK_JOB_COMPLETED);
-    w.stop = 1;
+    atomic_store(&w.stop, 1);
     pthread_join(th, NULL);
     CHECK(w.peak_used <= w.limit);
     CHECK(w.peak_used >= i.size_bytes + (1u << 20)); /* the watcher saw work */
