@@ -13,6 +13,7 @@
 
 #include <grpc/grpc.h>
 #include <grpc/grpc_security.h>
+#include <grpc/support/alloc.h>
 #include <grpc/support/time.h>
 
 #include "rpc.h"
@@ -67,6 +68,7 @@ struct srv_call {
     grpc_byte_buffer *resp_bb;
     grpc_slice details;
     bool has_details;
+    grpc_call_details generic; /* method == M_COUNT: an unregistered method */
 };
 
 cuzk_engine *srv_engine(const srv_call *c) { return c->srv->e; }
@@ -75,6 +77,7 @@ const volatile int *srv_abandon_flag(const srv_call *c) { return &c->abandon; }
 
 static void call_free(srv_call *c)
 {
+    if (c->method == M_COUNT) grpc_call_details_destroy(&c->generic);
     if (c->call) grpc_call_unref(c->call);
     grpc_metadata_array_destroy(&c->md);
     if (c->payload) grpc_byte_buffer_destroy(c->payload);
@@ -112,6 +115,35 @@ static void request_call(cuzk_server *s, int m)
     }
 }
 
+/* Calls to methods we do not register arrive here, so that they get
+ * UNIMPLEMENTED at once instead of hanging until their deadline. */
+static void request_generic(cuzk_server *s)
+{
+    srv_call *c = calloc(1, sizeof *c);
+    if (!c) return;
+    c->srv = s;
+    c->method = M_COUNT;
+    c->t_new = (srv_tag){TAG_NEW, c};
+    c->t_send = (srv_tag){TAG_SEND, c};
+    grpc_metadata_array_init(&c->md);
+    grpc_call_details_init(&c->generic);
+    if (grpc_server_request_call(s->server, &c->call, &c->generic, &c->md, s->cq, s->cq, &c->t_new) != GRPC_CALL_OK) {
+        grpc_call_details_destroy(&c->generic);
+        grpc_metadata_array_destroy(&c->md);
+        free(c);
+    }
+}
+
+static void reply_unimplemented(srv_call *c)
+{
+    char *m = grpc_slice_to_c_string(c->generic.method), msg[420];
+    snprintf(msg, sizeof msg, "unknown method %.200s (cuzk.v1.ProvingEngine has SubmitProof, AwaitProof, Prove, "
+             "CancelProof, GetStatus, GetMetrics, PreloadSRS, EvictSRS)", m);
+    gpr_free(m);
+    atomic_store(&c->refs, 1);
+    srv_reply(c, GRPC_STATUS_UNIMPLEMENTED, msg, NULL);
+}
+
 void srv_reply(srv_call *c, int code, const char *msg, const ProtobufCMessage *resp)
 {
     grpc_op ops[3];
@@ -132,7 +164,8 @@ void srv_reply(srv_call *c, int code, const char *msg, const ProtobufCMessage *r
     }
     n++;
     if (code != GRPC_STATUS_OK)
-        cuzk_log(CUZK_LOG_DEBUG, NULL, "%s -> %s: %s", c->srv->methods[c->method].path, cuzk_rpc_code_name(code),
+        cuzk_log(CUZK_LOG_DEBUG, NULL, "%s -> %s: %s",
+                 c->method < M_COUNT ? c->srv->methods[c->method].path : "(unregistered)", cuzk_rpc_code_name(code),
                  msg ? msg : "");
     if (grpc_call_start_batch(c->call, ops, n, &c->t_send, NULL) != GRPC_CALL_OK) call_unref(c);
 }
@@ -204,10 +237,16 @@ static void *cq_main(void *arg)
         switch (tag->type) {
         case TAG_NEW:
             if (!ev.success) { /* server shutting down: no call */
+                if (c->method == M_COUNT) grpc_call_details_destroy(&c->generic);
                 grpc_metadata_array_destroy(&c->md);
                 if (c->payload) grpc_byte_buffer_destroy(c->payload);
                 if (c->call) grpc_call_unref(c->call);
                 free(c);
+                break;
+            }
+            if (c->method == M_COUNT) {
+                request_generic(s);
+                reply_unimplemented(c);
                 break;
             }
             request_call(s, c->method);
@@ -326,6 +365,7 @@ int cuzk_server_start(cuzk_server **out, cuzk_engine *e, const cuzk_daemon_confi
     }
     grpc_server_start(s->server);
     for (int m = 0; m < M_COUNT; m++) request_call(s, m);
+    request_generic(s);
     if (pthread_create(&s->cq_thread, NULL, cq_main, s)) {
         snprintf(err, errlen, "cannot start the completion-queue thread");
         /* unreachable in practice; leak rather than tear down half-started gRPC */

@@ -1,0 +1,456 @@
+"""Integration tests: start the REAL cuzk-daemon and drive it over gRPC with
+an independent client (Debian's python3-grpcio; stubs generated from
+proto/cuzk/v1/proving.proto at test time by grpc_tools.protoc).
+
+    CUZK_BIN=build/bin /usr/bin/python3 tests/daemon/test_daemon.py [-v] [-k NAME]
+
+The daemon serves the wire kind TEST (5) with the engine's chain test
+circuit (--test-provider test): its vanilla_proof is a text line such as
+"n=64 sleep_ms=300" (include/cuzk/engine.h, cuzk_engine_test_provider).
+"""
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+import urllib.request
+
+import grpc
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.environ.get("CUZK_BIN", os.path.join(ROOT, "build", "bin"))
+GEN = tempfile.mkdtemp(prefix="cuzk-pb-")
+from grpc_tools import protoc  # noqa: E402
+
+if protoc.main(["protoc", "-I" + os.path.join(ROOT, "proto"), "--python_out=" + GEN, "--grpc_python_out=" + GEN,
+                os.path.join(ROOT, "proto", "cuzk", "v1", "proving.proto")]) != 0:
+    raise SystemExit("protoc failed on proto/cuzk/v1/proving.proto")
+sys.path.insert(0, GEN)
+from cuzk.v1 import proving_pb2 as pb  # noqa: E402
+from cuzk.v1 import proving_pb2_grpc as pbg  # noqa: E402
+
+TEST = 5  # wire value the daemon maps to the chain test provider
+R = pb.AwaitProofResponse
+MiB = 1 << 20
+OPTS = [("grpc.max_send_message_length", 300 * MiB), ("grpc.max_receive_message_length", 300 * MiB)]
+# Params for the chain circuits are created once per run and shared.
+PARAMS = tempfile.mkdtemp(prefix="cuzk-params-")
+
+
+class Daemon:
+    """One cuzk-daemon process on a private unix socket."""
+
+    def __init__(self, extra_config="", args=()):
+        self.dir = tempfile.mkdtemp(prefix="cuzk-d-")
+        self.sock = os.path.join(self.dir, "cuzk.sock")
+        self.log = os.path.join(self.dir, "daemon.log")
+        cfg = os.path.join(self.dir, "cuzk.toml")
+        with open(cfg, "w") as f:
+            f.write('[daemon]\nlisten = "unix://%s"\nstatus_listen = "127.0.0.1:0"\ntest_provider = "test"\n'
+                    '[srs]\nparam_cache = "%s"\n[logging]\nlevel = "info"\n%s\n' % (self.sock, PARAMS, extra_config))
+        self.cfg = cfg
+        self.logf = open(self.log, "w")
+        self.proc = subprocess.Popen([os.path.join(BIN, "cuzk-daemon"), "--config", cfg] + list(args),
+                                     stdout=subprocess.DEVNULL, stderr=self.logf)
+        self.http_port = None
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            text = self.log_text()
+            m = re.search(r"\(port (\d+)\)", text)
+            if m:
+                self.http_port = int(m.group(1))
+            if "cuzk-daemon ready" in text:
+                break
+            if self.proc.poll() is not None:
+                raise AssertionError("daemon exited %d:\n%s" % (self.proc.returncode, text))
+            time.sleep(0.02)
+        else:
+            raise AssertionError("daemon did not start:\n" + self.log_text())
+        self.channel = grpc.insecure_channel("unix://" + self.sock, options=OPTS)
+        self.stub = pbg.ProvingEngineStub(self.channel)
+
+    def log_text(self):
+        with open(self.log) as f:
+            return f.read()
+
+    def stop(self, sig=signal.SIGTERM, timeout=30):
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            self.proc.wait(timeout)
+        self.channel.close()
+        return self.proc.returncode
+
+    def close(self):
+        try:
+            self.stop()
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+            self.logf.close()
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+    def http(self, path):
+        with urllib.request.urlopen("http://127.0.0.1:%d%s" % (self.http_port, path), timeout=10) as r:
+            return r.status, r.headers.get("Content-Type"), r.read().decode()
+
+
+def req(text="n=64", rid="", prio=0, kind=TEST):
+    return pb.SubmitProofRequest(request_id=rid, proof_kind=kind, priority=prio, vanilla_proof=text.encode())
+
+
+class DaemonCase(unittest.TestCase):
+    extra = ""
+
+    def setUp(self):
+        self.d = Daemon(self.extra)
+        self.s = self.d.stub
+
+    def tearDown(self):
+        rc = self.d.stop()
+        self.d.close()
+        self.assertEqual(rc, 0, "daemon exit code")
+
+    def prove(self, r, timeout=60):
+        return self.s.Prove(pb.ProveRequest(submit=r), timeout=timeout).result
+
+
+class TestRpcs(DaemonCase):
+    def test_every_rpc(self):
+        sub = self.s.SubmitProof(req("n=64", "every-1"), timeout=10)
+        self.assertEqual(sub.job_id, "every-1")
+        res = self.s.AwaitProof(pb.AwaitProofRequest(job_id="every-1"), timeout=60)
+        self.assertEqual(res.status, R.COMPLETED, res.error_message)
+        self.assertEqual(len(res.proof), 192)
+        self.assertGreaterEqual(res.total_ms, res.queue_wait_ms)
+        # Prove with no request id gets a UUID
+        p = self.prove(req("n=64 x0=5"))
+        self.assertEqual(p.status, R.COMPLETED, p.error_message)
+        self.assertRegex(p.job_id, r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
+        self.assertEqual(len(p.proof), 192)
+        self.assertNotEqual(p.proof, res.proof)
+        st = self.s.GetStatus(pb.GetStatusRequest(), timeout=10)
+        self.assertEqual(st.total_proofs_completed, 2)
+        self.assertEqual(st.total_proofs_failed, 0)
+        self.assertGreater(st.pinned_memory_limit_bytes, 0)
+        srs = {e.circuit_id: e for e in st.loaded_srs}
+        self.assertIn("chain-64", srs)
+        self.assertEqual(srs["chain-64"].tier, pb.SRSStatus.HOT)
+        self.assertEqual(srs["chain-64"].ref_count, 0)
+        self.assertGreater(srs["chain-64"].size_bytes, 0)
+        self.assertEqual({q.proof_kind for q in st.queues} >= {"porep", "snap", "window_post", "winning_post"}, True)
+        met = self.s.GetMetrics(pb.GetMetricsRequest(), timeout=10).prometheus_text
+        self.assertIn("# TYPE", met)
+        self.assertRegex(met, r"\ncuzk_[a-z_]+")
+        ev = self.s.EvictSRS(pb.EvictSrsRequest(circuit_id="chain-64"), timeout=10)
+        self.assertTrue(ev.was_loaded)
+        self.assertGreater(ev.freed_bytes, 0)
+        ev2 = self.s.EvictSRS(pb.EvictSrsRequest(circuit_id="chain-64"), timeout=10)
+        self.assertFalse(ev2.was_loaded)
+        pre = self.s.PreloadSRS(pb.PreloadSrsRequest(circuit_id="chain-64"), timeout=60)
+        self.assertFalse(pre.already_loaded)
+        pre2 = self.s.PreloadSRS(pb.PreloadSrsRequest(circuit_id="chain-64"), timeout=60)
+        self.assertTrue(pre2.already_loaded)
+        st = self.s.GetStatus(pb.GetStatusRequest(), timeout=10)
+        self.assertEqual({e.circuit_id: e.tier for e in st.loaded_srs}["chain-64"], pb.SRSStatus.HOT)
+        c = self.s.CancelProof(pb.CancelProofRequest(job_id="every-1"), timeout=10)  # ended: left as is
+        self.assertFalse(c.was_running)
+        self.assertEqual(self.s.AwaitProof(pb.AwaitProofRequest(job_id="every-1"), timeout=10).status, R.COMPLETED)
+
+    def test_http_status_page(self):
+        self.prove(req("n=32"))
+        code, ctype, body = self.d.http("/metrics")
+        self.assertEqual(code, 200)
+        self.assertTrue(ctype.startswith("text/plain"))
+        self.assertIn("# TYPE", body)
+        code, ctype, body = self.d.http("/status")
+        self.assertEqual(ctype, "application/json")
+        import json
+        json.loads(body)
+        code, ctype, body = self.d.http("/config")
+        cfg = json.loads(body)
+        self.assertEqual(cfg["daemon.listen"], "unix://" + self.d.sock)
+        with self.assertRaises(urllib.error.HTTPError) as e:
+            self.d.http("/nope")
+        self.assertEqual(e.exception.code, 404)
+
+    def test_errors_keep_serving(self):
+        # garbage vanilla bytes on a real kind: gRPC OK, status FAILED with a reason
+        bad = self.prove(pb.SubmitProofRequest(proof_kind=pb.WINNING_POST, sector_size=2048, registered_proof=0,
+                                               vanilla_proofs=[b"\x01garbage"], randomness=bytes(32)))
+        self.assertEqual(bad.status, R.FAILED)
+        self.assertTrue(bad.error_message)
+        # a kind nobody serves
+        snap = self.prove(pb.SubmitProofRequest(proof_kind=pb.SNAP_DEALS_UPDATE, vanilla_proofs=[b"x"]))
+        self.assertEqual(snap.status, R.FAILED)
+        self.assertIn("no prover", snap.error_message)
+        # test provider's own parse failure
+        f = self.prove(req("n=64 fail=1"))
+        self.assertEqual(f.status, R.FAILED)
+        self.assertIn("fail=1", f.error_message)
+        # a proof that does not verify is never returned
+        v = self.prove(req("n=64 bad_inputs=1"))
+        self.assertEqual(v.status, R.FAILED)
+        self.assertEqual(v.proof, b"")
+        # wire values out of range: INVALID_ARGUMENT naming the field
+        for r, word in ((pb.SubmitProofRequest(proof_kind=9, vanilla_proof=b"n=4"), "proof_kind"),
+                        (pb.SubmitProofRequest(proof_kind=TEST, priority=7, vanilla_proof=b"n=4"), "priority"),
+                        (pb.SubmitProofRequest(proof_kind=TEST, comm_r_old=b"123", vanilla_proof=b"n=4"), "comm_r_old"),
+                        (pb.SubmitProofRequest(request_id="x" * 200, proof_kind=TEST, vanilla_proof=b"n=4"),
+                         "request_id")):
+            with self.assertRaises(grpc.RpcError) as e:
+                self.s.SubmitProof(r, timeout=10)
+            self.assertEqual(e.exception.code(), grpc.StatusCode.INVALID_ARGUMENT)
+            self.assertIn(word, e.exception.details())
+        # unknown ids
+        for call, arg in ((self.s.AwaitProof, pb.AwaitProofRequest(job_id="no-such-job")),
+                          (self.s.CancelProof, pb.CancelProofRequest(job_id="no-such-job")),
+                          (self.s.PreloadSRS, pb.PreloadSrsRequest(circuit_id="no-such-circuit")),
+                          (self.s.EvictSRS, pb.EvictSrsRequest(circuit_id="no-such-circuit"))):
+            with self.assertRaises(grpc.RpcError) as e:
+                call(arg, timeout=10)
+            self.assertEqual(e.exception.code(), grpc.StatusCode.NOT_FOUND, e.exception.details())
+        # bytes that are not a protobuf message
+        raw = self.d.channel.unary_unary("/cuzk.v1.ProvingEngine/SubmitProof")
+        with self.assertRaises(grpc.RpcError) as e:
+            raw(b"\xff\xff\xff\xff", timeout=10)
+        self.assertEqual(e.exception.code(), grpc.StatusCode.INVALID_ARGUMENT)
+        self.assertIn("SubmitProofRequest", e.exception.details())
+        # unknown method
+        with self.assertRaises(grpc.RpcError) as e:
+            self.d.channel.unary_unary("/cuzk.v1.ProvingEngine/Nope")(b"", timeout=10)
+        self.assertEqual(e.exception.code(), grpc.StatusCode.UNIMPLEMENTED)
+        # oversize: just above the 256 MiB receive limit
+        big = pb.SubmitProofRequest(proof_kind=TEST, vanilla_proof=b"\0" * (256 * MiB + 16))
+        with self.assertRaises(grpc.RpcError) as e:
+            self.s.SubmitProof(big, timeout=120)
+        self.assertEqual(e.exception.code(), grpc.StatusCode.RESOURCE_EXHAUSTED)
+        del big
+        # still serving, counters honest
+        ok = self.prove(req("n=64"))
+        self.assertEqual(ok.status, R.COMPLETED, ok.error_message)
+        st = self.s.GetStatus(pb.GetStatusRequest(), timeout=10)
+        self.assertEqual(st.total_proofs_completed, 1)
+        self.assertGreaterEqual(st.total_proofs_failed, 4)
+
+    def test_idempotent_resubmission(self):
+        a = self.s.SubmitProof(req("n=64 sleep_ms=300", "same-id"), timeout=10)
+        b = self.s.SubmitProof(req("n=64 sleep_ms=300", "same-id"), timeout=10)
+        self.assertEqual(a.job_id, b.job_id)
+        p = self.prove(req("n=64 sleep_ms=300", "same-id"))  # Prove on a known id waits for the same job
+        self.assertEqual(p.status, R.COMPLETED)
+        self.assertEqual(p.job_id, "same-id")
+        st = self.s.GetStatus(pb.GetStatusRequest(), timeout=10)
+        self.assertEqual(st.total_proofs_completed, 1)
+
+    def test_await_timeout(self):
+        self.s.SubmitProof(req("n=64 sleep_ms=1500", "slow"), timeout=10)
+        t0 = time.time()
+        r = self.s.AwaitProof(pb.AwaitProofRequest(job_id="slow", timeout_ms=200), timeout=10)
+        self.assertEqual(r.status, R.TIMEOUT)
+        self.assertLess(time.time() - t0, 1.2)
+        r = self.s.AwaitProof(pb.AwaitProofRequest(job_id="slow"), timeout=30)
+        self.assertEqual(r.status, R.COMPLETED)
+
+    def test_cancel_pending_and_running(self):
+        self.s.SubmitProof(req("n=64 sleep_ms=4000", "run-1"), timeout=10)
+        time.sleep(0.3)
+        self.s.SubmitProof(req("n=64 sleep_ms=4000", "pend-1"), timeout=10)
+        self.s.SubmitProof(req("n=64 sleep_ms=4000", "pend-2"), timeout=10)
+        c = self.s.CancelProof(pb.CancelProofRequest(job_id="pend-2"), timeout=10)
+        self.assertFalse(c.was_running)
+        self.assertEqual(self.s.AwaitProof(pb.AwaitProofRequest(job_id="pend-2"), timeout=10).status, R.CANCELLED)
+        t0 = time.time()
+        c = self.s.CancelProof(pb.CancelProofRequest(job_id="run-1"), timeout=10)
+        self.assertTrue(c.was_running)
+        r = self.s.AwaitProof(pb.AwaitProofRequest(job_id="run-1"), timeout=10)
+        self.assertEqual(r.status, R.CANCELLED)
+        self.assertLess(time.time() - t0, 2.0, "running job stops at its next safe point")
+        self.s.CancelProof(pb.CancelProofRequest(job_id="pend-1"), timeout=10)
+
+    def test_client_deadline_cancels_prove(self):
+        with self.assertRaises(grpc.RpcError) as e:
+            self.s.Prove(pb.ProveRequest(submit=req("n=64 sleep_ms=3000", "gone")), timeout=0.4)
+        self.assertEqual(e.exception.code(), grpc.StatusCode.DEADLINE_EXCEEDED)
+        time.sleep(0.3)  # let the server see the client go before we wait on the job ourselves
+        r = self.s.AwaitProof(pb.AwaitProofRequest(job_id="gone"), timeout=10)
+        self.assertEqual(r.status, R.CANCELLED, "nobody else waited: the job must be cancelled")
+        # ... but not when another caller waits on the same job
+        self.s.SubmitProof(req("n=64 sleep_ms=1500", "shared"), timeout=10)
+        out = {}
+        t = threading.Thread(target=lambda: out.setdefault(
+            "r", self.s.AwaitProof(pb.AwaitProofRequest(job_id="shared"), timeout=30)))
+        t.start()
+        time.sleep(0.2)
+        with self.assertRaises(grpc.RpcError):
+            self.s.Prove(pb.ProveRequest(submit=req("n=64 sleep_ms=1500", "shared")), timeout=0.3)
+        t.join()
+        self.assertEqual(out["r"].status, R.COMPLETED)
+
+    def test_priority_critical_first(self):
+        # one synthesis worker busy, N NORMAL queued, then one CRITICAL
+        done = {}
+        lock = threading.Lock()
+
+        def run(rid, text, prio):
+            r = self.prove(req(text, rid, prio))
+            with lock:
+                done[rid] = (time.time(), r.status)
+
+        ts = [threading.Thread(target=run, args=("normal-%d" % i, "n=64 sleep_ms=400", pb.NORMAL)) for i in range(5)]
+        for t in ts:
+            t.start()
+            time.sleep(0.05)
+        time.sleep(0.2)
+        c = threading.Thread(target=run, args=("critical", "n=64", pb.CRITICAL))
+        c.start()
+        for t in ts + [c]:
+            t.join()
+        self.assertTrue(all(s == R.COMPLETED for _, s in done.values()), done)
+        order = sorted(done, key=lambda k: done[k][0])
+        self.assertLess(order.index("critical"), 2, "CRITICAL finished behind queued NORMAL jobs: %s" % order)
+
+    def test_load_hundreds(self):
+        n, conc = 300, 16
+        ids = ["load-%03d" % i for i in range(n)]
+        res = {}
+        lock = threading.Lock()
+        it = iter(ids)
+
+        def worker():
+            while True:
+                with lock:
+                    rid = next(it, None)
+                if rid is None:
+                    return
+                r = self.prove(req("n=16 x0=%d" % (hash(rid) % 1000 + 1), rid), timeout=300)
+                with lock:
+                    res[rid] = r
+
+        ts = [threading.Thread(target=worker) for _ in range(conc)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        self.assertEqual(sorted(res), ids)
+        bad = {k: (v.status, v.error_message) for k, v in res.items() if v.status != R.COMPLETED or len(v.proof) != 192
+               or v.job_id != k}
+        self.assertEqual(bad, {})
+        st = self.s.GetStatus(pb.GetStatusRequest(), timeout=10)
+        self.assertEqual(st.total_proofs_completed, n)
+
+
+class TestBudget(DaemonCase):
+    extra = "[memory]\ntotal_budget = \"12MiB\"\n[synthesis]\nthreads = 2\n"
+
+    def test_backpressure(self):
+        res = {}
+
+        def run(i):
+            res[i] = self.prove(req("n=64 sleep_ms=200 mem=5000000", "mem-%d" % i))
+
+        ts = [threading.Thread(target=run, args=(i,)) for i in range(6)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        self.assertEqual([r.status for r in res.values()], [R.COMPLETED] * 6, [r.error_message for r in res.values()])
+        big = self.prove(req("n=64 mem=50000000", "too-big"))
+        self.assertEqual(big.status, R.FAILED)
+        self.assertTrue(big.error_message)
+
+
+class TestLifecycle(unittest.TestCase):
+    def test_single_instance_lock(self):
+        d = Daemon()
+        try:
+            cfg = d.cfg
+            p = subprocess.run([os.path.join(BIN, "cuzk-daemon"), "--config", cfg], capture_output=True, text=True,
+                               timeout=30)
+            self.assertNotEqual(p.returncode, 0)
+            self.assertIn("another cuzk-daemon", p.stderr)
+            r = d.stub.Prove(pb.ProveRequest(submit=req("n=16")), timeout=60).result
+            self.assertEqual(r.status, R.COMPLETED, "first daemon must keep its socket")
+        finally:
+            d.close()
+
+    def test_shutdown_with_work_in_flight(self):
+        for grace, text, want in (("10s", "n=64 sleep_ms=800", R.COMPLETED), ("100ms", "n=64 sleep_ms=5000", R.CANCELLED)):
+            d = Daemon("[pipeline]\nshutdown_grace = \"%s\"\n" % grace)
+            try:
+                out = {}
+                t = threading.Thread(target=lambda: out.setdefault(
+                    "r", d.stub.Prove(pb.ProveRequest(submit=req(text, "inflight")), timeout=60).result))
+                t.start()
+                time.sleep(0.4)
+                t0 = time.time()
+                self.assertEqual(d.stop(signal.SIGTERM), 0)
+                t.join(30)
+                self.assertEqual(out["r"].status, want, (grace, out["r"].error_message))
+                self.assertLess(time.time() - t0, 8)
+                self.assertFalse(os.path.exists(d.sock), "socket removed at exit")
+            finally:
+                d.close()
+
+    def test_config_errors(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            bad = os.path.join(tmp, "bad.toml")
+            with open(bad, "w") as f:
+                f.write("[scheduler]\nmax_batch_size = 4\nmax_batch_wait_ms = \"soon\"\n")
+            p = subprocess.run([os.path.join(BIN, "cuzk-daemon"), "--config", bad], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("bad.toml:3", p.stderr)
+            self.assertIn("scheduler.max_batch_wait_ms", p.stderr)
+            with open(bad, "w") as f:
+                f.write("[memory]\ntotal_budget = \"2 GiB\"\n[gpus]\ndevices = [0]\n[mystery]\nkey = 1\n")
+            p = subprocess.run([os.path.join(BIN, "cuzk-daemon"), "--config", bad, "--print-config"],
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertIn("total_budget = 2147483648", p.stdout)
+            self.assertIn("mystery.key", p.stderr)
+            self.assertIn("gpus.devices", p.stderr)
+            p = subprocess.run([os.path.join(BIN, "cuzk-daemon"), "--set", "synthesis.threads=0", "--print-config"],
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("synthesis.threads", p.stderr)
+        finally:
+            shutil.rmtree(tmp)
+
+
+class TestBenchClient(DaemonCase):
+    """cuzk-bench's own client commands against the daemon."""
+
+    def bench(self, *args):
+        return subprocess.run([os.path.join(BIN, "cuzk-bench")] + list(args) + ["--addr", "unix://" + self.d.sock],
+                              capture_output=True, text=True, timeout=120)
+
+    def test_commands(self):
+        p = self.bench("single", "--kind", "test", "--vanilla-text", "n=64", "--json")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn('"status":"COMPLETED"', p.stdout)
+        p = self.bench("batch", "--kind", "test", "--vanilla-text", "n=16", "--count", "20", "--concurrency", "4")
+        self.assertEqual(p.returncode, 0, p.stderr + p.stdout)
+        self.assertIn("p99", p.stdout)
+        p = self.bench("stress", "--duration", "2", "--job", "test:5:n=16", "--job", "test:2:n=32")
+        self.assertEqual(p.returncode, 0, p.stderr + p.stdout)
+        self.assertNotIn("LOST", p.stdout)
+        for cmd in (["status"], ["metrics"], ["preload", "chain-16"], ["evict", "chain-16"]):
+            p = self.bench(*cmd)
+            self.assertEqual(p.returncode, 0, (cmd, p.stderr))
+        p = self.bench("cancel", "nope")
+        self.assertEqual(p.returncode, 3, p.stderr)
+        self.assertIn("NOT_FOUND", p.stderr)
+
+
+if __name__ == "__main__":
+    try:
+        unittest.main()
+    finally:
+        shutil.rmtree(GEN, ignore_errors=True)
+        shutil.rmtree(PARAMS, ignore_errors=True)
