@@ -119,7 +119,7 @@ static void test_scalar_split(void)
     BN_div(v, NULL, v, xb, ctx);
     BN_clear_bit(v, 64);
     CHECK(BN_num_bits(v) <= 64 && BN_get_word(v) == 0x381204ca56cd56b5ull);
-    int n = 200 * test_iterations;
+    int n = 2000 * test_iterations;
     for (int i = 0; i < n; i++) {
         cuzk_fr s;
         uint64_t l[4], dg[4];
@@ -149,7 +149,7 @@ static void test_scalar_split(void)
 
 static void test_scalar_recode(void)
 {
-    int n = 300 * test_iterations;
+    int n = 2000 * test_iterations;
     for (int i = 0; i < n; i++) {
         unsigned __int128 k = ((unsigned __int128)test_rand64() << 64) | test_rand64();
         if (i == 0) k = 0;
@@ -215,7 +215,7 @@ static void test_g1_constants(void)
 
 static void test_g1_group_law(void)
 {
-    int n = 40 * test_iterations;
+    int n = 100 * test_iterations;
     for (int i = 0; i < n; i++) {
         cuzk_g1_affine a, b, c, ab, bc, abc, ref, a2, inf = {CUZK_FP_ZERO, CUZK_FP_ZERO};
         cuzk_g1 pa, pb, pc, s, t, u;
@@ -337,7 +337,7 @@ static void test_g1_affine_conversions(void)
 
 static void test_g1_mul(void)
 {
-    int n = N_EDGE_SCALARS + 12 * test_iterations;
+    int n = N_EDGE_SCALARS + 40 * test_iterations;
     for (int i = 0; i < n; i++) {
         cuzk_g1_affine p, ref;
         cuzk_g1 pj, a, b;
@@ -360,7 +360,7 @@ static void test_g1_mul(void)
         CHECK(cuzk_g1_is_inf(&a) && cuzk_g1_is_inf(&b));
     }
     /* k P + m P == (k + m) P; aliasing r == p */
-    for (int i = 0; i < 8 * test_iterations; i++) {
+    for (int i = 0; i < 20 * test_iterations; i++) {
         cuzk_g1_affine p;
         cuzk_g1 pj, a, b, c;
         cuzk_fr k, m, km;
@@ -383,7 +383,7 @@ static void test_g1_mul(void)
 
 static void test_g1_subgroup(void)
 {
-    int n = 12 * test_iterations, outside = 0;
+    int n = 30 * test_iterations, outside = 0;
     for (int i = 0; i < n; i++) {
         cuzk_g1_affine p, t, q;
         cuzk_g1 pj;

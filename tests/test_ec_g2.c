@@ -149,7 +149,7 @@ static void test_g2_constants(void)
 
 static void test_g2_group_law(void)
 {
-    int n = 40 * test_iterations;
+    int n = 100 * test_iterations;
     for (int i = 0; i < n; i++) {
         cuzk_g2_affine a, b, c, ab, bc, abc, ref, a2, inf = {CUZK_FP2_ZERO, CUZK_FP2_ZERO};
         cuzk_g2 pa, pb, pc, s, t, u;
@@ -271,7 +271,7 @@ static void test_g2_affine_conversions(void)
 
 static void test_g2_mul(void)
 {
-    int n = N_EDGE_SCALARS + 12 * test_iterations;
+    int n = N_EDGE_SCALARS + 40 * test_iterations;
     for (int i = 0; i < n; i++) {
         cuzk_g2_affine p, ref;
         cuzk_g2 pj, a, b;
@@ -294,7 +294,7 @@ static void test_g2_mul(void)
         CHECK(cuzk_g2_is_inf(&a) && cuzk_g2_is_inf(&b));
     }
     /* k P + m P == (k + m) P; aliasing r == p */
-    for (int i = 0; i < 8 * test_iterations; i++) {
+    for (int i = 0; i < 20 * test_iterations; i++) {
         cuzk_g2_affine p;
         cuzk_g2 pj, a, b, c;
         cuzk_fr k, m, km;
@@ -317,7 +317,7 @@ static void test_g2_mul(void)
 
 static void test_g2_subgroup(void)
 {
-    int n = 12 * test_iterations, outside = 0;
+    int n = 30 * test_iterations, outside = 0;
     for (int i = 0; i < n; i++) {
         cuzk_g2_affine p, t, q;
         cuzk_g2 pj;
