@@ -88,6 +88,13 @@ static void test_window_2k(void)
     CHECK(cuzk_engine_create(&e, &c, NULL, 0) == 0);
     if (!e) return;
     CHECK(cuzk_engine_register_builtin(e) == 0);
+    /* discovered on disk: COLD with the file's size; absent circuits are
+     * not listed */
+    cuzk_engine_status st0;
+    CHECK(cuzk_engine_get_status(e, &st0) == 0);
+    CHECK(st0.n_srs == 1 && !strcmp(st0.srs[0].circuit_id, "wpost-2k"));
+    CHECK(st0.n_srs == 1 && st0.srs[0].tier == CUZK_SRS_COLD && st0.srs[0].size_bytes > 864);
+    cuzk_engine_status_clear(&st0);
 
     pt_sector s[2];
     pt_sector_make(&s[0], 1000 + (test_rand64() & 0xff), 2048);

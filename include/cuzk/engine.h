@@ -273,7 +273,9 @@ int cuzk_engine_register(cuzk_engine *e, cuzk_proof_kind kind, const cuzk_engine
 /* Register every provider this build has for the wire kinds: today
  * WinningPoSt and WindowPoSt (cuzk/post.h; params looked up in param_cache
  * by their v28 file names).  PoRep and SnapDeals are not built yet: such
- * requests end FAILED with "no prover registered".  One call for daemons. */
+ * requests end FAILED with "no prover registered".  PoSt circuits whose
+ * params are already in param_cache are listed as COLD SRS entries.  One
+ * call for daemons. */
 int cuzk_engine_register_builtin(cuzk_engine *e);
 
 /* Enqueue.  job_id gets the job id (request_id, else a random UUID v4 from

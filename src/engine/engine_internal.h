@@ -165,6 +165,8 @@ int eng_srs_acquire(cuzk_engine *e, srs_entry **out, const char *circuit_id, uin
 void eng_srs_release_locked(cuzk_engine *e, srs_entry *s);
 bool eng_srs_evict_idle_locked(cuzk_engine *e, uint64_t need);
 void eng_srs_free_all(cuzk_engine *e);
+/* Add a COLD entry for id if its params file exists in param_cache. */
+void eng_srs_discover(cuzk_engine *e, const char *circuit_id);
 int eng_srs_lookup_locked(cuzk_engine *e, srs_entry **out, const char *circuit_id, char *err,
                           size_t err_len);
 /* report.c */

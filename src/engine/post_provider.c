@@ -139,5 +139,9 @@ int cuzk_engine_register_builtin(cuzk_engine *e)
     p.name = "window-post";
     p.parse = window_parse;
     if (!st) st = cuzk_engine_register(e, CUZK_PROOF_WINDOW_POST, &p);
+    /* The COLD tier lists every PoSt circuit whose params are on disk. */
+    const cuzk_fil_post_info *info;
+    for (uint64_t id = 0; !st && cuzk_fil_post_lookup(&info, id) == CUZK_OK; id++)
+        eng_srs_discover(e, info->circuit_id);
     return st;
 }

@@ -248,6 +248,22 @@ void eng_srs_free_all(cuzk_engine *e)
     e->srs = NULL;
 }
 
+void eng_srs_discover(cuzk_engine *e, const char *id)
+{
+    char err[CUZK_ENGINE_ERR_LEN];
+    srs_entry *s;
+    pthread_mutex_lock(&e->mu);
+    if (!eng_srs_lookup_locked(e, &s, id, err, sizeof err) && !s->file_size &&
+        s->tier == CUZK_SRS_COLD && !s->refs && !s->loading) {
+        /* not on disk: forget it again (it was just added, or never used) */
+        srs_entry **pp = &e->srs;
+        while (*pp && *pp != s) pp = &(*pp)->next;
+        if (*pp) *pp = s->next;
+        free(s);
+    }
+    pthread_mutex_unlock(&e->mu);
+}
+
 static int wait_idle_load_locked(cuzk_engine *e, srs_entry *s)
 {
     while (s->loading) pthread_cond_wait(&e->cv_srs, &e->mu);
