@@ -619,8 +619,10 @@ void cuzk_g1_mul(cuzk_g1 *r, const cuzk_g1 *p, const cuzk_fr *k)
     proj_to_jac(r, &acc);
 }
 
-/* GLV + width-5 NAF, interleaved (Straus): ~128 doublings and ~43 additions
- * from tables of the odd multiples P, 3P, ..., 15P and their -phi images. */
+/* GLV + width-5 NAF, interleaved (Straus): ~128 doublings and ~43 mixed
+ * additions from affine tables of the odd multiples P, 3P, ..., 15P and
+ * their -phi images.  Normalizing the table costs one inversion; the
+ * cheaper mixed additions repay it (docs/perf-notes.md). */
 #define G1_WNAF_W 5
 #define G1_WNAF_TABLE (1 << (G1_WNAF_W - 2))
 
@@ -628,19 +630,20 @@ void cuzk_g1_mul_var(cuzk_g1 *r, const cuzk_g1 *p, const cuzk_fr *k)
 {
     uint64_t d[4];
     int8_t na[130], nb[130];
-    cuzk_g1 t1[G1_WNAF_TABLE], t2[G1_WNAF_TABLE], p2, acc, s;
+    cuzk_g1 tj[G1_WNAF_TABLE], p2, acc;
+    cuzk_g1_affine t1[G1_WNAF_TABLE], t2[G1_WNAF_TABLE], s;
 
     cuzk_ec_split_x(d, k);
     size_t la = cuzk_ec_wnaf_var(na, d[0] + (u128)d[1] * CUZK_EC_X_ABS, G1_WNAF_W);
     size_t lb = cuzk_ec_wnaf_var(nb, d[2] + (u128)d[3] * CUZK_EC_X_ABS, G1_WNAF_W);
 
-    t1[0] = *p;
+    tj[0] = *p;
     cuzk_g1_dbl(&p2, p);
-    for (int j = 1; j < G1_WNAF_TABLE; j++) cuzk_g1_add_var(&t1[j], &t1[j - 1], &p2);
-    for (int j = 0; j < G1_WNAF_TABLE; j++) {
+    for (int j = 1; j < G1_WNAF_TABLE; j++) cuzk_g1_add_var(&tj[j], &tj[j - 1], &p2);
+    cuzk_g1_batch_to_affine_var(t1, tj, G1_WNAF_TABLE);
+    for (int j = 0; j < G1_WNAF_TABLE; j++) { /* infinity (0, 0) maps to itself */
         F_MUL(&t2[j].x, &t1[j].x, &G1_BETA);
         F_NEG(&t2[j].y, &t1[j].y);
-        t2[j].z = t1[j].z;
     }
 
     cuzk_g1_set_inf(&acc);
@@ -651,13 +654,13 @@ void cuzk_g1_mul_var(cuzk_g1 *r, const cuzk_g1 *p, const cuzk_fr *k)
         if (x) {
             s = t1[(x < 0 ? -x : x) >> 1];
             if (x < 0) F_NEG(&s.y, &s.y);
-            cuzk_g1_add_var(&acc, &acc, &s);
+            cuzk_g1_add_affine_var(&acc, &acc, &s);
             started = 1;
         }
         if (y) {
             s = t2[(y < 0 ? -y : y) >> 1];
             if (y < 0) F_NEG(&s.y, &s.y);
-            cuzk_g1_add_var(&acc, &acc, &s);
+            cuzk_g1_add_affine_var(&acc, &acc, &s);
             started = 1;
         }
     }

@@ -634,29 +634,39 @@ void cuzk_g2_mul(cuzk_g2 *r, const cuzk_g2 *p, const cuzk_fr *k)
 }
 
 /* GLS + width-5 NAF over the four digits, interleaved: ~64 doublings and
- * ~43 additions from tables of P, 3P, ..., 15P and their images under
- * -psi, psi^2, -psi^3. */
+ * ~43 mixed additions from affine tables of P, 3P, ..., 15P and their images
+ * under -psi, psi^2, -psi^3 (psi maps affine points to affine points). */
 #define G2_WNAF_W 5
 #define G2_WNAF_TABLE (1 << (G2_WNAF_W - 2))
+
+static void affine_psi(cuzk_g2_affine *r, const cuzk_g2_affine *p)
+{
+    cuzk_fp2_conj(&r->x, &p->x);
+    cuzk_fp2_conj(&r->y, &p->y);
+    F_MUL(&r->x, &r->x, &PSI_X);
+    F_MUL(&r->y, &r->y, &PSI_Y);
+}
 
 void cuzk_g2_mul_var(cuzk_g2 *r, const cuzk_g2 *p, const cuzk_fr *k)
 {
     uint64_t d[4];
     int8_t naf[4][130];
     size_t len[4], maxlen = 0;
-    cuzk_g2 t[4][G2_WNAF_TABLE], p2, acc, s;
+    cuzk_g2 tj[G2_WNAF_TABLE], p2, acc;
+    cuzk_g2_affine t[4][G2_WNAF_TABLE], s;
 
     cuzk_ec_split_x(d, k);
     for (int i = 0; i < 4; i++) {
         len[i] = cuzk_ec_wnaf_var(naf[i], d[i], G2_WNAF_W);
         if (len[i] > maxlen) maxlen = len[i];
     }
-    t[0][0] = *p;
+    tj[0] = *p;
     cuzk_g2_dbl(&p2, p);
-    for (int j = 1; j < G2_WNAF_TABLE; j++) cuzk_g2_add_var(&t[0][j], &t[0][j - 1], &p2);
-    for (int i = 1; i < 4; i++)
+    for (int j = 1; j < G2_WNAF_TABLE; j++) cuzk_g2_add_var(&tj[j], &tj[j - 1], &p2);
+    cuzk_g2_batch_to_affine_var(t[0], tj, G2_WNAF_TABLE);
+    for (int i = 1; i < 4; i++) /* (0, 0) = infinity maps to itself */
         for (int j = 0; j < G2_WNAF_TABLE; j++) {
-            cuzk_g2_psi(&t[i][j], &t[i - 1][j]);
+            affine_psi(&t[i][j], &t[i - 1][j]);
             F_NEG(&t[i][j].y, &t[i][j].y);
         }
 
@@ -669,7 +679,7 @@ void cuzk_g2_mul_var(cuzk_g2 *r, const cuzk_g2 *p, const cuzk_fr *k)
             if (!x) continue;
             s = t[i][(x < 0 ? -x : x) >> 1];
             if (x < 0) F_NEG(&s.y, &s.y);
-            cuzk_g2_add_var(&acc, &acc, &s);
+            cuzk_g2_add_affine_var(&acc, &acc, &s);
             started = 1;
         }
     }
