@@ -272,6 +272,71 @@ static void test_cancel(void)
     cuzk_engine_destroy(e);
 }
 
+/* Prover state of the engine ("proving", "idle", ...) and its job. */
+static void prover_state(cuzk_engine *e, char *state, char *job)
+{
+    cuzk_engine_status s;
+    state[0] = job[0] = 0;
+    if (cuzk_engine_get_status(e, &s)) return;
+    for (size_t i = 0; i < s.n_workers; i++)
+        if (!strncmp(s.workers[i].name, "prover", 6)) {
+            snprintf(state, 16, "%s", s.workers[i].state);
+            snprintf(job, CUZK_JOB_ID_MAX, "%s", s.workers[i].job_id);
+        }
+    cuzk_engine_status_clear(&s);
+}
+
+static uint64_t mono_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000u + (uint64_t)t.tv_nsec / 1000000u;
+}
+
+/* Cancel while the prover works on the job: it stops at the next phase
+ * boundary (H NTT, each MSM), long before a whole proof's time. */
+static void test_cancel_proving(void)
+{
+    cuzk_engine_config c;
+    cfg_small(&c);
+    c.max_batch_size = 1;
+    cuzk_engine *e = start(&c);
+    char id[CUZK_JOB_ID_MAX], state[16], job[CUZK_JOB_ID_MAX];
+    cuzk_engine_result r = {0};
+    /* a full proof first: its time is the yardstick */
+    CHECK(submit(e, id, NULL, CUZK_PRIO_NORMAL, "n=8192") == CUZK_OK);
+    CHECK(cuzk_engine_await(e, &r, id, 0) == CUZK_OK && r.status == CUZK_JOB_COMPLETED);
+    uint64_t full = r.t.prove_ms;
+    CHECK(submit(e, id, "cancel-me", CUZK_PRIO_NORMAL, "n=8192 x0=5") == CUZK_OK);
+    for (int i = 0; i < 20000; i++) {
+        prover_state(e, state, job);
+        if (!strcmp(state, "proving") && !strcmp(job, id)) break;
+        sleep_ms(1);
+    }
+    CHECK(!strcmp(state, "proving"));
+    uint64_t t0 = mono_ms();
+    bool was = false;
+    CHECK(cuzk_engine_cancel(e, &was, id) == CUZK_OK && was);
+    CHECK(cuzk_engine_await(e, &r, id, 0) == CUZK_OK && r.status == CUZK_JOB_CANCELLED);
+    for (int i = 0; i < 20000; i++) {
+        prover_state(e, state, job);
+        if (strcmp(state, "proving")) break;
+        sleep_ms(1);
+    }
+    uint64_t stop = mono_ms() - t0;
+    printf("  full proof %llu ms; prover stopped %llu ms after cancel\n", (unsigned long long)full,
+           (unsigned long long)stop);
+    CHECK(strcmp(state, "proving") != 0);
+    CHECK(stop < full / 2 + 20);
+    char *js = NULL;
+    CHECK(cuzk_engine_status_json(e, &js, NULL) == CUZK_OK);
+    CHECK(js && strstr(js, "\"job_id\":\"cancel-me\""));
+    CHECK(js && strstr(js, "\"state\":\"dropped\""));
+    free(js);
+    cuzk_engine_result_clear(&r);
+    cuzk_engine_destroy(e);
+}
+
 static void test_await_timeout(void)
 {
     cuzk_engine_config c;
@@ -497,6 +562,7 @@ static const test_case tests[] = {
     {"failures", test_failures},
     {"priority", test_priority},
     {"cancel", test_cancel},
+    {"cancel_proving", test_cancel_proving},
     {"await_timeout", test_await_timeout},
     {"idempotent", test_idempotent},
     {"retention", test_retention},
