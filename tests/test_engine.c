@@ -337,6 +337,53 @@ static void test_cancel_proving(void)
     cuzk_engine_destroy(e);
 }
 
+/* Batch collector: same-circuit partitions are proved together; the
+ * prover waits for more only while more are coming; a more urgent
+ * partition is not held back by a batch being collected. */
+static void test_batching(void)
+{
+    cuzk_engine_config c;
+    cfg_small(&c);
+    c.synthesis_threads = 4;
+    c.max_batch_size = 4;
+    c.max_batch_wait_ms = 3000;
+    c.pipeline_depth = 8;
+    cuzk_engine *e = start(&c);
+    CHECK(cuzk_engine_srs_preload(e, NULL, NULL, "chain-16", NULL, 0) == CUZK_OK);
+    CHECK(cuzk_engine_srs_preload(e, NULL, NULL, "chain-17", NULL, 0) == CUZK_OK);
+    char ids[4][CUZK_JOB_ID_MAX];
+    cuzk_engine_result r = {0};
+    /* four jobs, one 4-partition job's worth: one batch */
+    for (int i = 0; i < 4; i++) CHECK(submit(e, ids[i], NULL, CUZK_PRIO_NORMAL, "n=16 sleep_ms=20") == CUZK_OK);
+    for (int i = 0; i < 4; i++)
+        CHECK(cuzk_engine_await(e, &r, ids[i], 0) == CUZK_OK && r.status == CUZK_JOB_COMPLETED);
+    cuzk_engine_status s;
+    CHECK(cuzk_engine_get_status(e, &s) == CUZK_OK);
+    CHECK(s.batches == 1 && s.batched_partitions == 4);
+    cuzk_engine_status_clear(&s);
+    /* two jobs and nothing else coming: flushed without the 3 s wait */
+    uint64_t t0 = mono_ms();
+    for (int i = 0; i < 2; i++) CHECK(submit(e, ids[i], NULL, CUZK_PRIO_NORMAL, "n=16") == CUZK_OK);
+    for (int i = 0; i < 2; i++)
+        CHECK(cuzk_engine_await(e, &r, ids[i], 0) == CUZK_OK && r.status == CUZK_JOB_COMPLETED);
+    CHECK(mono_ms() - t0 < 2500);
+    /* a batch waits for a slow sibling; a CRITICAL job meanwhile is proved
+     * first, not after the wait */
+    char slow[CUZK_JOB_ID_MAX], crit[CUZK_JOB_ID_MAX];
+    CHECK(submit(e, ids[0], NULL, CUZK_PRIO_NORMAL, "n=16") == CUZK_OK);
+    CHECK(submit(e, slow, NULL, CUZK_PRIO_NORMAL, "n=16 sleep_ms=1500") == CUZK_OK);
+    sleep_ms(200);
+    CHECK(submit(e, crit, NULL, CUZK_PRIO_CRITICAL, "n=17") == CUZK_OK);
+    CHECK(cuzk_engine_await(e, &r, crit, 0) == CUZK_OK && r.status == CUZK_JOB_COMPLETED);
+    uint64_t crit_seq = r.end_seq, crit_ms = r.t.total_ms;
+    CHECK(cuzk_engine_await(e, &r, ids[0], 0) == CUZK_OK && r.status == CUZK_JOB_COMPLETED);
+    CHECK(crit_seq < r.end_seq);
+    CHECK(crit_ms < 1200);
+    CHECK(cuzk_engine_await(e, &r, slow, 0) == CUZK_OK && r.status == CUZK_JOB_COMPLETED);
+    cuzk_engine_result_clear(&r);
+    cuzk_engine_destroy(e);
+}
+
 static void test_await_timeout(void)
 {
     cuzk_engine_config c;
@@ -563,6 +610,7 @@ static const test_case tests[] = {
     {"priority", test_priority},
     {"cancel", test_cancel},
     {"cancel_proving", test_cancel_proving},
+    {"batching", test_batching},
     {"await_timeout", test_await_timeout},
     {"idempotent", test_idempotent},
     {"retention", test_retention},
