@@ -442,6 +442,19 @@ static void test_g1_threads(void)
         cuzk_msm_opts o = {16, 0, 0};
         CHECK(cuzk_msm_g1_opts(&par, &got, b, n, ks, n, NULL, NULL, 0, &o) == CUZK_OK);
         CHECK(cuzk_g1_eq(&got, &ref));
+        /* window counts that the threads do not divide (19 for c = 14, 37
+         * for c = 7): tasks split the edge windows by point range; also
+         * with fewer points than tasks */
+        static const unsigned cw[] = {14, 7};
+        for (size_t q = 0; q < 2; q++) {
+            cuzk_msm_opts oc = {cw[q], 0, 1};
+            CHECK(cuzk_msm_g1_opts(&par, &got, b, n, ks, n, NULL, NULL, 0, &oc) == CUZK_OK);
+            CHECK(cuzk_g1_eq(&got, &ref));
+            cuzk_g1 ref3;
+            naive_g1(&ref3, b, k, 3, NULL);
+            CHECK(cuzk_msm_g1_opts(&par, &got, b, 3, ks, 3, NULL, NULL, 0, &oc) == CUZK_OK);
+            CHECK(cuzk_g1_eq(&got, &ref3));
+        }
         /* canonical scalars are read in place: the smaller scratch suffices
          * for them but not for Fr input */
         size_t clen = cuzk_msm_g1_canonical_scratch_sizeof(n, &par);

@@ -17,6 +17,7 @@
 
 #include <openssl/crypto.h>
 
+#include "cuzk/msm.h"
 #include "g16_internal.h"
 
 #define CHUNK_VARS ((size_t)1 << 20) /* multiple of 64 */
@@ -98,7 +99,33 @@ typedef struct {
     const cuzk_fr *const *scalars; /* per proof */
     size_t nproofs;
     size_t chunk;      /* variables per chunk (mapped params) */
+    /* CPU backend fast path: the same scalars already converted to
+     * canonical integers (per proof), so L, A, B_G1 and B_G2 share one
+     * conversion and the MSM needs only its small canonical scratch */
+    const cuzk_scalar *const *canon;
+    void *scratch;
+    size_t scratch_len;
 } query;
+
+/* One MSM of the query for proof i over bases [b, b + nb) and variables
+ * [v0, v0 + nv): the backend's, or cuzk/msm.h directly on canonical
+ * scalars. */
+static int query_msm(const cuzk_groth16_backend *be, cuzk_par *par, const query *q, size_t i,
+                     void *r, const void *bases, size_t nb, size_t v0, size_t nv,
+                     const uint64_t *dens)
+{
+    const bool g2 = q->v == CUZK_G16_B_G2;
+    if (q->canon) {
+        const cuzk_scalar *k = q->canon[i] + v0;
+        return g2 ? cuzk_msm_g2_canonical(par, r, bases, nb, k, nv, dens, q->scratch,
+                                          q->scratch_len)
+                  : cuzk_msm_g1_canonical(par, r, bases, nb, k, nv, dens, q->scratch,
+                                          q->scratch_len);
+    }
+    const cuzk_fr *s = q->scalars[i] + v0;
+    return g2 ? be->msm_g2(be->ctx, r, bases, nb, s, nv, dens, par)
+              : be->msm_g1(be->ctx, r, bases, nb, s, nv, dens, par);
+}
 
 typedef struct {
     const cuzk_groth16_params *p;
@@ -133,13 +160,13 @@ static int run_query(const cuzk_groth16_backend *be, cuzk_par *par, const query 
             int st;
             if (g2) {
                 cuzk_g2 r, *a = (cuzk_g2 *)acc + i;
-                st = be->msm_g2(be->ctx, &r, p->g2 + q->base0, nb_total, q->scalars[i], q->nvars,
-                                q->density, par);
+                st = query_msm(be, par, q, i, &r, p->g2 + q->base0, nb_total, 0, q->nvars,
+                               q->density);
                 if (!st) cuzk_g2_add(a, a, &r);
             } else {
                 cuzk_g1 r, *a = (cuzk_g1 *)acc + i;
-                st = be->msm_g1(be->ctx, &r, p->g1[q->v] + q->base0, nb_total, q->scalars[i],
-                                q->nvars, q->density, par);
+                st = query_msm(be, par, q, i, &r, p->g1[q->v] + q->base0, nb_total, 0,
+                               q->nvars, q->density);
                 if (!st) cuzk_g1_add(a, a, &r);
             }
             if (st) return st;
@@ -161,11 +188,11 @@ static int run_query(const cuzk_groth16_backend *be, cuzk_par *par, const query 
             int st;
             if (g2) {
                 cuzk_g2 r, *a = (cuzk_g2 *)acc + i;
-                st = be->msm_g2(be->ctx, &r, buf, nb, q->scalars[i] + v0, nv, dens, par);
+                st = query_msm(be, par, q, i, &r, buf, nb, v0, nv, dens);
                 if (!st) cuzk_g2_add(a, a, &r);
             } else {
                 cuzk_g1 r, *a = (cuzk_g1 *)acc + i;
-                st = be->msm_g1(be->ctx, &r, buf, nb, q->scalars[i] + v0, nv, dens, par);
+                st = query_msm(be, par, q, i, &r, buf, nb, v0, nv, dens);
                 if (!st) cuzk_g1_add(a, a, &r);
             }
             if (st) return st;
@@ -233,6 +260,36 @@ static void assemble(uint8_t proof[CUZK_G16_PROOF_BYTES], const cuzk_groth16_vk 
     cuzk_g1_compress(proof + 144, &ca);
 }
 
+/* ---- canonical scalars (CPU backend) --------------------------------------- */
+
+typedef struct {
+    cuzk_scalar *out;
+    const cuzk_fr *in;
+    size_t n;
+} conv_job;
+
+#define CONV_TASK 16384
+
+static void conv_task(void *arg, size_t t)
+{
+    conv_job *j = arg;
+    size_t lo = t * CONV_TASK, k = j->n - lo < CONV_TASK ? j->n - lo : CONV_TASK;
+    cuzk_scalars_from_fr(j->out + lo, j->in + lo, k);
+}
+
+/* out[i] = canonical in[i] over par; out may alias in. */
+static void convert(cuzk_par *par, cuzk_scalar *out, const cuzk_fr *in, size_t n)
+{
+    conv_job j = {out, in, n};
+    cuzk_par_for(par, conv_task, &j, (n + CONV_TASK - 1) / CONV_TASK);
+}
+
+static size_t max3(size_t a, size_t b, size_t c)
+{
+    size_t x = a > b ? a : b;
+    return x > c ? x : c;
+}
+
 /* ---- the prover ------------------------------------------------------------ */
 
 typedef struct {
@@ -240,6 +297,11 @@ typedef struct {
     cuzk_g2 *b2;
     cuzk_fr **hcoef; /* per proof: m elements (a buffer reused as H coefficients) */
     bool *owned;     /* hcoef[i] was allocated here (not the caller's a_mut) */
+    /* CPU fast path, per proof: canonical aux (the caller's clobbered b_mut
+     * when it is large enough, else allocated) and inputs */
+    cuzk_scalar **kaux, **kin;
+    bool *kaux_owned;
+    void *scratch; /* MSM scratch allocated here (NULL: none or the caller's c_mut) */
 } accs;
 
 static void free_accs(accs *x, size_t n)
@@ -254,6 +316,14 @@ static void free_accs(accs *x, size_t n)
             if (x->owned && x->owned[i]) free(x->hcoef[i]);
     free(x->hcoef);
     free(x->owned);
+    for (size_t i = 0; i < n; i++) {
+        if (x->kaux && x->kaux_owned && x->kaux_owned[i]) free(x->kaux[i]);
+        if (x->kin) free(x->kin[i]);
+    }
+    free(x->kaux);
+    free(x->kin);
+    free(x->kaux_owned);
+    free(x->scratch);
 }
 
 static int h_phase(const cuzk_groth16_backend *be, cuzk_par *par, const cuzk_groth16_witness *w,
@@ -343,32 +413,88 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
     }
     tm.h_ntt = g16_clock(cpu) - t;
 
-#define RUN(field, acc, vec, b0, dens, nv, scal)                                                 \
+    /* CPU backend: scalars go to cuzk/msm.h as canonical integers, converted
+     * once per vector (H in place; the aux once for L, A, B_G1 and B_G2),
+     * with one scratch for all MSMs -- the clobbered c_mut when it is large
+     * enough, so the MSMs add no O(n) allocation of their own. */
+    const bool fast = be == cuzk_groth16_backend_cpu();
+    size_t scratch_len = 0;
+    void *scratch = NULL;
+    if (fast) {
+        size_t nv = max3(m - 1, n_aux, n_in);
+        if (p->map && nv > chunk) nv = chunk;
+        size_t g1 = cuzk_msm_g1_canonical_scratch_sizeof(nv, par);
+        size_t g2 = cuzk_msm_g2_canonical_scratch_sizeof(nv, par);
+        scratch_len = g1 > g2 ? g1 : g2;
+        if (w[0].c_mut && w[0].a_mut && w[0].b_mut && scratch_len <= m * sizeof(cuzk_fr))
+            scratch = w[0].c_mut;
+        else
+            scratch = x.scratch = malloc(scratch_len);
+        x.kaux = calloc(n, sizeof *x.kaux);
+        x.kin = calloc(n, sizeof *x.kin);
+        x.kaux_owned = calloc(n, sizeof *x.kaux_owned);
+        if (!scratch || !x.kaux || !x.kin || !x.kaux_owned) {
+            st = g16_err(err, el, CUZK_ERR_NOMEM, "prove: out of memory");
+            goto done;
+        }
+    }
+    const cuzk_scalar **kc = calloc(n, sizeof *kc);
+    if (!kc) {
+        st = g16_err(err, el, CUZK_ERR_NOMEM, "prove: out of memory");
+        goto done;
+    }
+
+#define RUN(field, acc, vec, b0, dens, nv, scal, kscal)                                          \
     do {                                                                                         \
-        for (size_t i = 0; i < n; i++) sc[i] = (scal);                                           \
-        query q = {p, vec, b0, dens, nv, sc, n, chunk};                                          \
-        t = g16_clock(cpu);                                                                           \
+        for (size_t i = 0; i < n; i++) {                                                         \
+            sc[i] = (scal);                                                                      \
+            kc[i] = fast ? (kscal) : NULL;                                                       \
+        }                                                                                        \
+        query q = {p, vec, b0, dens, nv, sc, n, chunk, fast ? kc : NULL, scratch, scratch_len}; \
+        t = g16_clock(cpu);                                                                      \
         st = run_query(be, par, &q, acc, buf);                                                   \
-        tm.field += g16_clock(cpu) - t;                                                               \
+        tm.field += g16_clock(cpu) - t;                                                          \
         if (st) {                                                                                \
             g16_err(err, el, st, "prove: MSM over %s failed: %s", #vec, cuzk_strerror(st));      \
+            free(kc);                                                                            \
             goto done;                                                                           \
         }                                                                                        \
     } while (0)
 
-    RUN(msm_h, x.h, CUZK_G16_H, 0, NULL, m - 1, x.hcoef[i]);
+    t = g16_clock(cpu);
+    if (fast)
+        for (size_t i = 0; i < n; i++)
+            convert(par, (cuzk_scalar *)x.hcoef[i], x.hcoef[i], m - 1);
+    tm.msm_h += g16_clock(cpu) - t;
+    RUN(msm_h, x.h, CUZK_G16_H, 0, NULL, m - 1, x.hcoef[i], (const cuzk_scalar *)x.hcoef[i]);
     for (size_t i = 0; i < n; i++) {
         if (x.owned[i]) free(x.hcoef[i]); /* H coefficients are no longer needed */
         x.hcoef[i] = NULL;
     }
-    RUN(msm_l, x.l, CUZK_G16_L, 0, NULL, n_aux, w[i].aux);
-    RUN(msm_a, x.a, CUZK_G16_A, 0, NULL, n_in, w[i].input);
-    RUN(msm_a, x.a, CUZK_G16_A, n_in, w[0].a_aux_density, n_aux, w[i].aux);
-    RUN(msm_b_g1, x.b1, CUZK_G16_B_G1, 0, w[0].b_input_density, n_in, w[i].input);
-    RUN(msm_b_g1, x.b1, CUZK_G16_B_G1, nb_in, w[0].b_aux_density, n_aux, w[i].aux);
-    RUN(msm_b_g2, x.b2, CUZK_G16_B_G2, 0, w[0].b_input_density, n_in, w[i].input);
-    RUN(msm_b_g2, x.b2, CUZK_G16_B_G2, nb_in, w[0].b_aux_density, n_aux, w[i].aux);
+    t = g16_clock(cpu);
+    for (size_t i = 0; fast && i < n; i++) {
+        bool reuse = w[i].a_mut && w[i].b_mut && w[i].c_mut && n_aux <= m;
+        x.kaux_owned[i] = !reuse;
+        x.kaux[i] = reuse ? (cuzk_scalar *)w[i].b_mut : malloc((n_aux ? n_aux : 1) * sizeof(cuzk_scalar));
+        x.kin[i] = malloc(n_in * sizeof(cuzk_scalar));
+        if (!x.kaux[i] || !x.kin[i]) {
+            st = g16_err(err, el, CUZK_ERR_NOMEM, "prove: out of memory");
+            free(kc);
+            goto done;
+        }
+        convert(par, x.kaux[i], w[i].aux, n_aux);
+        convert(par, x.kin[i], w[i].input, n_in);
+    }
+    tm.msm_l += g16_clock(cpu) - t;
+    RUN(msm_l, x.l, CUZK_G16_L, 0, NULL, n_aux, w[i].aux, x.kaux[i]);
+    RUN(msm_a, x.a, CUZK_G16_A, 0, NULL, n_in, w[i].input, x.kin[i]);
+    RUN(msm_a, x.a, CUZK_G16_A, n_in, w[0].a_aux_density, n_aux, w[i].aux, x.kaux[i]);
+    RUN(msm_b_g1, x.b1, CUZK_G16_B_G1, 0, w[0].b_input_density, n_in, w[i].input, x.kin[i]);
+    RUN(msm_b_g1, x.b1, CUZK_G16_B_G1, nb_in, w[0].b_aux_density, n_aux, w[i].aux, x.kaux[i]);
+    RUN(msm_b_g2, x.b2, CUZK_G16_B_G2, 0, w[0].b_input_density, n_in, w[i].input, x.kin[i]);
+    RUN(msm_b_g2, x.b2, CUZK_G16_B_G2, nb_in, w[0].b_aux_density, n_aux, w[i].aux, x.kaux[i]);
 #undef RUN
+    free(kc);
 
     t = g16_clock(cpu);
     for (size_t i = 0; i < n; i++) {
