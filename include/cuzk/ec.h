@@ -10,6 +10,10 @@
  * unless the name ends in _var, no allocation, no threads.
  * Scalars are cuzk_fr values (Montgomery-form field elements); functions
  * multiply by the canonical integer they represent.
+ * Scalar multiplication (cuzk_g?_mul, cuzk_g?_mul_var) uses the GLV/GLS
+ * endomorphism and is correct ONLY for points of the prime-order subgroup
+ * (what every checked decoder returns); for other curve points the result
+ * is not k*P.
  *
  * Encodings follow zcash/blst (filecoin-formats.md section 2).  Checked
  * decoders verify canonical coordinates, flags, on-curve AND subgroup
