@@ -56,8 +56,10 @@ void cuzk_fp_sqr(cuzk_fp *r, const cuzk_fp *a);
 /* r = a^-1; 0 maps to 0.  cuzk_fp_inv is constant time. */
 void cuzk_fp_inv(cuzk_fp *r, const cuzk_fp *a);
 void cuzk_fp_inv_var(cuzk_fp *r, const cuzk_fp *a);
-/* out[i] = in[i]^-1 for i < n (zeros map to zeros) with one inversion;
- * out may equal in; no allocation (out holds the prefix products). _var. */
+/* out[i] = in[i]^-1 for i < n (zeros map to zeros); no allocation (out
+ * holds the prefix products).  With out != in this costs one inversion;
+ * out == in is allowed but, having nowhere to keep the inputs, costs one
+ * inversion per 256 elements.  _var. */
 void cuzk_fp_batch_inv_var(cuzk_fp *out, const cuzk_fp *in, size_t n);
 /* r = a^e, e given as nlimbs little-endian 64-bit limbs; variable time in e
  * (exponents are public constants), constant time in a. */
