@@ -20,15 +20,6 @@ grpc_byte_buffer *cuzk_rpc_pack(const ProtobufCMessage *m)
     return bb;
 }
 
-ProtobufCMessage *cuzk_rpc_unpack_bytes(const ProtobufCMessageDescriptor *d, const uint8_t *buf, size_t len,
-                                        char *err, size_t errlen)
-{
-    ProtobufCMessage *m = protobuf_c_message_unpack(d, NULL, len, buf);
-    if (!m && err)
-        snprintf(err, errlen, "malformed %s message (%zu bytes): not a valid protobuf encoding", d->name, len);
-    return m;
-}
-
 ProtobufCMessage *cuzk_rpc_unpack(const ProtobufCMessageDescriptor *d, grpc_byte_buffer *bb, char *err,
                                   size_t errlen)
 {

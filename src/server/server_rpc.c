@@ -33,55 +33,6 @@ static void reply_engine_error(srv_call *c, int rc, const char *what, const char
     srv_reply(c, srv_grpc_code(rc), msg, NULL);
 }
 
-int srv_request_from_wire(cuzk_engine_request *r, const Cuzk__V1__SubmitProofRequest *m, const uint8_t **vp,
-                          size_t *vl, char *err, size_t errlen)
-{
-    memset(r, 0, sizeof *r);
-    if (strlen(m->request_id) >= CUZK_JOB_ID_MAX) {
-        snprintf(err, errlen, "request_id is %zu bytes; at most %d allowed", strlen(m->request_id),
-                 CUZK_JOB_ID_MAX - 1);
-        return -1;
-    }
-    if ((int)m->proof_kind < 0 || (int)m->proof_kind >= CUZK_PROOF_KINDS) {
-        snprintf(err, errlen, "proof_kind %d is not a ProofKind", (int)m->proof_kind);
-        return -1;
-    }
-    if ((int)m->priority < 0 || (int)m->priority > CUZK_PRIO_CRITICAL) {
-        snprintf(err, errlen, "priority %d is not a Priority (0..4)", (int)m->priority);
-        return -1;
-    }
-    const ProtobufCBinaryData *comm[3] = {&m->comm_r_old, &m->comm_r_new, &m->comm_d_new};
-    static const char *const cname[3] = {"comm_r_old", "comm_r_new", "comm_d_new"};
-    for (int i = 0; i < 3; i++)
-        if (comm[i]->len && comm[i]->len != 32) {
-            snprintf(err, errlen, "%s is %zu bytes; a commitment is 32 bytes", cname[i], comm[i]->len);
-            return -1;
-        }
-    r->request_id = m->request_id;
-    r->kind = (cuzk_proof_kind)m->proof_kind;
-    r->sector_size = m->sector_size;
-    r->registered_proof = m->registered_proof;
-    r->priority = (cuzk_priority)m->priority;
-    r->vanilla_proof = m->vanilla_proof.len ? m->vanilla_proof.data : NULL;
-    r->vanilla_proof_len = m->vanilla_proof.len;
-    for (size_t i = 0; i < m->n_vanilla_proofs; i++) {
-        vp[i] = m->vanilla_proofs[i].data;
-        vl[i] = m->vanilla_proofs[i].len;
-    }
-    r->vanilla_proofs = m->n_vanilla_proofs ? vp : NULL;
-    r->vanilla_proofs_len = m->n_vanilla_proofs ? vl : NULL;
-    r->n_vanilla_proofs = m->n_vanilla_proofs;
-    r->sector_number = m->sector_number;
-    r->miner_id = m->miner_id;
-    r->randomness = m->randomness.len ? m->randomness.data : NULL;
-    r->randomness_len = m->randomness.len;
-    r->partition_index = m->partition_index;
-    r->comm_r_old = m->comm_r_old.len ? m->comm_r_old.data : NULL;
-    r->comm_r_new = m->comm_r_new.len ? m->comm_r_new.data : NULL;
-    r->comm_d_new = m->comm_d_new.len ? m->comm_d_new.data : NULL;
-    return 0;
-}
-
 /* Submit m; 0 with job_id/pos, or -1 after replying to the call. */
 static int submit(srv_call *c, const Cuzk__V1__SubmitProofRequest *m, char job_id[CUZK_JOB_ID_MAX], uint32_t *pos)
 {
