@@ -32,7 +32,7 @@ static const cfg_key keys[] = {
     {"daemon.test_provider", T_STR, 0, 0, D(test_provider), 0, "serve this wire kind with the chain TEST circuit"},
     {"srs.param_cache", T_STR, 1, 0, E(param_cache), 0, "directory of v28 .params/.vk files"},
     {"srs.validate", T_BOOL, 0, 1, E(srs_validate), 0, "validate every parameter point at load"},
-    {"memory.total_budget", T_SIZE, 0, UINT64_MAX, E(memory_total_budget), 0, "bytes; 0 = RAM - safety_margin"},
+    {"memory.total_budget", T_SIZE, 0, UINT64_MAX, E(memory_total_budget), 0, "bytes or \"64GiB\"; 0 = RAM - safety_margin"},
     {"memory.safety_margin", T_SIZE, 0, UINT64_MAX, E(memory_safety_margin), 0, "bytes kept free when total_budget = 0"},
     {"memory.eviction_min_idle", T_DUR_MS, 0, UINT64_MAX, E(eviction_min_idle_ms), 1000, "idle SRS entries younger than this are never evicted"},
     {"scheduler.max_batch_size", T_U32, 1, 1024, E(max_batch_size), 0, "same-circuit partitions per prove call"},
@@ -393,6 +393,9 @@ static void format_value(char *out, size_t cap, const cuzk_daemon_config *c, con
         snprintf(out, cap, "\"%s\"", (unsigned)lv < 5 ? level_names[lv] : "info");
         return;
     }
+    case T_DUR_MS: /* with its unit, so the output reads back the same */
+        snprintf(out, cap, "\"%llums\"", (unsigned long long)load_uint(c, k));
+        return;
     default: snprintf(out, cap, "%llu", (unsigned long long)load_uint(c, k)); return;
     }
 }
@@ -409,8 +412,7 @@ void cuzk_config_write_toml(const cuzk_daemon_config *c, FILE *f)
             fprintf(f, "%s[%s]\n", i ? "\n" : "", sec);
         }
         format_value(v, sizeof v, c, &keys[i]);
-        const char *unit = keys[i].type == T_SIZE ? " bytes;" : keys[i].type == T_DUR_MS ? " ms;" : "";
-        fprintf(f, "%s = %s  #%s %s\n", dot + 1, keys[i].type == T_DUR_MS ? v : v, unit, keys[i].help);
+        fprintf(f, "%s = %s  # %s\n", dot + 1, v, keys[i].help);
     }
 }
 

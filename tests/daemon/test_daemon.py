@@ -415,6 +415,16 @@ class TestLifecycle(unittest.TestCase):
             self.assertIn("total_budget = 2147483648", p.stdout)
             self.assertIn("mystery.key", p.stderr)
             self.assertIn("gpus.devices", p.stderr)
+            # the printed configuration reads back to itself (durations carry their unit)
+            p1 = subprocess.run([os.path.join(BIN, "cuzk-daemon"), "--config", bad, "--set",
+                                 "memory.eviction_min_idle=5m", "--print-config"], capture_output=True, text=True)
+            self.assertIn('eviction_min_idle = "300000ms"', p1.stdout)
+            again = os.path.join(tmp, "again.toml")
+            with open(again, "w") as f:
+                f.write(p1.stdout)
+            p2 = subprocess.run([os.path.join(BIN, "cuzk-daemon"), "--config", again, "--print-config"],
+                                capture_output=True, text=True)
+            self.assertEqual(p1.stdout, p2.stdout)
             p = subprocess.run([os.path.join(BIN, "cuzk-daemon"), "--set", "synthesis.threads=0", "--print-config"],
                                capture_output=True, text=True)
             self.assertEqual(p.returncode, 2)

@@ -10,7 +10,7 @@
 /* Parses --addr, --timeout-ms, --json and up to one positional argument. */
 typedef struct {
     const char *addr, *arg;
-    uint64_t timeout_ms;
+    uint64_t timeout_ms, repeat;
     bool json;
 } admin_opts;
 
@@ -21,6 +21,7 @@ static int admin_args(admin_opts *o, int argc, char **argv, const char *cmd, boo
         if (!strcmp(argv[i], "--addr") && i + 1 < argc) o->addr = argv[++i];
         else if (!strcmp(argv[i], "--timeout-ms") && i + 1 < argc) o->timeout_ms = strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--json")) o->json = true;
+        else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) o->repeat = strtoull(argv[++i], NULL, 10);
         else if (argv[i][0] != '-' && !o->arg) o->arg = argv[i];
         else {
             fprintf(stderr, "%s: unexpected argument '%s'\n", cmd, argv[i]);
@@ -56,6 +57,27 @@ int cmd_status(int argc, char **argv)
     if (admin_args(&o, argc, argv, "status", false)) return 2;
     Cuzk__V1__GetStatusRequest req = CUZK__V1__GET_STATUS_REQUEST__INIT;
     ProtobufCMessage *m;
+    if (o.repeat) { /* GetStatus round trips on one connection: calls/s */
+        cuzk_rpc_client *c = client_open(o.addr);
+        if (!c) return 2;
+        char err[512];
+        double t0 = client_now();
+        for (uint64_t i = 0; i < o.repeat; i++) {
+            int code = cuzk_rpc_call(c, CUZK_RPC_STATUS, &req.base, &cuzk__v1__get_status_response__descriptor, &m,
+                                     10000, err, sizeof err);
+            if (code) {
+                fprintf(stderr, "status: %s: %s\n", cuzk_rpc_code_name(code), err);
+                cuzk_rpc_client_close(c);
+                return 1;
+            }
+            protobuf_c_message_free_unpacked(m, NULL);
+        }
+        double dt = client_now() - t0;
+        printf("GetStatus: %llu calls in %.3f s = %.0f calls/s (%.1f us each, sequential)\n",
+               (unsigned long long)o.repeat, dt, (double)o.repeat / dt, dt / (double)o.repeat * 1e6);
+        cuzk_rpc_client_close(c);
+        return 0;
+    }
     int rc = call(&o, CUZK_RPC_STATUS, &req.base, &cuzk__v1__get_status_response__descriptor, &m, "status");
     if (rc) return rc;
     const Cuzk__V1__GetStatusResponse *s = (const void *)m;

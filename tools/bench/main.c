@@ -24,7 +24,7 @@ static const struct {
     {"single", cmd_single, "single [--addr A] --kind K (--vanilla F... | --vanilla-text S) [request opts] [--out PROOF] [--json]  one Prove via the daemon"},
     {"batch", cmd_batch, "batch [--addr A] --count N --concurrency C --kind K ...  throughput, p50/p95/p99"},
     {"stress", cmd_stress, "stress [--addr A] --duration S --job KIND:RATE:(@FILE|TEXT)... [request opts]  mixed load, every proof checked"},
-    {"status", cmd_status, "status [--addr A]   daemon GetStatus"},
+    {"status", cmd_status, "status [--addr A] [--repeat N]  daemon GetStatus (--repeat: calls/s)"},
     {"metrics", cmd_metrics, "metrics [--addr A]  daemon Prometheus text"},
     {"preload", cmd_preload, "preload [--addr A] CIRCUIT_ID   PreloadSRS (e.g. winning-2k)"},
     {"evict", cmd_evict, "evict [--addr A] CIRCUIT_ID     EvictSRS"},
