@@ -94,43 +94,94 @@ bool cuzk_fp2_is_lexicographically_largest(const cuzk_fp2 *a)
     return (bool)((hi & (c1zero ^ 1)) | (lo & c1zero));
 }
 
-/* (p - 3) / 4 and (p - 1) / 2, canonical little-endian limbs. */
+/* (p - 3) / 4, canonical little-endian limbs; 379 bits. */
 static const uint64_t P_MINUS_3_DIV_4[6] = {
     0xee7fbfffffffeaaaull, 0x07aaffffac54ffffull, 0xd9cc34a83dac3d89ull,
     0xd91dd2e13ce144afull, 0x92c6e9ed90d2eb35ull, 0x0680447a8e5ff9a6ull};
-static const uint64_t P_MINUS_1_DIV_2[6] = {
-    0xdcff7fffffffd555ull, 0x0f55ffff58a9ffffull, 0xb39869507b587b12ull,
-    0xb23ba5c279c2895full, 0x258dd3db21a5d66bull, 0x0d0088f51cbff34dull};
 
-/* Square root for q = p^2 with p = 3 mod 4: Algorithm 9 of Adj and
- * Rodriguez-Henriquez, "Square root computation over even extension fields"
- * (eprint 2012/685).  With a1 = a^((p-3)/4) and alpha = a1^2 a =
- * a^((p-1)/2), conj(alpha)*alpha = a^((p^2-1)/2) is the quadratic character
- * of a.  x0 = a1 a = a^((p+1)/4) satisfies x0^2 = alpha a; when alpha = -1
- * the root is u x0 (u^2 = -1), else it is (1+alpha)^((p-1)/2) x0.
- * Both candidates are computed and selected in constant time; the final
- * x^2 == a check makes the result independent of the case analysis. */
+static unsigned exp_bit(const uint64_t *e, int i) { return (unsigned)(e[i >> 6] >> (i & 63)) & 1; }
+
+/* r = a^((p-3)/4) by a width-5 sliding window over the public exponent:
+ * 378 squarings and 79 products (16 of them for the odd-power table)
+ * instead of the 227 products of plain square-and-multiply, since
+ * (p-3)/4 has 228 set bits.  Branches depend on the exponent only, so
+ * this is constant time in a. */
+static void fp_pow_pm3d4(cuzk_fp *r, const cuzk_fp *a)
+{
+    enum { W = 5 };
+    cuzk_fp odd[1 << (W - 1)], a2, acc = *a;
+    odd[0] = *a;
+    fp_sqr(&a2, a);
+    for (int k = 1; k < (1 << (W - 1)); k++) fp_mul(&odd[k], &odd[k - 1], &a2);
+    int i = 383, started = 0;
+    while (!exp_bit(P_MINUS_3_DIV_4, i)) i--;
+    while (i >= 0) {
+        if (!exp_bit(P_MINUS_3_DIV_4, i)) {
+            fp_sqr(&acc, &acc);   /* started: the top bit is set */
+            i--;
+            continue;
+        }
+        /* longest window [j, i] of at most W bits that ends in a set bit */
+        int j = i - W + 1 < 0 ? 0 : i - W + 1;
+        while (!exp_bit(P_MINUS_3_DIV_4, j)) j++;
+        unsigned v = 0;
+        for (int k = i; k >= j; k--) {
+            v = v << 1 | exp_bit(P_MINUS_3_DIV_4, k);
+            if (started) fp_sqr(&acc, &acc);
+        }
+        if (started) fp_mul(&acc, &acc, &odd[v >> 1]);
+        else acc = odd[v >> 1];
+        started = 1;
+        i = j - 1;
+    }
+    *r = acc;
+}
+
+/* Square root in Fp2 by the norm ("complex") method: two Fp
+ * exponentiations instead of two Fp2 ones.  For a = a0 + a1 u, a root
+ * z0 + z1 u satisfies z0^2 - z1^2 = a0 and 2 z0 z1 = a1, so with
+ * n^2 = N = a0^2 + a1^2 (the norm, a square in Fp iff a is one in Fp2),
+ * d = (a0 + n)/2 and d' = (a0 - n)/2:  d + d' = a0 and d d' = -a1^2/4.
+ * Let t = d^((p-3)/4), x0 = t d = d^((p+1)/4) and l = t x0 = d^((p-1)/2),
+ * the Legendre symbol of d (so 1/x0 = l t when d != 0):
+ *  - d a square (l = 1):  z = x0 + (a1 t / 2) u  (z0^2 = d, z1 = a1 / 2z0);
+ *  - d not one (l = -1):  z = a1 t / 2 - x0 u    (z0^2 = -a1^2/4d = d',
+ *    z1^2 = x0^2 = -d, 2 z0 z1 = -a1 l = a1).
+ * Neither division nor a second character test is needed, and both cases
+ * are formed and selected in constant time.  d = 0 happens only when
+ * a0 = -n; then d' = a0 is used instead (a1 = 0: a0 in Fp, any sign of n
+ * works), and d = d' = 0 only for a = 0, which yields z = 0.  If N is not
+ * a square, n^2 != N and z is garbage: the final z^2 == a check is the
+ * verdict in every case. */
 bool cuzk_fp2_sqrt(cuzk_fp2 *r, const cuzk_fp2 *a)
 {
-    cuzk_fp2 a1, alpha, x0, xa, xb, t, minus_one;
-    cuzk_fp2_pow(&a1, a, P_MINUS_3_DIV_4, 6);
-    fp2_sqr(&alpha, &a1);
-    fp2_mul(&alpha, &alpha, a);
-    fp2_mul(&x0, &a1, a);
+    cuzk_fp nrm, t, n, d, dm, x0, l, h;
+    cuzk_fp2 z, zsq, chk;
+    fp_sqr(&nrm, &a->c0);
+    fp_sqr(&t, &a->c1);
+    fp_add(&nrm, &nrm, &t);
+    fp_pow_pm3d4(&t, &nrm);
+    fp_mul(&n, &t, &nrm);                 /* N^((p+1)/4) */
 
-    /* candidate for alpha = -1: u * x0 = -x0.c1 + x0.c0 u */
-    fp_neg(&xa.c0, &x0.c1);
-    xa.c1 = x0.c0;
-    /* general candidate */
-    fp2_add(&t, &alpha, &CUZK_FP2_ONE);
-    cuzk_fp2_pow(&t, &t, P_MINUS_1_DIV_2, 6);
-    fp2_mul(&xb, &t, &x0);
+    fp_add(&d, &a->c0, &n);
+    fp_sub(&dm, &a->c0, &n);
+    cuzk_fp_cmov(&d, &dm, fp_is_zero(&d));
+    fp_half(&d, &d);
 
-    fp2_neg(&minus_one, &CUZK_FP2_ONE);
-    cuzk_fp2_cmov(&xb, &xa, (uint64_t)cuzk_fp2_eq(&alpha, &minus_one));
+    fp_pow_pm3d4(&t, &d);
+    fp_mul(&x0, &t, &d);
+    fp_mul(&l, &t, &x0);
+    fp_half(&h, &a->c1);
+    fp_mul(&h, &h, &t);
 
-    fp2_sqr(&t, &xb);
-    bool ok = cuzk_fp2_eq(&t, a);   /* before writing r: r may alias a */
-    *r = xb;
+    z.c0 = h;                             /* d not a square */
+    fp_neg(&z.c1, &x0);
+    zsq.c0 = x0;                          /* d a square */
+    zsq.c1 = h;
+    cuzk_fp2_cmov(&z, &zsq, fp_eq(&l, &CUZK_FP_ONE));
+
+    fp2_sqr(&chk, &z);
+    bool ok = cuzk_fp2_eq(&chk, a);       /* before writing r: r may alias a */
+    *r = z;
     return ok;
 }
