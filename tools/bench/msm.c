@@ -35,6 +35,51 @@ static double cpu_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Nanoseconds on CPU of each thread of this process (/proc/self/task/<tid>/
+ * schedstat, first field), by tid; returns the count (at most max).  The
+ * per-thread split shows whether the pool's threads were all busy for the
+ * whole MSM independently of the machine's load: on an idle machine the
+ * wall time would be the busiest thread's CPU time. */
+#include <dirent.h>
+static size_t thread_cpu(long *tid, double *ns, size_t max)
+{
+    DIR *d = opendir("/proc/self/task");
+    size_t n = 0;
+    struct dirent *e;
+    while (d && n < max && (e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        char path[300];
+        snprintf(path, sizeof path, "/proc/self/task/%s/schedstat", e->d_name);
+        FILE *f = fopen(path, "r");
+        unsigned long long v;
+        if (f && fscanf(f, "%llu", &v) == 1) {
+            tid[n] = atol(e->d_name);
+            ns[n++] = (double)v;
+        }
+        if (f) fclose(f);
+    }
+    if (d) closedir(d);
+    return n;
+}
+
+/* Per-thread CPU ms of one rep: the busiest thread and the sum over threads
+ * (sum / busiest = parallel speedup the split allows). */
+static void thread_split(double *busiest, double *sum, const long *t0, const double *c0, size_t n0)
+{
+    long t1[64];
+    double c1[64];
+    size_t n1 = thread_cpu(t1, c1, 64);
+    *busiest = *sum = 0;
+    for (size_t i = 0; i < n1; i++) {
+        double d = c1[i];
+        for (size_t k = 0; k < n0; k++)
+            if (t0[k] == t1[i]) d -= c0[k];
+        d *= 1e-6;
+        *sum += d;
+        if (d > *busiest) *busiest = d;
+    }
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -161,6 +206,9 @@ int cmd_msm(int argc, char **argv)
     double *t = malloc(reps * sizeof *t);
     uint8_t sink[sizeof(cuzk_g2)];
     for (unsigned r = 0; r < reps; r++) {
+        long tids[64];
+        double tcpu[64];
+        size_t nt = thread_cpu(tids, tcpu, 64);
         double t0 = now_s(), c0 = cpu_s();
         int rc;
         if (g2) {
@@ -178,7 +226,11 @@ int cmd_msm(int argc, char **argv)
             fprintf(stderr, "cuzk-bench msm: %s\n", cuzk_strerror(rc));
             return 1;
         }
-        if (!json) printf("rep %u: %.1f ms (cpu %.1f ms)\n", r, 1e3 * t[r], 1e3 * cpu);
+        double busiest, sum;
+        thread_split(&busiest, &sum, tids, tcpu, nt);
+        if (!json)
+            printf("rep %u: %.1f ms (cpu %.1f ms; busiest thread %.1f ms, speedup %.2f)\n", r,
+                   1e3 * t[r], 1e3 * cpu, busiest, busiest > 0 ? sum / busiest : 0.0);
     }
     bench_sink(sink, sizeof sink);
     qsort(t, reps, sizeof *t, cmp_double);
