@@ -201,6 +201,112 @@ static void test_fp2_sqrt(void)
     BN_free(e);
 }
 
+/* Slow reference root: Algorithm 9 of Adj and Rodriguez-Henriquez (eprint
+ * 2012/685) with two Fp2 exponentiations, an algorithm independent of the
+ * norm method in ff/fp2.c.  a1 = a^((p-3)/4), alpha = a1^2 a, x0 = a1 a;
+ * the root is u x0 if alpha = -1, else (1 + alpha)^((p-1)/2) x0. */
+static bool ref_fp2_sqrt(cuzk_fp2 *r, const cuzk_fp2 *a, const uint64_t *pm3d4,
+                         const uint64_t *pm1d2)
+{
+    cuzk_fp2 a1, alpha, x0, x, t, minus_one;
+    cuzk_fp2_neg(&minus_one, &CUZK_FP2_ONE);
+    cuzk_fp2_pow(&a1, a, pm3d4, 6);
+    cuzk_fp2_sqr(&alpha, &a1);
+    cuzk_fp2_mul(&alpha, &alpha, a);
+    cuzk_fp2_mul(&x0, &a1, a);
+    if (cuzk_fp2_eq(&alpha, &minus_one)) {
+        cuzk_fp_neg(&x.c0, &x0.c1);
+        x.c1 = x0.c0;
+    } else {
+        cuzk_fp2_add(&t, &alpha, &CUZK_FP2_ONE);
+        cuzk_fp2_pow(&t, &t, pm1d2, 6);
+        cuzk_fp2_mul(&x, &t, &x0);
+    }
+    cuzk_fp2_sqr(&t, &x);
+    *r = x;
+    return cuzk_fp2_eq(&t, a);
+}
+
+static bool fp2_eq_up_to_sign(const cuzk_fp2 *a, const cuzk_fp2 *b)
+{
+    cuzk_fp2 nb;
+    cuzk_fp2_neg(&nb, b);
+    return cuzk_fp2_eq(a, b) || cuzk_fp2_eq(a, &nb);
+}
+
+/* The root must be +-(the reference root) and the verdict must match, on
+ * both backends, with the output aliasing the input. */
+static void check_sqrt_vs_ref(const cuzk_fp2 *a, const uint64_t *pm3d4, const uint64_t *pm1d2)
+{
+    cuzk_fp2 want, got[2];
+    bool ref_ok = ref_fp2_sqrt(&want, a, pm3d4, pm1d2), ok[2];
+    for (int k = 0; k < 2; k++) {
+        cuzk_ff_force_portable(k);
+        got[k] = *a;
+        ok[k] = cuzk_fp2_sqrt(&got[k], &got[k]);
+    }
+    cuzk_ff_force_portable(0);
+    CHECK(ok[0] == ref_ok && ok[1] == ref_ok);
+    CHECK(cuzk_fp2_eq(&got[0], &got[1]));
+    if (ref_ok) CHECK(fp2_eq_up_to_sign(&got[0], &want));
+}
+
+/* The norm method's special paths: a1 = 0 (a0 a square in Fp: d = a0; a0 a
+ * non-square: n = -a0 makes d = 0 and d' = a0 is taken, root purely
+ * imaginary), a0 = 0, a = 0, +-1, +-u; random squares, random elements and
+ * xi-multiples of squares (non-squares) against the reference. */
+static void test_fp2_sqrt_cases(void)
+{
+    setup_bn();
+    BIGNUM *e = BN_new();
+    uint64_t pm3d4[6] = {0}, pm1d2[6] = {0};
+    BN_sub(e, P, BN_value_one());
+    BN_rshift1(e, e);
+    CHECK(bn_to_limbs(pm1d2, 6, e) == 6);
+    BN_sub_word(e, 1);
+    BN_rshift1(e, e);                     /* ((p-1)/2 - 1)/2 = (p-3)/4 */
+    CHECK(bn_to_limbs(pm3d4, 6, e) == 6);
+    BN_free(e);
+
+    cuzk_fp2 fixed[6] = {CUZK_FP2_ZERO, CUZK_FP2_ONE};
+    cuzk_fp2_neg(&fixed[2], &CUZK_FP2_ONE);
+    fixed[3].c1 = CUZK_FP2_ONE.c0;        /* u */
+    cuzk_fp2_neg(&fixed[4], &fixed[3]);
+    cuzk_fp_from_u64(&fixed[5].c0, 2);    /* 2: a non-square in Fp */
+    for (int i = 0; i < 6; i++) check_sqrt_vs_ref(&fixed[i], pm3d4, pm1d2);
+    cuzk_fp2 r = fixed[5];
+    CHECK(cuzk_fp2_sqrt(&r, &r) && cuzk_fp_is_zero(&r.c0));
+
+    int fp_sq = 0, fp_nonsq = 0;
+    for (int it = 0; it < 40 * test_iterations; it++) {
+        cuzk_fp2 a, sq, t;
+        rand_fp2(&a);
+        check_sqrt_vs_ref(&a, pm3d4, pm1d2);
+        cuzk_fp2_sqr(&sq, &a);
+        check_sqrt_vs_ref(&sq, pm3d4, pm1d2);
+        CHECK(cuzk_fp2_sqrt(&r, &sq) && fp2_eq_up_to_sign(&r, &a));
+        cuzk_fp2_mul_by_nonresidue(&t, &sq);
+        CHECK(!cuzk_fp2_sqrt(&r, &t));
+        check_sqrt_vs_ref(&t, pm3d4, pm1d2);
+
+        /* a0 in Fp (c1 = 0) and a1 u (c0 = 0): always squares in Fp2 */
+        t = a;
+        t.c1 = CUZK_FP_ZERO;
+        bool in_fp = cuzk_fp_is_square(&t.c0);
+        fp_sq += in_fp;
+        fp_nonsq += !in_fp;
+        CHECK(cuzk_fp2_sqrt(&r, &t));
+        /* root in Fp iff a0 is a square there, else purely imaginary */
+        CHECK(in_fp ? cuzk_fp_is_zero(&r.c1) : cuzk_fp_is_zero(&r.c0));
+        check_sqrt_vs_ref(&t, pm3d4, pm1d2);
+        t = a;
+        t.c0 = CUZK_FP_ZERO;
+        CHECK(cuzk_fp2_sqrt(&r, &t));
+        check_sqrt_vs_ref(&t, pm3d4, pm1d2);
+    }
+    CHECK(fp_sq > 0 && fp_nonsq > 0);
+}
+
 static void test_fp2_lexicographic(void)
 {
     setup_bn();
@@ -517,6 +623,7 @@ static const test_case tests[] = {
     {"fp2_inv_pow", test_fp2_inv_pow},
     {"inv_var", test_inv_var},
     {"fp2_sqrt", test_fp2_sqrt},
+    {"fp2_sqrt_cases", test_fp2_sqrt_cases},
     {"fp2_lexicographic", test_fp2_lexicographic},
     {"fp6_axioms", test_fp6_axioms},
     {"fp12_axioms", test_fp12_axioms},
