@@ -337,6 +337,46 @@ static void test_cancel_proving(void)
     cuzk_engine_destroy(e);
 }
 
+/* A CRITICAL partition preempts a NORMAL proof in the prover: the NORMAL
+ * batch stops at its next phase boundary, goes back to the prove queue,
+ * and still completes (verified) after the CRITICAL one. */
+static void test_preempt(void)
+{
+    cuzk_engine_config c;
+    cfg_small(&c);
+    c.max_batch_size = 1;
+    cuzk_engine *e = start(&c);
+    char id[CUZK_JOB_ID_MAX], crit[CUZK_JOB_ID_MAX], state[16], job[CUZK_JOB_ID_MAX];
+    cuzk_engine_result r = {0};
+    CHECK(cuzk_engine_srs_preload(e, NULL, NULL, "chain-16", NULL, 0) == CUZK_OK);
+    CHECK(submit(e, id, NULL, CUZK_PRIO_NORMAL, "n=8192") == CUZK_OK);
+    CHECK(cuzk_engine_await(e, &r, id, 0) == CUZK_OK && r.status == CUZK_JOB_COMPLETED);
+    uint64_t full = r.t.prove_ms;
+    CHECK(submit(e, id, "porep-big", CUZK_PRIO_NORMAL, "n=8192 x0=8") == CUZK_OK);
+    for (int i = 0; i < 20000; i++) {
+        prover_state(e, state, job);
+        if (!strcmp(state, "proving") && !strcmp(job, id)) break;
+        sleep_ms(1);
+    }
+    CHECK(!strcmp(state, "proving"));
+    CHECK(submit(e, crit, "winpost-now", CUZK_PRIO_CRITICAL, "n=16 x0=2") == CUZK_OK);
+    CHECK(cuzk_engine_await(e, &r, crit, 0) == CUZK_OK && r.status == CUZK_JOB_COMPLETED);
+    uint64_t crit_seq = r.end_seq, crit_ms = r.t.total_ms;
+    CHECK(proof_ok(r.proof, 16, 2));
+    CHECK(cuzk_engine_await(e, &r, id, 0) == CUZK_OK && r.status == CUZK_JOB_COMPLETED);
+    CHECK(proof_ok(r.proof, 8192, 8));
+    printf("  full NORMAL proof %llu ms; CRITICAL done in %llu ms\n", (unsigned long long)full,
+           (unsigned long long)crit_ms);
+    CHECK(crit_seq < r.end_seq);
+    CHECK(crit_ms < full / 2 + 50);
+    cuzk_engine_status s;
+    CHECK(cuzk_engine_get_status(e, &s) == CUZK_OK);
+    CHECK(s.preemptions == 1);
+    cuzk_engine_status_clear(&s);
+    cuzk_engine_result_clear(&r);
+    cuzk_engine_destroy(e);
+}
+
 /* Batch collector: same-circuit partitions are proved together; the
  * prover waits for more only while more are coming; a more urgent
  * partition is not held back by a batch being collected. */
@@ -611,6 +651,7 @@ static const test_case tests[] = {
     {"cancel", test_cancel},
     {"cancel_proving", test_cancel_proving},
     {"batching", test_batching},
+    {"preempt", test_preempt},
     {"await_timeout", test_await_timeout},
     {"idempotent", test_idempotent},
     {"retention", test_retention},

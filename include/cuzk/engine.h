@@ -23,8 +23,9 @@
  *
  * Priorities hold end to end: the ready queue, the start-of-synthesis gate,
  * the prove queue and batch flushing all order by priority first, so a
- * CRITICAL job never waits behind queued NORMAL partitions (it may wait for
- * the partition already in the prover to reach its next safe point).
+ * CRITICAL job never waits behind queued NORMAL partitions; a lower-priority
+ * batch already in the prover is preempted at its next phase boundary and
+ * requeued (the CRITICAL one waits at most one prover phase).
  *
  * Every accepted job ends COMPLETED, FAILED or CANCELLED exactly once and
  * every waiter is told; TIMEOUT is only an await answer (the job goes on).
@@ -377,6 +378,7 @@ typedef struct cuzk_engine_status {
     cuzk_engine_worker_info *workers;      /* malloc'd */
     uint64_t batches;                      /* prover calls so far */
     uint64_t batched_partitions;           /* partitions they proved */
+    uint64_t preemptions;                  /* prover calls stopped for CRITICAL */
 } cuzk_engine_status;
 int cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out);
 void cuzk_engine_status_clear(cuzk_engine_status *s);

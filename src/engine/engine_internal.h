@@ -141,7 +141,9 @@ struct cuzk_engine {
     int api_waiters;          /* callers inside await */
     bool shut_down;
     size_t n_live;            /* jobs not ended */
-    uint64_t n_batches, n_batched_parts;
+    uint64_t n_batches, n_batched_parts, n_preemptions;
+    cuzk_priority proving_prio; /* of the batch in the prover; DEFAULT = none */
+    atomic_bool preempt;      /* a CRITICAL partition waits for the prover */
 };
 
 /* engine.c */

@@ -54,6 +54,7 @@ int cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out)
     out->memory_used = e->mem_reserved + e->srs_hot_bytes;
     out->batches = e->n_batches;
     out->batched_partitions = e->n_batched_parts;
+    out->preemptions = e->n_preemptions;
     out->memory_limit = e->mem_limit;
     size_t ns = 0;
     for (srs_entry *s = e->srs; s; s = s->next) ns++;
@@ -212,6 +213,9 @@ int cuzk_engine_metrics_text(cuzk_engine *e, char **out, size_t *len)
                   "# HELP cuzk_prover_partitions_total Partitions proved in those batches.\n"
                   "# TYPE cuzk_prover_partitions_total counter\ncuzk_prover_partitions_total %llu\n",
               (unsigned long long)st.batches, (unsigned long long)st.batched_partitions);
+    sb_printf(&b, "# HELP cuzk_prover_preemptions_total Prover calls stopped for a CRITICAL partition.\n"
+                  "# TYPE cuzk_prover_preemptions_total counter\ncuzk_prover_preemptions_total %llu\n",
+              (unsigned long long)st.preemptions);
     sb_printf(&b, "# HELP cuzk_memory_bytes Memory budget: used (reservations + hot SRS) and limit.\n"
                   "# TYPE cuzk_memory_bytes gauge\n"
                   "cuzk_memory_bytes{type=\"used\"} %llu\ncuzk_memory_bytes{type=\"limit\"} %llu\n",

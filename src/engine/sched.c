@@ -158,6 +158,11 @@ static void synth_one_locked(cuzk_engine *e, worker *w, job *j)
         p->state = P_READY;
         p->t_ready = eng_now_ms();
         proveq_insert_locked(e, p);
+        if (j->prio == CUZK_PRIO_CRITICAL && e->proving_prio != CUZK_PRIO_DEFAULT &&
+            e->proving_prio < CUZK_PRIO_CRITICAL) {
+            atomic_store(&e->preempt, true);
+            cuzk_log(CUZK_LOG_INFO, j->id, "CRITICAL partition ready: preempting the prover");
+        }
     } else {
         if (st && st != CUZK_ENGINE_ERR_CANCELLED && j->status == CUZK_JOB_UNKNOWN)
             eng_end_job_locked(e, j, CUZK_JOB_FAILED, "partition %zu synthesis failed: %s", p->k,
@@ -197,12 +202,18 @@ typedef struct batch {
     cuzk_engine *e;
     part **parts;
     size_t n;
+    bool preemptible;   /* below CRITICAL: yields to a CRITICAL partition */
+    atomic_bool preempted;
     const cuzk_groth16_backend *inner;
 } batch;
 
-static bool batch_dead(const batch *b)
+static bool batch_dead(batch *b)
 {
     if (atomic_load(&b->e->abort_work)) return true;
+    if (b->preemptible && atomic_load(&b->e->preempt)) {
+        atomic_store(&b->preempted, true);
+        return true;
+    }
     for (size_t i = 0; i < b->n; i++)
         if (!atomic_load(&b->parts[i]->j->ended)) return false;
     return true;
@@ -285,7 +296,7 @@ static int verify_part(const part *p, const uint8_t proof[CUZK_G16_PROOF_BYTES],
 /* Called without mu; returns with mu held (results are committed under it). */
 static void prove_batch(cuzk_engine *e, worker *w, part **ps, size_t n)
 {
-    batch b = {e, ps, n, cuzk_groth16_backend_cpu()};
+    batch b = {e, ps, n, ps[0]->j->prio < CUZK_PRIO_CRITICAL, false, cuzk_groth16_backend_cpu()};
     cuzk_groth16_backend be = {"cpu+cancel", &b, w_msm_g1, w_msm_g2, w_h_poly};
     cuzk_groth16_witness *wit = calloc(n, sizeof *wit);
     uint8_t (*proofs)[CUZK_G16_PROOF_BYTES] = calloc(n, CUZK_G16_PROOF_BYTES);
@@ -316,6 +327,31 @@ static void prove_batch(cuzk_engine *e, worker *w, part **ps, size_t n)
     }
 
     pthread_mutex_lock(&e->mu);
+    e->proving_prio = CUZK_PRIO_DEFAULT;
+    if (st == CUZK_ENGINE_ERR_CANCELLED && atomic_load(&b.preempted) &&
+        !atomic_load(&e->abort_work)) {
+        /* Preempted for a CRITICAL partition: the synthesized systems are
+         * intact (the prover copies the evaluations), so live partitions go
+         * back to the prove queue; only the phases already run are lost. */
+        for (size_t i = 0; i < n; i++) {
+            part *p = ps[i];
+            p->j->t.prove_ms += (eng_now_ms() - t0) / n;
+            if (p->j->status == CUZK_JOB_UNKNOWN) {
+                p->state = P_READY;
+                proveq_insert_locked(e, p);
+            } else {
+                eng_part_release_locked(e, p);
+            }
+        }
+        e->n_preemptions++;
+        cuzk_log(CUZK_LOG_INFO, ps[0]->j->id, "prover preempted after %llu ms; %zu partition(s) "
+                 "requeued", (unsigned long long)(eng_now_ms() - t0), n);
+        free(wit);
+        free(proofs);
+        free(vst);
+        free(verr);
+        return;
+    }
     for (size_t i = 0; i < n; i++) {
         part *p = ps[i];
         job *j = p->j;
@@ -389,6 +425,8 @@ void *eng_prover_main(void *arg)
             }
         }
         eng_worker_set(w, "proving", ps[0]->j);
+        e->proving_prio = ps[0]->j->prio;
+        atomic_store(&e->preempt, false);
         e->n_batches++;
         e->n_batched_parts += n;
         cuzk_log(CUZK_LOG_DEBUG, ps[0]->j->id, "proving a batch of %zu partition(s) of %s", n,
