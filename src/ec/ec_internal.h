@@ -60,4 +60,22 @@ void cuzk_g2_mul_by_x_abs(cuzk_g2 *r, const cuzk_g2 *p);
 extern const cuzk_fp CUZK_G1_B;
 extern const cuzk_fp2 CUZK_G2_B;
 
+
+/* ---- fixed-base multiplication (fixed_base.c) ----------------------------- */
+/* k P for a base P known in advance, from a table of CUZK_EC_FB_ENTRIES
+ * affine points (T[i][j] = (j + 1) 2^(w i) P, w = CUZK_EC_FB_W): one complete
+ * mixed addition per signed w-bit digit of k and no doublings.  The
+ * multiplication is constant time in k (masked scans of each window, complete
+ * additions); building the table is variable time in P (P public).  Works for
+ * any P (no subgroup requirement).  Tables (w = 7, the fastest of 5..9 here):
+ * 2368 points, 222 KiB for G1, 444 KiB for G2,
+ * allocated by the caller. */
+#define CUZK_EC_FB_W 7
+#define CUZK_EC_FB_WINDOWS ((256 + CUZK_EC_FB_W - 1) / CUZK_EC_FB_W)
+#define CUZK_EC_FB_ENTRIES ((size_t)CUZK_EC_FB_WINDOWS << (CUZK_EC_FB_W - 1))
+void cuzk_g1_fixed_table_var(cuzk_g1_affine *table, const cuzk_g1 *p);
+void cuzk_g2_fixed_table_var(cuzk_g2_affine *table, const cuzk_g2 *p);
+void cuzk_g1_mul_fixed(cuzk_g1 *r, const cuzk_g1_affine *table, const cuzk_fr *k);
+void cuzk_g2_mul_fixed(cuzk_g2 *r, const cuzk_g2_affine *table, const cuzk_fr *k);
+
 #endif

@@ -12,8 +12,9 @@
  *     a     = u_j for inputs and A-dense aux;  b_g1, b_g2 = v_j for B-dense
  * all times the standard generators.  Everything derived from the toxic
  * waste goes through constant-time field arithmetic (including our own
- * batch inversion with one constant-time inverse) and cuzk_g1_mul /
- * cuzk_g2_mul; the scalars are wiped afterwards. */
+ * batch inversion with one constant-time inverse) and the constant-time
+ * fixed-base cuzk_g1_mul_fixed / cuzk_g2_mul_fixed; the scalars are wiped
+ * afterwards. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,7 @@
 #include <openssl/evp.h>
 
 #include "cuzk/ntt.h"
+#include "ec/ec_internal.h"
 #include "g16_internal.h"
 
 #define MUL_TASK 256 /* points per scalar-multiplication task */
@@ -135,34 +137,58 @@ int cuzk_groth16_r1cs_from_cs(cuzk_groth16_r1cs *out, const cuzk_cs *cs)
 
 /* ---- parallel constant-time scalar multiplication ------------------------- */
 
+/* Every point is a multiple of a standard generator, so the multiplications
+ * use fixed-base tables of G1 and G2 (src/ec/fixed_base.c, ~3x fewer field
+ * operations than the variable-base ladder; constant time in the scalar).
+ * The outputs are unique group elements, so the parameters are the same
+ * bytes as with cuzk_g1_mul / cuzk_g2_mul (tests/test_groth16_setup.c pins
+ * their hash). */
 typedef struct {
     const cuzk_fr *s;
-    size_t n;
+    size_t lo, n;       /* this chunk: points lo .. lo + n - 1 */
     cuzk_g1_affine *g1; /* one of g1 / g2 */
     cuzk_g2_affine *g2;
+    const cuzk_g1_affine *t1;
+    const cuzk_g2_affine *t2;
 } mul_job;
 
 static void mul_task(void *arg, size_t t)
 {
     const mul_job *j = arg;
-    size_t lo = t * MUL_TASK, k = j->n - lo < MUL_TASK ? j->n - lo : MUL_TASK;
+    size_t lo = j->lo + t * MUL_TASK, end = j->lo + j->n;
+    size_t k = end - lo < MUL_TASK ? end - lo : MUL_TASK;
     if (j->g1) {
-        cuzk_g1 gen, tmp[MUL_TASK];
-        cuzk_g1_generator(&gen);
-        for (size_t i = 0; i < k; i++) cuzk_g1_mul(&tmp[i], &gen, &j->s[lo + i]);
+        cuzk_g1 tmp[MUL_TASK];
+        for (size_t i = 0; i < k; i++) cuzk_g1_mul_fixed(&tmp[i], j->t1, &j->s[lo + i]);
         cuzk_g1_batch_to_affine_var(j->g1 + lo, tmp, k); /* results are public */
     } else {
-        cuzk_g2 gen, tmp[MUL_TASK];
-        cuzk_g2_generator(&gen);
-        for (size_t i = 0; i < k; i++) cuzk_g2_mul(&tmp[i], &gen, &j->s[lo + i]);
+        cuzk_g2 tmp[MUL_TASK];
+        for (size_t i = 0; i < k; i++) cuzk_g2_mul_fixed(&tmp[i], j->t2, &j->s[lo + i]);
         cuzk_g2_batch_to_affine_var(j->g2 + lo, tmp, k);
     }
 }
 
-static void mul_all(cuzk_par *par, cuzk_g1_affine *g1, cuzk_g2_affine *g2, const cuzk_fr *s, size_t n)
+typedef struct {
+    cuzk_par *par;
+    const cuzk_g1_affine *t1;
+    const cuzk_g2_affine *t2;
+    cuzk_groth16_progress_fn progress;
+    void *ctx;
+    size_t done, total; /* points, over all queries */
+} mul_ctx;
+
+/* The query in chunks of a few tasks per thread, so that progress can be
+ * reported from the calling thread between them (cuzk_par_for blocks). */
+static void mul_all(mul_ctx *m, const char *phase, cuzk_g1_affine *g1, cuzk_g2_affine *g2,
+                    const cuzk_fr *s, size_t n)
 {
-    mul_job j = {s, n, g1, g2};
-    cuzk_par_for(par, mul_task, &j, (n + MUL_TASK - 1) / MUL_TASK);
+    size_t chunk = (size_t)8 * cuzk_par_threads(m->par) * MUL_TASK;
+    for (size_t lo = 0; lo < n; lo += chunk) {
+        mul_job j = {s, lo, n - lo < chunk ? n - lo : chunk, g1, g2, m->t1, m->t2};
+        cuzk_par_for(m->par, mul_task, &j, (j.n + MUL_TASK - 1) / MUL_TASK);
+        m->done += j.n;
+        if (m->progress) m->progress(m->ctx, phase, m->done, m->total);
+    }
 }
 
 /* ---- the setup ------------------------------------------------------------- */
@@ -308,6 +334,14 @@ int cuzk_groth16_setup_test(cuzk_groth16_params **out, const cuzk_groth16_r1cs *
                             const uint8_t *seed, size_t seed_len, cuzk_par *par, char *err,
                             size_t el)
 {
+    return cuzk_groth16_setup_test_progress(out, cs, seed, seed_len, par, NULL, NULL, err, el);
+}
+
+int cuzk_groth16_setup_test_progress(cuzk_groth16_params **out, const cuzk_groth16_r1cs *cs,
+                                     const uint8_t *seed, size_t seed_len, cuzk_par *par,
+                                     cuzk_groth16_progress_fn progress, void *progress_ctx,
+                                     char *err, size_t el)
+{
     *out = NULL;
     if (!cs || (!seed && seed_len)) return CUZK_ERR_ARG;
     int st = check_cs(cs, err, el);
@@ -323,7 +357,9 @@ int cuzk_groth16_setup_test(cuzk_groth16_params **out, const cuzk_groth16_r1cs *
     }
     scalars sc = {0};
     cuzk_groth16_params *p = calloc(1, sizeof *p);
-    if (!p) st = CUZK_ERR_NOMEM;
+    cuzk_g1_affine *t1 = malloc(CUZK_EC_FB_ENTRIES * sizeof *t1);
+    cuzk_g2_affine *t2 = malloc(CUZK_EC_FB_ENTRIES * sizeof *t2);
+    if (!p || !t1 || !t2) st = g16_err(err, el, CUZK_ERR_NOMEM, "setup: out of memory");
     if (!st) st = compute_scalars(&sc, cs, &tw, err, el);
     if (!st) {
         p->count[CUZK_G16_H] = sc.n_h;
@@ -338,28 +374,32 @@ int cuzk_groth16_setup_test(cuzk_groth16_params **out, const cuzk_groth16_r1cs *
             st = g16_err(err, el, CUZK_ERR_NOMEM, "setup: out of memory for the parameters");
     }
     if (!st) {
-        mul_all(par, p->g1[CUZK_G16_H], NULL, sc.h, sc.n_h);
-        mul_all(par, p->vk.ic, NULL, sc.ic, cs->n_inputs);
-        mul_all(par, p->g1[CUZK_G16_L], NULL, sc.l, cs->n_aux);
-        mul_all(par, p->g1[CUZK_G16_A], NULL, sc.a, sc.n_a);
-        mul_all(par, p->g1[CUZK_G16_B_G1], NULL, sc.b, sc.n_b);
-        mul_all(par, NULL, p->g2, sc.b, sc.n_b);
-        cuzk_g1 g1, t1;
-        cuzk_g2 g2, t2;
+        cuzk_g1 g1, r1;
+        cuzk_g2 g2, r2;
         cuzk_g1_generator(&g1);
         cuzk_g2_generator(&g2);
-        cuzk_g1_mul(&t1, &g1, &tw.alpha);
-        cuzk_g1_to_affine(&p->vk.alpha_g1, &t1);
-        cuzk_g1_mul(&t1, &g1, &tw.beta);
-        cuzk_g1_to_affine(&p->vk.beta_g1, &t1);
-        cuzk_g1_mul(&t1, &g1, &tw.delta);
-        cuzk_g1_to_affine(&p->vk.delta_g1, &t1);
-        cuzk_g2_mul(&t2, &g2, &tw.beta);
-        cuzk_g2_to_affine(&p->vk.beta_g2, &t2);
-        cuzk_g2_mul(&t2, &g2, &tw.gamma);
-        cuzk_g2_to_affine(&p->vk.gamma_g2, &t2);
-        cuzk_g2_mul(&t2, &g2, &tw.delta);
-        cuzk_g2_to_affine(&p->vk.delta_g2, &t2);
+        cuzk_g1_fixed_table_var(t1, &g1); /* public: multiples of the generators */
+        cuzk_g2_fixed_table_var(t2, &g2);
+        mul_ctx m = {par, t1, t2, progress, progress_ctx, 0,
+                     sc.n_h + cs->n_inputs + cs->n_aux + sc.n_a + 2 * sc.n_b};
+        mul_all(&m, "H", p->g1[CUZK_G16_H], NULL, sc.h, sc.n_h);
+        mul_all(&m, "IC", p->vk.ic, NULL, sc.ic, cs->n_inputs);
+        mul_all(&m, "L", p->g1[CUZK_G16_L], NULL, sc.l, cs->n_aux);
+        mul_all(&m, "A", p->g1[CUZK_G16_A], NULL, sc.a, sc.n_a);
+        mul_all(&m, "B_G1", p->g1[CUZK_G16_B_G1], NULL, sc.b, sc.n_b);
+        mul_all(&m, "B_G2", NULL, p->g2, sc.b, sc.n_b);
+        cuzk_g1_mul_fixed(&r1, t1, &tw.alpha);
+        cuzk_g1_to_affine(&p->vk.alpha_g1, &r1);
+        cuzk_g1_mul_fixed(&r1, t1, &tw.beta);
+        cuzk_g1_to_affine(&p->vk.beta_g1, &r1);
+        cuzk_g1_mul_fixed(&r1, t1, &tw.delta);
+        cuzk_g1_to_affine(&p->vk.delta_g1, &r1);
+        cuzk_g2_mul_fixed(&r2, t2, &tw.beta);
+        cuzk_g2_to_affine(&p->vk.beta_g2, &r2);
+        cuzk_g2_mul_fixed(&r2, t2, &tw.gamma);
+        cuzk_g2_to_affine(&p->vk.gamma_g2, &r2);
+        cuzk_g2_mul_fixed(&r2, t2, &tw.delta);
+        cuzk_g2_to_affine(&p->vk.delta_g2, &r2);
         /* a zero u_j / v_j for a dense variable would write the identity,
          * which no loader accepts (probability ~ n/r) */
         for (int v = 0; v < 4 && !st; v++)
@@ -373,6 +413,8 @@ int cuzk_groth16_setup_test(cuzk_groth16_params **out, const cuzk_groth16_r1cs *
     }
     free_scalars(&sc, cs);
     OPENSSL_cleanse(&tw, sizeof tw);
+    free(t1);
+    free(t2);
     if (st) {
         cuzk_groth16_params_free(p);
         return st;

@@ -1,0 +1,154 @@
+/* Constant-time fixed-base scalar multiplication (ec_internal.h).
+ *
+ * For a base P known in advance (the generators, in test setups) a table of
+ * T[i][j] = (j + 1) 2^(w i) P, i < CUZK_EC_FB_WINDOWS, j < 2^(w-1), turns
+ * k P into a sum of one table point per w-bit signed digit of k:
+ *     k = sum d_i 2^(w i), d_i in [-2^(w-1), 2^(w-1)]
+ *     k P = sum sign(d_i) T[i][|d_i| - 1]     (d_i = 0 contributes nothing)
+ * so there are no doublings at all: 37 complete mixed additions for w = 7
+ * instead of the ~125 doublings + 52 additions of the variable-base ladder.
+ *
+ * Constant time in k: the recoding uses no branches, every lookup reads all
+ * 2^(w-1) entries of its window and keeps one with masks (access pattern
+ * independent of the digit), and the additions are the complete
+ * constant-time cuzk_g{1,2}_add_affine, which handle the accumulator being
+ * the identity, equal to the table point or to its negation.  A zero digit
+ * selects no entry, leaving (0, 0), the affine identity.
+ *
+ * The table itself is built from the public base with the _var operations. */
+#include "ec/ec_internal.h"
+
+#define FB_ROW (1u << (CUZK_EC_FB_W - 1)) /* entries per window */
+
+/* ---- recoding --------------------------------------------------------------- */
+
+/* w-bit signed digits of the canonical integer of k (< r < 2^255): digit i
+ * is bits [w i, w i + w) plus the carry of digit i - 1, mapped to
+ * [-2^(w-1), 2^(w-1)].  CUZK_EC_FB_WINDOWS = ceil(256 / w) digits suffice:
+ * the top digit holds at most 255 - w (n - 1) <= w - 1 bits plus a carry,
+ * so it never reaches 2^(w-1) + 1 and produces no carry of its own. */
+static void recode_fb(int16_t out[CUZK_EC_FB_WINDOWS], const cuzk_fr *k)
+{
+    uint64_t n[5];
+    cuzk_fr_to_limbs(n, k);
+    n[4] = 0;
+    uint64_t carry = 0;
+    for (unsigned i = 0; i < CUZK_EC_FB_WINDOWS; i++) {
+        unsigned bit = CUZK_EC_FB_W * i, limb = bit / 64, sh = bit % 64;
+        /* the two-limb read is branch free: the shift by 64 - sh is split so
+         * that sh = 0 shifts by 63 then 1 (no undefined shift by 64) */
+        uint64_t v = (n[limb] >> sh) | ((n[limb + 1] << (63 - sh)) << 1);
+        v = (v & ((1u << CUZK_EC_FB_W) - 1)) + carry;
+        uint64_t neg = ((uint64_t)FB_ROW - v) >> 63; /* v > 2^(w-1) */
+        out[i] = (int16_t)(int64_t)(v - (neg << CUZK_EC_FB_W));
+        carry = neg;
+    }
+    for (int l = 0; l < 4; l++) ((volatile uint64_t *)n)[l] = 0; /* secret */
+}
+
+/* ---- constant-time lookups --------------------------------------------------- */
+
+static inline void sel_fp(cuzk_fp *o, const cuzk_fp *e, uint64_t m)
+{
+    for (int l = 0; l < 6; l++) o->l[l] |= e->l[l] & m;
+}
+
+/* abs = |d| in [0, 2^(w-1)], sign = d < 0. */
+static inline void digit_split(uint64_t *abs, uint64_t *sign, int16_t d)
+{
+    *sign = (uint64_t)(uint16_t)d >> 15;
+    *abs = (uint64_t)(((int64_t)d ^ -(int64_t)*sign) + (int64_t)*sign);
+}
+
+/* mask of all ones iff a == b (a, b < 2^63) */
+static inline uint64_t eq_mask(uint64_t a, uint64_t b) { return 0 - (((a ^ b) - 1) >> 63); }
+
+static void g1_lookup(cuzk_g1_affine *r, const cuzk_g1_affine *row, int16_t d)
+{
+    uint64_t abs, sign;
+    digit_split(&abs, &sign, d);
+    *r = (cuzk_g1_affine){0};
+    for (uint64_t j = 0; j < FB_ROW; j++) {
+        uint64_t m = eq_mask(abs, j + 1);
+        sel_fp(&r->x, &row[j].x, m);
+        sel_fp(&r->y, &row[j].y, m);
+    }
+    cuzk_fp ny; /* sign implies d != 0, so y != 0 when it is negated */
+    cuzk_fp_neg(&ny, &r->y);
+    cuzk_fp_cmov(&r->y, &ny, sign);
+}
+
+static void g2_lookup(cuzk_g2_affine *r, const cuzk_g2_affine *row, int16_t d)
+{
+    uint64_t abs, sign;
+    digit_split(&abs, &sign, d);
+    *r = (cuzk_g2_affine){0};
+    for (uint64_t j = 0; j < FB_ROW; j++) {
+        uint64_t m = eq_mask(abs, j + 1);
+        sel_fp(&r->x.c0, &row[j].x.c0, m);
+        sel_fp(&r->x.c1, &row[j].x.c1, m);
+        sel_fp(&r->y.c0, &row[j].y.c0, m);
+        sel_fp(&r->y.c1, &row[j].y.c1, m);
+    }
+    cuzk_fp2 ny;
+    cuzk_fp2_neg(&ny, &r->y);
+    cuzk_fp2_cmov(&r->y, &ny, sign);
+}
+
+/* ---- tables (public base, variable time) ------------------------------------ */
+
+void cuzk_g1_fixed_table_var(cuzk_g1_affine *table, const cuzk_g1 *p)
+{
+    cuzk_g1 row[FB_ROW], base = *p;
+    for (unsigned i = 0; i < CUZK_EC_FB_WINDOWS; i++) {
+        row[0] = base;
+        for (unsigned j = 1; j < FB_ROW; j++) cuzk_g1_add_var(&row[j], &row[j - 1], &base);
+        cuzk_g1_batch_to_affine_var(table + (size_t)i * FB_ROW, row, FB_ROW);
+        cuzk_g1_dbl(&base, &row[FB_ROW - 1]); /* 2^w base */
+    }
+}
+
+void cuzk_g2_fixed_table_var(cuzk_g2_affine *table, const cuzk_g2 *p)
+{
+    cuzk_g2 row[FB_ROW], base = *p;
+    for (unsigned i = 0; i < CUZK_EC_FB_WINDOWS; i++) {
+        row[0] = base;
+        for (unsigned j = 1; j < FB_ROW; j++) cuzk_g2_add_var(&row[j], &row[j - 1], &base);
+        cuzk_g2_batch_to_affine_var(table + (size_t)i * FB_ROW, row, FB_ROW);
+        cuzk_g2_dbl(&base, &row[FB_ROW - 1]);
+    }
+}
+
+/* ---- multiplication (constant time in k) ------------------------------------- */
+
+void cuzk_g1_mul_fixed(cuzk_g1 *r, const cuzk_g1_affine *table, const cuzk_fr *k)
+{
+    int16_t d[CUZK_EC_FB_WINDOWS];
+    cuzk_g1_affine t;
+    cuzk_g1 acc;
+    recode_fb(d, k);
+    g1_lookup(&t, table, d[0]);
+    cuzk_g1_from_affine(&acc, &t);
+    for (unsigned i = 1; i < CUZK_EC_FB_WINDOWS; i++) {
+        g1_lookup(&t, table + (size_t)i * FB_ROW, d[i]);
+        cuzk_g1_add_affine(&acc, &acc, &t);
+    }
+    *r = acc;
+    for (unsigned i = 0; i < CUZK_EC_FB_WINDOWS; i++) ((volatile int16_t *)d)[i] = 0;
+}
+
+void cuzk_g2_mul_fixed(cuzk_g2 *r, const cuzk_g2_affine *table, const cuzk_fr *k)
+{
+    int16_t d[CUZK_EC_FB_WINDOWS];
+    cuzk_g2_affine t;
+    cuzk_g2 acc;
+    recode_fb(d, k);
+    g2_lookup(&t, table, d[0]);
+    cuzk_g2_from_affine(&acc, &t);
+    for (unsigned i = 1; i < CUZK_EC_FB_WINDOWS; i++) {
+        g2_lookup(&t, table + (size_t)i * FB_ROW, d[i]);
+        cuzk_g2_add_affine(&acc, &acc, &t);
+    }
+    *r = acc;
+    for (unsigned i = 0; i < CUZK_EC_FB_WINDOWS; i++) ((volatile int16_t *)d)[i] = 0;
+}

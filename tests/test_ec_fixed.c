@@ -1,0 +1,163 @@
+/* Tests of the fixed-base multiplication (src/ec/fixed_base.c): against a
+ * plain double-and-add over the bits of the canonical integer (no windows,
+ * no recoding) and against the variable-base constant-time cuzk_g{1,2}_mul,
+ * for edge scalars (carries through every window, r - 1, digits of exactly
+ * 2^(w-1)) and random ones, on the generators and on random bases; plus a
+ * memcheck constant-time check (run under valgrind, skipped otherwise). */
+#include <string.h>
+
+#include "cuzk/ec.h"
+#include "ec/ec_internal.h"
+#include "ec_common.h"
+#include "harness.h"
+
+#if __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+#define HAVE_MEMCHECK 1
+#endif
+
+/* obviously-correct references: MSB-first double-and-add over the bits */
+static void g1_ref(cuzk_g1 *r, const cuzk_g1 *p, const cuzk_fr *k)
+{
+    uint64_t l[4];
+    cuzk_fr_to_limbs(l, k);
+    cuzk_g1_set_inf(r);
+    for (int b = 255; b >= 0; b--) {
+        cuzk_g1_dbl(r, r);
+        if (l[b / 64] >> (b % 64) & 1) cuzk_g1_add(r, r, p);
+    }
+}
+
+static void g2_ref(cuzk_g2 *r, const cuzk_g2 *p, const cuzk_fr *k)
+{
+    uint64_t l[4];
+    cuzk_fr_to_limbs(l, k);
+    cuzk_g2_set_inf(r);
+    for (int b = 255; b >= 0; b--) {
+        cuzk_g2_dbl(r, r);
+        if (l[b / 64] >> (b % 64) & 1) cuzk_g2_add(r, r, p);
+    }
+}
+
+/* Edge cases of the w-bit recoding, then scalar_case's list, then random. */
+#define N_FB_EDGE 6
+static void fb_scalar(cuzk_fr *k, int i)
+{
+    uint64_t l[4] = {0, 0, 0, 0};
+    switch (i) {
+    case 0: /* every digit exactly 2^(w-1): no carries, all lookups at the end */
+    case 1: /* every digit 2^(w-1) + 1: a carry out of every window */
+    case 2: /* every digit 2^w - 1: digit -1 and a carry everywhere */
+        for (int b = 0; b + CUZK_EC_FB_W <= 254; b += CUZK_EC_FB_W) {
+            uint64_t d = i == 0 ? 1u << (CUZK_EC_FB_W - 1)
+                         : i == 1 ? (1u << (CUZK_EC_FB_W - 1)) + 1
+                                  : (1u << CUZK_EC_FB_W) - 1;
+            for (int t = 0; t < CUZK_EC_FB_W; t++)
+                if (d >> t & 1) l[(b + t) / 64] |= 1ull << ((b + t) % 64);
+        }
+        break;
+    case 3: l[3] = 0x7000000000000000ull; l[0] = 1ull << (CUZK_EC_FB_W - 1); break;
+    case 4: l[0] = 1u << (CUZK_EC_FB_W - 1); break; /* 2^(w-1) alone */
+    case 5: l[0] = (1u << CUZK_EC_FB_W) - 1; break; /* -1 + 2^w */
+    default: scalar_case(k, i - N_FB_EDGE); return;
+    }
+    fr_from_limbs_checked(k, l);
+}
+
+static void test_g1_mul_fixed(void)
+{
+    static cuzk_g1_affine table[CUZK_EC_FB_ENTRIES];
+    for (int base = 0; base < 2; base++) {
+        cuzk_g1 p;
+        cuzk_g1_generator(&p);
+        if (base) { /* a random multiple of the generator */
+            cuzk_fr s;
+            fr_random(&s);
+            cuzk_g1_mul_var(&p, &p, &s);
+        }
+        cuzk_g1_fixed_table_var(table, &p);
+        int n = N_FB_EDGE + N_EDGE_SCALARS + 20 * test_iterations;
+        for (int i = 0; i < n; i++) {
+            cuzk_fr k;
+            cuzk_g1 a, b, c;
+            fb_scalar(&k, i);
+            cuzk_g1_mul_fixed(&a, table, &k);
+            g1_ref(&b, &p, &k);
+            cuzk_g1_mul(&c, &p, &k);
+            CHECK(cuzk_g1_is_on_curve(&a));
+            CHECK(cuzk_g1_eq(&a, &b));
+            CHECK(cuzk_g1_eq(&a, &c));
+        }
+    }
+}
+
+static void test_g2_mul_fixed(void)
+{
+    static cuzk_g2_affine table[CUZK_EC_FB_ENTRIES];
+    for (int base = 0; base < 2; base++) {
+        cuzk_g2 p;
+        cuzk_g2_generator(&p);
+        if (base) {
+            cuzk_fr s;
+            fr_random(&s);
+            cuzk_g2_mul_var(&p, &p, &s);
+        }
+        cuzk_g2_fixed_table_var(table, &p);
+        int n = N_FB_EDGE + N_EDGE_SCALARS + 10 * test_iterations;
+        for (int i = 0; i < n; i++) {
+            cuzk_fr k;
+            cuzk_g2 a, b, c;
+            fb_scalar(&k, i);
+            cuzk_g2_mul_fixed(&a, table, &k);
+            g2_ref(&b, &p, &k);
+            cuzk_g2_mul(&c, &p, &k);
+            CHECK(cuzk_g2_is_on_curve(&a));
+            CHECK(cuzk_g2_eq(&a, &b));
+            CHECK(cuzk_g2_eq(&a, &c));
+        }
+    }
+}
+
+/* Under memcheck the scalar is marked undefined: any branch or memory index
+ * depending on it is reported.  Run: valgrind build/bin/test_ec_fixed. */
+static void test_mul_fixed_consttime(void)
+{
+#ifdef HAVE_MEMCHECK
+    if (!RUNNING_ON_VALGRIND) {
+        test_skip("needs valgrind (memcheck)");
+        return;
+    }
+    static cuzk_g1_affine t1[CUZK_EC_FB_ENTRIES];
+    static cuzk_g2_affine t2[CUZK_EC_FB_ENTRIES];
+    cuzk_g1 p1, r1, s1;
+    cuzk_g2 p2, r2, s2;
+    cuzk_fr k;
+    cuzk_g1_generator(&p1);
+    cuzk_g2_generator(&p2);
+    cuzk_g1_fixed_table_var(t1, &p1);
+    cuzk_g2_fixed_table_var(t2, &p2);
+    fr_random(&k);
+    cuzk_g1_mul_var(&s1, &p1, &k);
+    cuzk_g2_mul_var(&s2, &p2, &k);
+    unsigned long before = VALGRIND_COUNT_ERRORS;
+    VALGRIND_MAKE_MEM_UNDEFINED(&k, sizeof k);
+    cuzk_g1_mul_fixed(&r1, t1, &k);
+    cuzk_g2_mul_fixed(&r2, t2, &k);
+    VALGRIND_MAKE_MEM_DEFINED(&r1, sizeof r1);
+    VALGRIND_MAKE_MEM_DEFINED(&r2, sizeof r2);
+    VALGRIND_MAKE_MEM_DEFINED(&k, sizeof k);
+    CHECK(VALGRIND_COUNT_ERRORS == before);
+    CHECK(cuzk_g1_eq(&r1, &s1));
+    CHECK(cuzk_g2_eq(&r2, &s2));
+#else
+    test_skip("built without valgrind/memcheck.h");
+#endif
+}
+
+static const test_case tests[] = {
+    {"g1_mul_fixed", test_g1_mul_fixed},
+    {"g2_mul_fixed", test_g2_mul_fixed},
+    {"mul_fixed_consttime", test_mul_fixed_consttime},
+};
+
+TEST_MAIN(tests)
