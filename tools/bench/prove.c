@@ -7,6 +7,7 @@
  * --reps R proves R times and prints each run's phases (the proof of the
  * last run is written).  --cpu-time reports process CPU seconds (all
  * threads) instead of wall seconds, for machines shared with other work. */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,30 @@ static int write_all(const char *path, const void *b, size_t n)
         return 1;
     }
     return 0;
+}
+
+/* Nanoseconds on CPU per thread of this process (/proc/self/task/<tid>/
+ * schedstat); the busiest thread's share of one proof is what the wall time
+ * would be on an idle machine, whatever the load while measuring. */
+static size_t thread_cpu(long *tid, double *ns, size_t max)
+{
+    DIR *d = opendir("/proc/self/task");
+    size_t n = 0;
+    struct dirent *e;
+    while (d && n < max && (e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        char path[300];
+        snprintf(path, sizeof path, "/proc/self/task/%s/schedstat", e->d_name);
+        FILE *f = fopen(path, "r");
+        unsigned long long v;
+        if (f && fscanf(f, "%llu", &v) == 1) {
+            tid[n] = atol(e->d_name);
+            ns[n++] = (double)v;
+        }
+        if (f) fclose(f);
+    }
+    if (d) closedir(d);
+    return n;
 }
 
 int cmd_prove(int argc, char **argv)
@@ -131,10 +156,23 @@ int cmd_prove(int argc, char **argv)
         cuzk_groth16_timings tm = {.synthesis = t_synth};
         cuzk_groth16_prove_opts po = {.deterministic = det, .par = par, .timings = &tm, .cpu_time = use_cpu,
                                       .err = err, .err_len = sizeof err};
+        long t0[64], t1[64];
+        double c0[64], c1[64], busiest = 0, sum = 0;
+        size_t n0 = thread_cpu(t0, c0, 64);
         if (cuzk_groth16_prove(proof, p, &w, 1, &po)) {
             fprintf(stderr, "cuzk-bench prove: %s\n", err);
             goto done;
         }
+        size_t n1 = thread_cpu(t1, c1, 64);
+        for (size_t a = 0; a < n1; a++) {
+            double d = c1[a];
+            for (size_t b = 0; b < n0; b++)
+                if (t0[b] == t1[a]) d -= c0[b];
+            sum += 1e-9 * d;
+            busiest = 1e-9 * d > busiest ? 1e-9 * d : busiest;
+        }
+        printf("run %zu: thread CPU %.3f s, busiest thread %.3f s (idle-machine wall bound), "
+               "speedup %.2f\n", k + 1, sum, busiest, busiest > 0 ? sum / busiest : 0.0);
         printf("run %zu: h_ntt %.3f  msm_h %.3f  msm_l %.3f  msm_a %.3f  msm_b_g1 %.3f  msm_b_g2 %.3f  "
                "assembly %.3f  prove %.3f s\n",
                k + 1, tm.h_ntt, tm.msm_h, tm.msm_l, tm.msm_a, tm.msm_b_g1, tm.msm_b_g2, tm.assembly,
