@@ -33,5 +33,14 @@ void g16_cli_circuit_free(g16_circuit_args *a);
 uint8_t *g16_cli_read_file(const char *path, size_t *len);
 /* Parse a positive decimal; returns 0 on success. */
 int g16_cli_parse_size(size_t *out, const char *s);
+/* Progress printer for cuzk_groth16_setup_test_progress (ctx: a
+ * g16_cli_progress set up by g16_cli_progress_init): a line on stderr with
+ * the query and the percentage of all points, at most every 2 s and only
+ * once the setup has run for 2 s, so short setups stay quiet. */
+typedef struct {
+    double start, last;
+} g16_cli_progress;
+void g16_cli_progress_init(g16_cli_progress *pr);
+void g16_cli_setup_progress(void *ctx, const char *phase, size_t done, size_t total);
 
 #endif

@@ -292,8 +292,10 @@ int cuzk_bench_post_setup(int argc, char **argv)
         fprintf(stderr, "cuzk-bench setup: %s\n", cs ? cuzk_cs_error(cs) : cuzk_strerror(st));
         goto done;
     }
-    if (cuzk_groth16_setup_test(&p, &r, (const uint8_t *)seed, strlen(seed), cuzk_pool_par(pool), err,
-                                sizeof err)) {
+    g16_cli_progress pr;
+    g16_cli_progress_init(&pr);
+    if (cuzk_groth16_setup_test_progress(&p, &r, (const uint8_t *)seed, strlen(seed), cuzk_pool_par(pool),
+                                         g16_cli_setup_progress, &pr, err, sizeof err)) {
         fprintf(stderr, "cuzk-bench setup: %s\n", err);
         goto done;
     }

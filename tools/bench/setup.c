@@ -27,6 +27,26 @@ int g16_cli_parse_size(size_t *out, const char *s)
     return 0;
 }
 
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+void g16_cli_progress_init(g16_cli_progress *pr) { pr->start = pr->last = now_s(); }
+
+void g16_cli_setup_progress(void *ctx, const char *phase, size_t done, size_t total)
+{
+    g16_cli_progress *pr = ctx;
+    double t = now_s();
+    if (done < total && t - pr->last < 2.0) return;
+    if (t - pr->start >= 2.0)
+        fprintf(stderr, "setup: %-4s query, %5.1f%% of %zu points, %.0f s\n", phase,
+                total ? 100.0 * (double)done / (double)total : 100.0, total, t - pr->start);
+    pr->last = t;
+}
+
 int g16_cli_circuit_opt(g16_circuit_args *a, int argc, char **argv, int *i)
 {
     const char *o = argv[*i];
@@ -212,8 +232,11 @@ int cmd_setup(int argc, char **argv)
     cuzk_groth16_r1cs r;
     char err[CUZK_G16_ERR_LEN] = "";
     if (cuzk_groth16_r1cs_from_cs(&r, cs)) goto done;
-    if (cuzk_groth16_setup_test(&p, &r, (const uint8_t *)seed, strlen(seed), cuzk_pool_par(pool),
-                                err, sizeof err)) {
+    g16_cli_progress pr;
+    g16_cli_progress_init(&pr);
+    if (cuzk_groth16_setup_test_progress(&p, &r, (const uint8_t *)seed, strlen(seed),
+                                         cuzk_pool_par(pool), g16_cli_setup_progress, &pr, err,
+                                         sizeof err)) {
         fprintf(stderr, "cuzk-bench setup: %s\n", err);
         goto done;
     }
