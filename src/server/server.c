@@ -75,6 +75,12 @@ cuzk_engine *srv_engine(const srv_call *c) { return c->srv->e; }
 const ProtobufCMessage *srv_request(const srv_call *c) { return c->req; }
 const volatile int *srv_abandon_flag(const srv_call *c) { return &c->abandon; }
 
+void srv_drop_request(srv_call *c)
+{
+    if (c->req) protobuf_c_message_free_unpacked(c->req, NULL);
+    c->req = NULL;
+}
+
 static void call_free(srv_call *c)
 {
     if (c->method == M_COUNT) grpc_call_details_destroy(&c->generic);
@@ -194,6 +200,9 @@ static void dispatch(cuzk_server *s, srv_call *c)
     if (grpc_call_start_batch(c->call, &op, 1, &c->t_close, NULL) != GRPC_CALL_OK) atomic_fetch_sub(&c->refs, 1);
 
     c->req = cuzk_rpc_unpack(m->req, c->payload, err, sizeof err);
+    /* The wire bytes are not needed once decoded (a PoRep request is ~60 MB). */
+    grpc_byte_buffer_destroy(c->payload);
+    c->payload = NULL;
     if (!c->req) {
         srv_reply(c, GRPC_STATUS_INVALID_ARGUMENT, err, NULL);
         return;

@@ -10,6 +10,9 @@ enum { M_SUBMIT, M_AWAIT, M_PROVE, M_CANCEL, M_STATUS, M_METRICS, M_PRELOAD, M_E
 typedef struct srv_call srv_call;
 cuzk_engine *srv_engine(const srv_call *c);
 const ProtobufCMessage *srv_request(const srv_call *c);
+/* Frees the decoded request early (Prove: the engine holds its own copy of
+ * the inputs while the call waits).  srv_request is NULL afterwards. */
+void srv_drop_request(srv_call *c);
 /* Set by the completion-queue thread when the client cancels or its
  * deadline passes. */
 const volatile int *srv_abandon_flag(const srv_call *c);

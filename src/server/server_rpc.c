@@ -139,6 +139,7 @@ void srv_handle_prove(srv_call *c)
     char job_id[CUZK_JOB_ID_MAX];
     uint32_t pos;
     if (submit(c, m->submit, job_id, &pos)) return;
+    srv_drop_request(c); /* m is gone from here on */
     await_and_reply(c, job_id, 0, true);
 }
 
