@@ -58,6 +58,21 @@
     "adcxq %[z], " X_OP(T6) "\n\t"                                      \
     "adoxq %[z], " X_OP(T6) "\n\t"
 
+/* X_ROW_6 without the flag-clearing xor, for use right after X_REDUCE_6,
+ * which ends with CF = OF = 0 (its last ADCX/ADOX cannot overflow because
+ * t < 2m fits in the top word).  Saves one uop per row: fp_mul 32.6 ->
+ * 32.2 ns.  (The 4-limb rows keep their xor: without it the product row
+ * waits for the whole previous reduction chain and fr_mul went 16.1 ->
+ * 18.6 ns.) */
+#define X_ROW_6_NC(BOFF, T0, T1, T2, T3, T4, T5, T6)                    \
+    "movq " #BOFF "(%[b]), %%rdx\n\t"                                   \
+    X_MAC(0, T0, T1) X_MAC(8, T1, T2) X_MAC(16, T2, T3)                 \
+    X_MAC(24, T3, T4) X_MAC(32, T4, T5)                                 \
+    "mulxq 40(%[a]), %[lo], " X_OP(T6) "\n\t"                           \
+    "adoxq %[lo], " X_OP(T5) "\n\t"                                     \
+    "adcxq %[z], " X_OP(T6) "\n\t"                                      \
+    "adoxq %[z], " X_OP(T6) "\n\t"
+
 /* One reduction step: t += m[j]*q. */
 #define X_RED(OFF, TA, TB)                                              \
     "mulxq " #OFF "+%[m], %[lo], %[hi]\n\t"                             \
@@ -92,15 +107,15 @@ static inline __attribute__((always_inline)) void cuzk_mont_mul_384_adx(uint64_t
     const uint64_t *bp = a; /* rows (see above) */
     __asm__("" X_ROW0_6(r0, r1, r2, r3, r4, r5, r6)
             X_REDUCE_6(r0, r1, r2, r3, r4, r5, r6)
-            X_ROW_6(8, r1, r2, r3, r4, r5, r6, r0)
+            X_ROW_6_NC(8, r1, r2, r3, r4, r5, r6, r0)
             X_REDUCE_6(r1, r2, r3, r4, r5, r6, r0)
-            X_ROW_6(16, r2, r3, r4, r5, r6, r0, r1)
+            X_ROW_6_NC(16, r2, r3, r4, r5, r6, r0, r1)
             X_REDUCE_6(r2, r3, r4, r5, r6, r0, r1)
-            X_ROW_6(24, r3, r4, r5, r6, r0, r1, r2)
+            X_ROW_6_NC(24, r3, r4, r5, r6, r0, r1, r2)
             X_REDUCE_6(r3, r4, r5, r6, r0, r1, r2)
-            X_ROW_6(32, r4, r5, r6, r0, r1, r2, r3)
+            X_ROW_6_NC(32, r4, r5, r6, r0, r1, r2, r3)
             X_REDUCE_6(r4, r5, r6, r0, r1, r2, r3)
-            X_ROW_6(40, r5, r6, r0, r1, r2, r3, r4)
+            X_ROW_6_NC(40, r5, r6, r0, r1, r2, r3, r4)
             X_REDUCE_6(r5, r6, r0, r1, r2, r3, r4)
             /* t = (r6, r0, r1, r2, r3, r4) < 2m: subtract m unless it borrows */
             "movq %[r6], %[lo]\n\t"
