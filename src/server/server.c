@@ -380,7 +380,8 @@ int cuzk_server_start(cuzk_server **out, cuzk_engine *e, const cuzk_daemon_confi
         /* unreachable in practice; leak rather than tear down half-started gRPC */
         return -1;
     }
-    cuzk_log(CUZK_LOG_INFO, NULL, "gRPC listening on %s%s", target, s->sock_path[0] ? "" : " (tcp)");
+    if (s->sock_path[0]) cuzk_log(CUZK_LOG_INFO, NULL, "gRPC listening on %s", target);
+    else cuzk_log(CUZK_LOG_INFO, NULL, "gRPC listening on %s (tcp port %d)", target, s->port);
     *out = s;
     return 0;
 fail:

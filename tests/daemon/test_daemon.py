@@ -379,6 +379,37 @@ class TestLifecycle(unittest.TestCase):
         finally:
             d.close()
 
+    def test_tcp_listen(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            cfg = os.path.join(tmp, "tcp.toml")
+            log = os.path.join(tmp, "log")
+            with open(cfg, "w") as f:
+                f.write('[daemon]\nlisten = "127.0.0.1:0"\ntest_provider = "test"\n[srs]\nparam_cache = "%s"\n' % PARAMS)
+            with open(log, "w") as lf:
+                p = subprocess.Popen([os.path.join(BIN, "cuzk-daemon"), "--config", cfg], stderr=lf)
+            port = None
+            for _ in range(400):
+                with open(log) as lf:
+                    m = re.search(r"tcp port (\d+)", lf.read())
+                if m:
+                    port = int(m.group(1))
+                    break
+                time.sleep(0.025)
+            self.assertIsNotNone(port)
+            with grpc.insecure_channel("127.0.0.1:%d" % port) as ch:
+                r = pbg.ProvingEngineStub(ch).Prove(pb.ProveRequest(submit=req("n=16")), timeout=60).result
+                self.assertEqual(r.status, R.COMPLETED)
+            # the same port again: refused (no SO_REUSEPORT sharing)
+            q = subprocess.run([os.path.join(BIN, "cuzk-daemon"), "--config", cfg, "--listen", "127.0.0.1:%d" % port],
+                               capture_output=True, text=True, timeout=30)
+            self.assertEqual(q.returncode, 1)
+            self.assertIn("cannot listen", q.stderr)
+            p.send_signal(signal.SIGTERM)
+            self.assertEqual(p.wait(30), 0)
+        finally:
+            shutil.rmtree(tmp)
+
     def test_shutdown_with_work_in_flight(self):
         for grace, text, want in (("10s", "n=64 sleep_ms=800", R.COMPLETED), ("100ms", "n=64 sleep_ms=5000", R.CANCELLED)):
             d = Daemon("[pipeline]\nshutdown_grace = \"%s\"\n" % grace)
