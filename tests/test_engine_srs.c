@@ -60,6 +60,13 @@ static cuzk_engine *start(const cuzk_engine_config *c)
     return e;
 }
 
+static uint64_t mono_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000u + (uint64_t)t.tv_nsec / 1000000u;
+}
+
 static void sleep_ms(unsigned ms)
 {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
@@ -226,6 +233,29 @@ static void test_lru(void)
     CHECK(cuzk_engine_await(e, &r, id, 0) == CUZK_OK && r.status == CUZK_JOB_COMPLETED);
     CHECK(srs_info(e, ids[2], &i) && i.tier == CUZK_SRS_WARM);
     CHECK(srs_info(e, ids[0], &i) && i.tier == CUZK_SRS_HOT);
+    cuzk_engine_destroy(e);
+
+    /* a reservation that fits only after an entry reaches
+     * eviction_min_idle waits for that moment (no event announces it),
+     * then runs */
+    c.eviction_min_idle_ms = 300;
+    e = start(&c);
+    CHECK(cuzk_engine_srs_preload(e, NULL, NULL, "chain-8", NULL, 0) == CUZK_OK);
+    CHECK(cuzk_engine_srs_preload(e, NULL, NULL, ids[0], NULL, 0) == CUZK_OK);
+    uint64_t t_a = mono_ms(); /* >= ids[0]'s last use */
+    CHECK(cuzk_engine_srs_preload(e, NULL, NULL, ids[1], NULL, 0) == CUZK_OK);
+    char set[64];
+    snprintf(set, sizeof set, "n=8 mem=%llu", (unsigned long long)big);
+    uint64_t t_s = mono_ms();
+    CHECK(submit(e, id, set) == CUZK_OK);
+    CHECK(cuzk_engine_await(e, &r, id, 10000) == CUZK_OK && r.status == CUZK_JOB_COMPLETED);
+    /* ids[0] became evictable >= 300 ms after t_a; if we submitted well
+     * before that (a loaded machine may not), the job must have waited */
+    if (t_s - t_a < 200) CHECK(r.t.queue_wait_ms >= 50);
+    else printf("  (loaded machine: submitted %llu ms after the preload, wait not checked)\n",
+                (unsigned long long)(t_s - t_a));
+    CHECK(srs_info(e, ids[0], &i) && i.tier == CUZK_SRS_COLD); /* the LRU one went */
+    CHECK(srs_info(e, ids[1], &i) && i.tier == CUZK_SRS_HOT);
     cuzk_engine_result_clear(&r);
     cuzk_engine_destroy(e);
 }

@@ -449,6 +449,10 @@ void *eng_house_main(void *arg)
     pthread_mutex_lock(&e->mu);
     while (!e->stopping) {
         eng_reap_locked(e, eng_now_ms());
+        /* SRS entries become evictable by the passing of time
+         * (eviction_min_idle), which no event announces: let workers
+         * waiting for memory look again. */
+        if (e->ready) pthread_cond_broadcast(&e->cv_work);
         uint64_t period = e->cfg.result_retention_ms / 4;
         period = period < 10 ? 10 : period > 1000 ? 1000 : period;
         struct timespec ts;
