@@ -2,8 +2,9 @@
  * plain double-and-add over the bits of the canonical integer (no windows,
  * no recoding) and against the variable-base constant-time cuzk_g{1,2}_mul,
  * for edge scalars (carries through every window, r - 1, digits of exactly
- * 2^(w-1)) and random ones, on the generators and on random bases; plus a
- * memcheck constant-time check (run under valgrind, skipped otherwise). */
+ * 2^(w-1)) and random ones, on the generators and on random bases; the
+ * affine batches against the single multiplications; plus a memcheck
+ * constant-time check (run under valgrind, skipped otherwise). */
 #include <string.h>
 
 #include "cuzk/ec.h"
@@ -118,6 +119,45 @@ static void test_g2_mul_fixed(void)
     }
 }
 
+/* The affine batches against cuzk_g{1,2}_mul_fixed: edge and random scalars
+ * (zero included, so the identity goes through the masked cases), batch
+ * lengths 1, 7 and 300 (more than one internal batch of 256). */
+static void test_mul_fixed_batch(void)
+{
+    static cuzk_g1_affine t1[CUZK_EC_FB_ENTRIES], o1[300];
+    static cuzk_g2_affine t2[CUZK_EC_FB_ENTRIES], o2[300];
+    static cuzk_fr k[300];
+    static const size_t lens[] = {1, 7, 300};
+    cuzk_g1 p1, r1;
+    cuzk_g2 p2, r2;
+    cuzk_fr s;
+    fr_random(&s);
+    cuzk_g1_generator(&p1);
+    cuzk_g2_generator(&p2);
+    cuzk_g1_mul_var(&p1, &p1, &s); /* a random base in the subgroup */
+    cuzk_g2_mul_var(&p2, &p2, &s);
+    cuzk_g1_fixed_table_var(t1, &p1);
+    cuzk_g2_fixed_table_var(t2, &p2);
+    for (int rep = 0; rep < test_iterations; rep++)
+        for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+            size_t n = lens[li];
+            for (size_t i = 0; i < n; i++) fb_scalar(&k[i], (int)((i + (size_t)rep) % (N_FB_EDGE + N_EDGE_SCALARS + 3)));
+            cuzk_g1_mul_fixed_batch(o1, t1, k, n);
+            cuzk_g2_mul_fixed_batch(o2, t2, k, n);
+            for (size_t i = 0; i < n; i++) {
+                cuzk_g1_affine a1;
+                cuzk_g2_affine a2;
+                cuzk_g1_mul_fixed(&r1, t1, &k[i]);
+                cuzk_g2_mul_fixed(&r2, t2, &k[i]);
+                cuzk_g1_to_affine(&a1, &r1);
+                cuzk_g2_to_affine(&a2, &r2);
+                CHECK(cuzk_g1_affine_eq(&o1[i], &a1));
+                CHECK(cuzk_g2_affine_eq(&o2[i], &a2));
+                CHECK(cuzk_g1_affine_is_inf(&o1[i]) == cuzk_fr_is_zero(&k[i]));
+            }
+        }
+}
+
 /* Under memcheck the scalar is marked undefined: any branch or memory index
  * depending on it is reported.  Run: valgrind build/bin/test_ec_fixed. */
 static void test_mul_fixed_consttime(void)
@@ -143,12 +183,28 @@ static void test_mul_fixed_consttime(void)
     VALGRIND_MAKE_MEM_UNDEFINED(&k, sizeof k);
     cuzk_g1_mul_fixed(&r1, t1, &k);
     cuzk_g2_mul_fixed(&r2, t2, &k);
+    cuzk_fr kb[3] = {k, k, CUZK_FR_ONE};
+    cuzk_g1_affine b1[3];
+    cuzk_g2_affine b2[3];
+    cuzk_fr_sub(&kb[1], &kb[1], &CUZK_FR_ONE);
+    VALGRIND_MAKE_MEM_UNDEFINED(kb, sizeof kb);
+    cuzk_g1_mul_fixed_batch(b1, t1, kb, 3);
+    cuzk_g2_mul_fixed_batch(b2, t2, kb, 3);
+    VALGRIND_MAKE_MEM_DEFINED(b1, sizeof b1);
+    VALGRIND_MAKE_MEM_DEFINED(b2, sizeof b2);
+    VALGRIND_MAKE_MEM_DEFINED(kb, sizeof kb);
     VALGRIND_MAKE_MEM_DEFINED(&r1, sizeof r1);
     VALGRIND_MAKE_MEM_DEFINED(&r2, sizeof r2);
     VALGRIND_MAKE_MEM_DEFINED(&k, sizeof k);
     CHECK(VALGRIND_COUNT_ERRORS == before);
     CHECK(cuzk_g1_eq(&r1, &s1));
     CHECK(cuzk_g2_eq(&r2, &s2));
+    cuzk_g1_affine a1;
+    cuzk_g2_affine a2;
+    cuzk_g1_to_affine(&a1, &s1);
+    cuzk_g2_to_affine(&a2, &s2);
+    CHECK(cuzk_g1_affine_eq(&b1[0], &a1));
+    CHECK(cuzk_g2_affine_eq(&b2[0], &a2));
 #else
     test_skip("built without valgrind/memcheck.h");
 #endif
@@ -157,6 +213,7 @@ static void test_mul_fixed_consttime(void)
 static const test_case tests[] = {
     {"g1_mul_fixed", test_g1_mul_fixed},
     {"g2_mul_fixed", test_g2_mul_fixed},
+    {"mul_fixed_batch", test_mul_fixed_batch},
     {"mul_fixed_consttime", test_mul_fixed_consttime},
 };
 
