@@ -234,6 +234,15 @@ static void test_arith(void)
             f->mul(t, t, t);
             f->sqr(u, ex);
             CHECK(memcmp(t, u, 8 * (size_t)f->n) == 0);
+            /* aliasing r == a and r == b: the asm reads the two operands
+             * differently (one limb per row from a, all columns from b) */
+            f->mul(u, ex, ey);
+            memcpy(t, ex, sizeof t);
+            f->mul(t, t, ey);
+            CHECK(memcmp(t, u, 8 * (size_t)f->n) == 0);
+            memcpy(t, ey, sizeof t);
+            f->mul(t, ex, t);
+            CHECK(memcmp(t, u, 8 * (size_t)f->n) == 0);
         }
     }
 }
