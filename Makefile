@@ -28,9 +28,11 @@ test: test-release test-asan test-npm test-fuzz
 test-release: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	@scripts/cli-tests.sh $(BUILD)/bin
+	@scripts/daemon-tests.sh $(BUILD)/bin
 
 test-asan: build-asan
 	@cd $(BUILD)-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
+	@ASAN_OPTIONS=detect_leaks=1 scripts/daemon-tests.sh $(BUILD)-asan/bin
 
 # independent references that need node (skipped, with the reason, without it)
 test-npm: build

@@ -37,10 +37,23 @@ done
 # every tests/fuzz/fuzz_NAME.c is a harness with corpus build-fuzz/corpus/NAME
 harnesses=()
 for f in "$HERE"/fuzz_*.c; do h=$(basename "$f" .c); harnesses+=("${h#fuzz_}"); done
+# fuzz_request decodes gRPC requests: it needs the protobuf-c code generated
+# into the CMake build (BIN_DIR/../gen) and src/server/wire.c.
+GEN=$(cd "$BIN/.." 2>/dev/null && pwd)/gen
+built=()
 for h in "${harnesses[@]}"; do
   mkdir -p "$OUT/corpus/$h"
-  "$CC" $CFLAGS -fsanitize=fuzzer "$HERE/fuzz_$h.c" "${objs[@]}" -lcrypto -lpthread -lm -o "$OUT/fuzz_$h"
+  extra=()
+  if [ "$h" = request ]; then
+    if [ ! -f "$GEN/cuzk/v1/proving.pb-c.c" ]; then
+      echo "fuzz: SKIP fuzz_request: no generated protobuf-c code under $GEN (daemon not built)"; continue
+    fi
+    extra=(-I"$GEN" -I"$ROOT/src/server" "$GEN/cuzk/v1/proving.pb-c.c" "$ROOT/src/server/wire.c" -lprotobuf-c)
+  fi
+  "$CC" $CFLAGS -fsanitize=fuzzer "$HERE/fuzz_$h.c" "${extra[@]}" "${objs[@]}" -lcrypto -lpthread -lm -o "$OUT/fuzz_$h"
+  built+=("$h")
 done
+harnesses=("${built[@]}")
 # seed corpus: a valid params/vk pair and proof (+ truncations come from the fuzzer)
 if [ -x "$BIN/cuzk-bench" ]; then
   T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
