@@ -365,43 +365,59 @@ cuzk_mont_sqr_384_adx(uint64_t r[6], const uint64_t a[6], const uint64_t m[6],
 }
 
 /* ---- 4 limbs (Fr) ---- */
-#define X_ROW0_4(T0, T1, T2, T3, T4)                                    \
-    "movq 0(%[b]), %%rdx\n\t"                                           \
-    "xorl %k[z], %k[z]\n\t"                                             \
-    "mulxq 0(%[a]), " X_OP(T0) ", " X_OP(T1) "\n\t"                     \
-    "mulxq 8(%[a]), %[lo], " X_OP(T2) "\n\t"                            \
-    "adcxq %[lo], " X_OP(T1) "\n\t"                                     \
-    "mulxq 16(%[a]), %[lo], " X_OP(T3) "\n\t"                           \
-    "adcxq %[lo], " X_OP(T2) "\n\t"                                     \
-    "mulxq 24(%[a]), %[lo], " X_OP(T4) "\n\t"                           \
-    "adcxq %[lo], " X_OP(T3) "\n\t"                                     \
-    "adcxq %[z], " X_OP(T4) "\n\t"
+/* Rows load one limb of a into rdx; the columns are the four limbs of b,
+ * held in registers (%[b0]..%[b3]).  Each operand is then read exactly
+ * four times, so the multiplication is equally fast whichever operand the
+ * previous operation has just stored (store forwarding): on the chain
+ * acc = acc * x 17.8 -> 16.2 ns and on acc = x * acc 16.2 -> 16.1 ns, where
+ * columns read from memory were fast for only one of the two (blst 18.6 /
+ * 18.4; docs/perf-notes.md, "Fields").  Fp cannot do the same: six column
+ * registers do not fit next to seven accumulators. */
+#define X_MAC_R(BJ, TA, TB)                                             \
+    "mulxq %[" #BJ "], %[lo], %[hi]\n\t"                                \
+    "adoxq %[lo], " X_OP(TA) "\n\t"                                     \
+    "adcxq %[hi], " X_OP(TB) "\n\t"
 
-#define X_ROW_4(BOFF, T0, T1, T2, T3, T4)                               \
-    "movq " #BOFF "(%[b]), %%rdx\n\t"                                   \
-    "xorl %k[z], %k[z]\n\t"                                             \
-    X_MAC(0, T0, T1) X_MAC(8, T1, T2) X_MAC(16, T2, T3)                 \
-    "mulxq 24(%[a]), %[lo], " X_OP(T4) "\n\t"                           \
+#define X_ROW0_4(T0, T1, T2, T3, T4)                                    \
+    "movq 0(%[a]), %%rdx\n\t"                                           \
+    "xorl %k[lo], %k[lo]\n\t"                                           \
+    "mulxq %[b0], " X_OP(T0) ", " X_OP(T1) "\n\t"                       \
+    "mulxq %[b1], %[lo], " X_OP(T2) "\n\t"                              \
+    "adcxq %[lo], " X_OP(T1) "\n\t"                                     \
+    "mulxq %[b2], %[lo], " X_OP(T3) "\n\t"                              \
+    "adcxq %[lo], " X_OP(T2) "\n\t"                                     \
+    "mulxq %[b3], %[lo], " X_OP(T4) "\n\t"                              \
+    "adcxq %[lo], " X_OP(T3) "\n\t"                                     \
+    "adcxq %[zero], " X_OP(T4) "\n\t"
+
+/* The xor stays in the 4-limb rows: without it a product row waits for the
+ * whole previous reduction chain (fr_mul 16.1 -> 18.6 ns). */
+#define X_ROW_4(AOFF, T0, T1, T2, T3, T4)                               \
+    "movq " #AOFF "(%[a]), %%rdx\n\t"                                   \
+    "xorl %k[lo], %k[lo]\n\t"                                           \
+    X_MAC_R(b0, T0, T1) X_MAC_R(b1, T1, T2) X_MAC_R(b2, T2, T3)         \
+    "mulxq %[b3], %[lo], " X_OP(T4) "\n\t"                              \
     "adoxq %[lo], " X_OP(T3) "\n\t"                                     \
-    "adcxq %[z], " X_OP(T4) "\n\t"                                      \
-    "adoxq %[z], " X_OP(T4) "\n\t"
+    "adcxq %[zero], " X_OP(T4) "\n\t"                                      \
+    "adoxq %[zero], " X_OP(T4) "\n\t"
 
 #define X_REDUCE_4(T0, T1, T2, T3, T4)                                  \
     "movq " X_OP(T0) ", %%rdx\n\t"                                      \
     "imulq %[k], %%rdx\n\t"                                             \
-    "xorl %k[z], %k[z]\n\t"                                             \
+    "xorl %k[lo], %k[lo]\n\t"                                           \
     X_RED(0, T0, T1) X_RED(8, T1, T2) X_RED(16, T2, T3)                 \
     X_RED(24, T3, T4)                                                   \
-    "adoxq %[z], " X_OP(T4) "\n\t"
+    "adoxq %[zero], " X_OP(T4) "\n\t"
 
-/* r = a*b*2^-256 mod m.  Rows run over the limbs of a, columns read b (the
- * binding is swapped as in cuzk_mont_mul_384_adx, for the same reason:
- * 17.8 -> 16.1 ns on the chain acc = acc * x, blst 18.6). */
+/* r = a*b*2^-256 mod m.  Zero comes from memory and the flags are cleared
+ * through lo, so that the asm needs 12 registers besides rdx and still fits
+ * when the frame pointer is kept and the function is inlined (ASan -O3). */
 static inline __attribute__((always_inline)) void cuzk_mont_mul_256_adx(uint64_t r[4], const uint64_t a[4],
                                          const uint64_t b[4], const uint64_t m[4],
                                          const uint64_t *m0inv)
 {
-    uint64_t r0, r1, r2, r3, r4, lo, hi, z;
+    uint64_t r0, r1, r2, r3, r4, lo, hi;
+    uint64_t b0 = b[0], b1 = b[1], b2 = b[2], b3 = b[3];
     __asm__("" X_ROW0_4(r0, r1, r2, r3, r4)
             X_REDUCE_4(r0, r1, r2, r3, r4)
             X_ROW_4(8, r1, r2, r3, r4, r0)
@@ -417,16 +433,17 @@ static inline __attribute__((always_inline)) void cuzk_mont_mul_256_adx(uint64_t
             "sbbq 8+%[m], %[hi]\n\t"
             "movq %[r1], %%rdx\n\t"
             "sbbq 16+%[m], %%rdx\n\t"
-            "movq %[r2], %[z]\n\t"
-            "sbbq 24+%[m], %[z]\n\t"
+            "movq %[r2], %[r3]\n\t"
+            "sbbq 24+%[m], %[r3]\n\t"
             "cmovncq %[lo], %[r4]\n\t"
             "cmovncq %[hi], %[r0]\n\t"
             "cmovncq %%rdx, %[r1]\n\t"
-            "cmovncq %[z], %[r2]\n\t"
+            "cmovncq %[r3], %[r2]\n\t"
             : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
-              [r4] "=&r"(r4), [lo] "=&r"(lo), [hi] "=&r"(hi), [z] "=&r"(z)
-            : [a] "r"(b), [b] "r"(a), [m] "m"(*(const uint64_t(*)[4])m), [k] "m"(*m0inv),
-              "m"(*(const uint64_t(*)[4])a), "m"(*(const uint64_t(*)[4])b)
+              [r4] "=&r"(r4), [lo] "=&r"(lo), [hi] "=&r"(hi)
+            : [a] "r"(a), [b0] "r"(b0), [b1] "r"(b1), [b2] "r"(b2), [b3] "r"(b3),
+              [m] "m"(*(const uint64_t(*)[4])m), [k] "m"(*m0inv),
+              [zero] "m"(cuzk_x86_zero), "m"(*(const uint64_t(*)[4])a)
             : "rdx", "cc");
     r[0] = r4, r[1] = r0, r[2] = r1, r[3] = r2;
 }
