@@ -32,9 +32,11 @@ static void par_for_each(cuzk_par *par, cuzk_task_fn fn, void *arg, size_t n)
     par_job j = {fn, arg, n, 0};
     pthread_t th[16];
     unsigned nt = par->nthreads > 16 ? 16 : par->nthreads;
-    for (unsigned t = 1; t < nt; t++) pthread_create(&th[t], NULL, par_worker, &j);
+    for (unsigned t = 1; t < nt; t++)
+        pthread_create(&th[t], NULL, par_worker, &j);
     par_worker(&j);
-    for (unsigned t = 1; t < nt; t++) pthread_join(th[t], NULL);
+    for (unsigned t = 1; t < nt; t++)
+        pthread_join(th[t], NULL);
 }
 
 static cuzk_par make_par(unsigned nthreads)
@@ -60,9 +62,12 @@ static void gen_scalars(cuzk_fr *k, size_t n, int kind)
             rand_fr(&k[i]);
         } else if (kind == 1) {
             unsigned v = (unsigned)(r % 100);
-            if (v < 75) k[i] = CUZK_FR_ZERO;
-            else if (v < 95) k[i] = CUZK_FR_ONE;
-            else rand_fr(&k[i]);
+            if (v < 75)
+                k[i] = CUZK_FR_ZERO;
+            else if (v < 95)
+                k[i] = CUZK_FR_ONE;
+            else
+                rand_fr(&k[i]);
         } else if (kind == 2) {
             cuzk_fr_from_u64(&k[i], r % 70000);
         } else {
@@ -79,7 +84,8 @@ static void gen_scalars(cuzk_fr *k, size_t n, int kind)
             } else {
                 l[j / 64] = (uint64_t)1 << (j % 64);
                 if (v == 5) { /* 2^j - 1 */
-                    for (unsigned q = 0; q < j / 64; q++) l[q] = ~(uint64_t)0;
+                    for (unsigned q = 0; q < j / 64; q++)
+                        l[q] = ~(uint64_t)0;
                     l[j / 64] -= 1;
                 }
                 CHECK(cuzk_fr_from_limbs(&k[i], l) == CUZK_OK);
@@ -105,9 +111,12 @@ static void gen_g1(cuzk_g1_affine *out, size_t n, int nasty)
         cuzk_g1_to_affine(&out[i], &p);
         if (nasty && i > 0) {
             unsigned v = (unsigned)(test_rand64() % 8);
-            if (v == 0) out[i] = out[test_rand64() % i];
-            else if (v == 1) cuzk_g1_affine_neg(&out[i], &out[test_rand64() % i]);
-            else if (v == 2) memset(&out[i], 0, sizeof out[i]);
+            if (v == 0)
+                out[i] = out[test_rand64() % i];
+            else if (v == 1)
+                cuzk_g1_affine_neg(&out[i], &out[test_rand64() % i]);
+            else if (v == 2)
+                memset(&out[i], 0, sizeof out[i]);
         }
     }
 }
@@ -126,9 +135,12 @@ static void gen_g2(cuzk_g2_affine *out, size_t n, int nasty)
         cuzk_g2_to_affine(&out[i], &p);
         if (nasty && i > 0) {
             unsigned v = (unsigned)(test_rand64() % 8);
-            if (v == 0) out[i] = out[test_rand64() % i];
-            else if (v == 1) cuzk_g2_affine_neg(&out[i], &out[test_rand64() % i]);
-            else if (v == 2) memset(&out[i], 0, sizeof out[i]);
+            if (v == 0)
+                out[i] = out[test_rand64() % i];
+            else if (v == 1)
+                cuzk_g2_affine_neg(&out[i], &out[test_rand64() % i]);
+            else if (v == 2)
+                memset(&out[i], 0, sizeof out[i]);
         }
     }
 }
@@ -167,8 +179,8 @@ static void naive_g2(cuzk_g2 *r, const cuzk_g2_affine *bases, const cuzk_fr *k, 
 }
 
 /* Runs the G1 MSM in several configurations and checks each against ref. */
-static void check_g1_all(const cuzk_g1 *ref, const cuzk_g1_affine *bases, size_t nbases,
-                         const cuzk_fr *k, size_t n, const uint64_t *density, int thorough)
+static void check_g1_all(const cuzk_g1 *ref, const cuzk_g1_affine *bases, size_t nbases, const cuzk_fr *k,
+                         size_t n, const uint64_t *density, int thorough)
 {
     cuzk_g1 got;
     CHECK(cuzk_msm_g1(NULL, &got, bases, nbases, k, n, density, NULL, 0) == CUZK_OK);
@@ -181,11 +193,9 @@ static void check_g1_all(const cuzk_g1 *ref, const cuzk_g1_affine *bases, size_t
     size_t len = cuzk_msm_g1_scratch_sizeof(n, &par3);
     void *scratch = malloc(len);
     CHECK(scratch != NULL);
-    CHECK(cuzk_msm_g1_canonical(&par3, &got, bases, nbases, ks, n, density, scratch, len) ==
-          CUZK_OK);
+    CHECK(cuzk_msm_g1_canonical(&par3, &got, bases, nbases, ks, n, density, scratch, len) == CUZK_OK);
     CHECK(cuzk_g1_eq(&got, ref));
-    CHECK(cuzk_msm_g1_canonical(&par2, &got, bases, nbases, ks, n, density, scratch, len) ==
-          CUZK_OK);
+    CHECK(cuzk_msm_g1_canonical(&par2, &got, bases, nbases, ks, n, density, scratch, len) == CUZK_OK);
     CHECK(cuzk_g1_eq(&got, ref));
     free(scratch);
     if (thorough) {
@@ -196,16 +206,16 @@ static void check_g1_all(const cuzk_g1 *ref, const cuzk_g1_affine *bases, size_t
                 cuzk_msm_opts o = {cs[ci], (int)(ci & 1), st};
                 /* big windows cost 2^(c-1) bucket additions per window */
                 if (cs[ci] > 11 && n < 1000 && (st == 2 || n < 200)) continue;
-                CHECK(cuzk_msm_g1_opts(ci & 2 ? &par3 : NULL, &got, bases, nbases, ks, n,
-                                       density, NULL, 0, &o) == CUZK_OK);
+                CHECK(cuzk_msm_g1_opts(ci & 2 ? &par3 : NULL, &got, bases, nbases, ks, n, density, NULL, 0,
+                                       &o) == CUZK_OK);
                 CHECK(cuzk_g1_eq(&got, ref));
             }
     }
     free(ks);
 }
 
-static void check_g2_all(const cuzk_g2 *ref, const cuzk_g2_affine *bases, size_t nbases,
-                         const cuzk_fr *k, size_t n, const uint64_t *density, int thorough)
+static void check_g2_all(const cuzk_g2 *ref, const cuzk_g2_affine *bases, size_t nbases, const cuzk_fr *k,
+                         size_t n, const uint64_t *density, int thorough)
 {
     cuzk_g2 got;
     CHECK(cuzk_msm_g2(NULL, &got, bases, nbases, k, n, density, NULL, 0) == CUZK_OK);
@@ -214,16 +224,14 @@ static void check_g2_all(const cuzk_g2 *ref, const cuzk_g2_affine *bases, size_t
     CHECK(ks != NULL);
     cuzk_scalars_from_fr(ks, k, n);
     cuzk_par par3 = make_par(3);
-    CHECK(cuzk_msm_g2_canonical(&par3, &got, bases, nbases, ks, n, density, NULL, 0) ==
-          CUZK_OK);
+    CHECK(cuzk_msm_g2_canonical(&par3, &got, bases, nbases, ks, n, density, NULL, 0) == CUZK_OK);
     CHECK(cuzk_g2_eq(&got, ref));
     if (thorough) {
         static const unsigned cs[] = {1, 3, 4, 6, 9, 12};
         for (size_t ci = 0; ci < sizeof cs / sizeof cs[0]; ci++)
             for (int st = 1; st <= 3; st++) {
                 cuzk_msm_opts o = {cs[ci], (int)(ci & 1), st};
-                CHECK(cuzk_msm_g2_opts(NULL, &got, bases, nbases, ks, n, density, NULL, 0,
-                                       &o) == CUZK_OK);
+                CHECK(cuzk_msm_g2_opts(NULL, &got, bases, nbases, ks, n, density, NULL, 0, &o) == CUZK_OK);
                 CHECK(cuzk_g2_eq(&got, ref));
             }
     }
@@ -249,7 +257,8 @@ static void test_booth_digits(void)
             uint64_t acc[5] = {0, 0, 0, 0, 0};
             for (unsigned w = nw; w-- > 0;) {
                 for (unsigned s = 0; s < c; s++) { /* acc <<= 1 */
-                    for (int l = 4; l > 0; l--) acc[l] = acc[l] << 1 | acc[l - 1] >> 63;
+                    for (int l = 4; l > 0; l--)
+                        acc[l] = acc[l] << 1 | acc[l - 1] >> 63;
                     acc[0] <<= 1;
                 }
                 uint32_t d = msm_booth(&k, w, c), mag = d & ~MSM_NEG;
@@ -257,7 +266,8 @@ static void test_booth_digits(void)
                 unsigned __int128 carry = 0;
                 uint64_t add[5] = {mag, 0, 0, 0, 0};
                 if (d & MSM_NEG) { /* add two's complement of mag */
-                    for (int l = 0; l < 5; l++) add[l] = ~add[l];
+                    for (int l = 0; l < 5; l++)
+                        add[l] = ~add[l];
                     carry = 1;
                 }
                 for (int l = 0; l < 5; l++) {
@@ -266,8 +276,8 @@ static void test_booth_digits(void)
                     carry >>= 64;
                 }
             }
-            CHECK(acc[0] == k.l[0] && acc[1] == k.l[1] && acc[2] == k.l[2] &&
-                  acc[3] == k.l[3] && acc[4] == 0);
+            CHECK(acc[0] == k.l[0] && acc[1] == k.l[1] && acc[2] == k.l[2] && acc[3] == k.l[3] &&
+                  acc[4] == 0);
         }
     }
 }
@@ -281,11 +291,16 @@ static void test_inversions(void)
         uint8_t buf[48];
         test_rand_bytes(buf, sizeof buf);
         buf[0] &= 0x0f;
-        if (it == 0) a = CUZK_FP_ONE;
-        else if (it == 1) cuzk_fp_neg(&a, &CUZK_FP_ONE);
-        else if (it == 2) cuzk_fp_from_u64(&a, 2);
-        else if (it == 3) a = CUZK_FP_ZERO;
-        else if (cuzk_fp_from_bytes_be(&a, buf) != CUZK_OK) continue;
+        if (it == 0)
+            a = CUZK_FP_ONE;
+        else if (it == 1)
+            cuzk_fp_neg(&a, &CUZK_FP_ONE);
+        else if (it == 2)
+            cuzk_fp_from_u64(&a, 2);
+        else if (it == 3)
+            a = CUZK_FP_ZERO;
+        else if (cuzk_fp_from_bytes_be(&a, buf) != CUZK_OK)
+            continue;
         msm_fp_inv_var(&x, &a);
         cuzk_fp_inv(&y, &a);
         CHECK(cuzk_fp_eq(&x, &y));
@@ -315,13 +330,12 @@ static void run_g1_case(size_t n, int kind, int nasty, int thorough)
 /* Sizes around chunk and window boundaries, all scalar kinds. */
 static void test_g1_sizes(void)
 {
-    static const size_t sizes[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33,
-                                   63, 64, 65, 127, 128, 129, 255, 256, 257, 300};
+    static const size_t sizes[] = {0,  1,  2,  3,  4,  5,   7,   8,   9,   15,  16,  17, 31,
+                                   32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 300};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         for (int kind = 0; kind < 4; kind++)
             run_g1_case(sizes[i], kind, kind == 2,
-                        (sizes[i] <= 33 && kind != 1) ||
-                            (kind == 3 && (sizes[i] == 65 || sizes[i] == 257)));
+                        (sizes[i] <= 33 && kind != 1) || (kind == 3 && (sizes[i] == 65 || sizes[i] == 257)));
 }
 
 /* A few thousand terms: random and Filecoin-like scalars, default paths. */
@@ -342,7 +356,8 @@ static void test_g1_edge(void)
     cuzk_fr k[200];
     cuzk_g1 ref, g;
     gen_g1(b, n, 1);
-    for (size_t i = 0; i < n; i++) k[i] = CUZK_FR_ZERO;
+    for (size_t i = 0; i < n; i++)
+        k[i] = CUZK_FR_ZERO;
     naive_g1(&ref, b, k, n, NULL);
     CHECK(cuzk_g1_is_inf(&ref));
     check_g1_all(&ref, b, n, k, n, NULL, 1);
@@ -395,7 +410,8 @@ static void test_g1_density(void)
             uint64_t r = test_rand64() & test_rand64();
             dens[w] = mode == 0 ? ~(uint64_t)0 : mode == 1 ? r : mode == 2 ? 0 : r | test_rand64();
         }
-        for (size_t i = 0; i < n; i++) cnt += has_bit(dens, i);
+        for (size_t i = 0; i < n; i++)
+            cnt += has_bit(dens, i);
         gen_g1(b, cnt, mode == 3);
         gen_scalars(k, n, mode == 3 ? 1 : 0);
         cuzk_g1 ref, got;
@@ -423,7 +439,8 @@ static void test_g1_threads(void)
     CHECK(b && k);
     gen_g1(b, n, 1);
     gen_scalars(k, n, 1);
-    for (size_t i = 0; i < n; i += 3) rand_fr(&k[i]);
+    for (size_t i = 0; i < n; i += 3)
+        rand_fr(&k[i]);
     cuzk_g1 ref, got;
     naive_g1(&ref, b, k, n, NULL);
     static const unsigned th[] = {1, 2, 3, 4, 7, 16};
@@ -482,10 +499,12 @@ static void test_g1_tiles(void)
     gen_g1(b, n, 1);
     gen_scalars(k, n, 0);
     cuzk_scalars_from_fr(ks, k, n);
-    for (size_t i = 0; i < n; i++) idx[i] = (uint32_t)(n - 1 - i); /* reversed */
+    for (size_t i = 0; i < n; i++)
+        idx[i] = (uint32_t)(n - 1 - i); /* reversed */
     cuzk_fr *kr = malloc(n * sizeof *kr);
     CHECK(kr != NULL);
-    for (size_t i = 0; i < n; i++) kr[n - 1 - i] = k[i];
+    for (size_t i = 0; i < n; i++)
+        kr[n - 1 - i] = k[i];
     cuzk_g1 ref, got, win[2][64];
     naive_g1(&ref, b, kr, n, NULL);
     for (int st = 1; st <= 3; st++) {
@@ -496,11 +515,11 @@ static void test_g1_tiles(void)
         size_t half = n / 3;
         CHECK(cuzk_msm_g1_tile(win[0], b, idx, ks, half, c, 0, nw, st, s, len) == CUZK_OK);
         /* second range in two window groups */
-        CHECK(cuzk_msm_g1_tile(win[1], b, idx + half, ks + half, n - half, c, 0, 5, st, s,
-                               len) == CUZK_OK);
-        CHECK(cuzk_msm_g1_tile(win[1] + 5, b, idx + half, ks + half, n - half, c, 5, nw, st, s,
-                               len) == CUZK_OK);
-        for (unsigned w = 0; w < nw; w++) cuzk_g1_add(&win[0][w], &win[0][w], &win[1][w]);
+        CHECK(cuzk_msm_g1_tile(win[1], b, idx + half, ks + half, n - half, c, 0, 5, st, s, len) == CUZK_OK);
+        CHECK(cuzk_msm_g1_tile(win[1] + 5, b, idx + half, ks + half, n - half, c, 5, nw, st, s, len) ==
+              CUZK_OK);
+        for (unsigned w = 0; w < nw; w++)
+            cuzk_g1_add(&win[0][w], &win[0][w], &win[1][w]);
         cuzk_msm_g1_combine(&got, win[0], nw, c);
         CHECK(cuzk_g1_eq(&got, &ref));
         CHECK(cuzk_msm_g1_tile(win[0], b, idx, ks, n, c, 0, nw, st, s, len - 65) == CUZK_ERR_ARG);
@@ -511,7 +530,8 @@ static void test_g1_tiles(void)
     void *s = malloc(len);
     CHECK(s != NULL);
     cuzk_g1_set_inf(&ref);
-    for (size_t i = 0; i < n; i++) cuzk_g1_add_affine(&ref, &ref, &b[idx[i]]);
+    for (size_t i = 0; i < n; i++)
+        cuzk_g1_add_affine(&ref, &ref, &b[idx[i]]);
     CHECK(cuzk_msm_g1_sum(&got, b, idx, n, s, len) == CUZK_OK);
     CHECK(cuzk_g1_eq(&got, &ref));
     free(s);
@@ -537,8 +557,7 @@ static void test_errors(void)
     cuzk_scalar ks[4];
     cuzk_scalars_from_fr(ks, k, 4);
     memcpy(ks[2].l, CUZK_FR_MODULUS, sizeof ks[2].l); /* k = r: not canonical */
-    CHECK(cuzk_msm_g1_canonical(NULL, &got, b, 4, ks, 4, NULL, NULL, 0) ==
-          CUZK_ERR_ENC_NONCANONICAL);
+    CHECK(cuzk_msm_g1_canonical(NULL, &got, b, 4, ks, 4, NULL, NULL, 0) == CUZK_ERR_ENC_NONCANONICAL);
     cuzk_msm_opts o = {CUZK_MSM_MAX_WINDOW + 1, 0, 0};
     CHECK(cuzk_msm_g1_opts(NULL, &got, b, 4, ks, 1, NULL, NULL, 0, &o) == CUZK_ERR_ARG);
     CHECK(cuzk_msm_g1(NULL, &got, NULL, 0, NULL, 0, NULL, NULL, 0) == CUZK_OK);

@@ -25,12 +25,16 @@
 static size_t popcount_range(const uint64_t *bits, size_t n)
 {
     size_t c = 0;
-    for (size_t i = 0; i < n / 64; i++) c += (size_t)__builtin_popcountll(bits[i]);
+    for (size_t i = 0; i < n / 64; i++)
+        c += (size_t)__builtin_popcountll(bits[i]);
     if (n % 64) c += (size_t)__builtin_popcountll(bits[n / 64] & ((1ull << (n % 64)) - 1));
     return c;
 }
 
-static size_t words(size_t bits) { return (bits + 63) / 64; }
+static size_t words(size_t bits)
+{
+    return (bits + 63) / 64;
+}
 
 int cuzk_groth16_witness_from_cs(cuzk_groth16_witness *w, const cuzk_cs *cs)
 {
@@ -59,10 +63,12 @@ static int check_witness(const cuzk_groth16_params *p, const cuzk_groth16_witnes
                          const cuzk_groth16_witness *w0, char *err, size_t el)
 {
     bool inplace = w->a_mut && w->b_mut && w->c_mut;
-    if ((!inplace && (!w->a || !w->b || !w->c)) || !w->input || (w->n_aux && !w->aux) || !w->b_input_density ||
-        (w->n_aux && (!w->a_aux_density || !w->b_aux_density)))
-        return g16_err(err, el, CUZK_ERR_ARG, "prove: circuit %zu: missing evaluations, assignment "
-                                              "or density", i);
+    if ((!inplace && (!w->a || !w->b || !w->c)) || !w->input || (w->n_aux && !w->aux) ||
+        !w->b_input_density || (w->n_aux && (!w->a_aux_density || !w->b_aux_density)))
+        return g16_err(err, el, CUZK_ERR_ARG,
+                       "prove: circuit %zu: missing evaluations, assignment "
+                       "or density",
+                       i);
     cuzk_groth16_shape sh = {
         .n_inputs = w->n_inputs,
         .n_aux = w->n_aux,
@@ -77,14 +83,14 @@ static int check_witness(const cuzk_groth16_params *p, const cuzk_groth16_witnes
     if (!cuzk_fr_is_one(&w->input[0]))
         return g16_err(err, el, CUZK_ERR_ARG, "prove: circuit %zu: input 0 (ONE) is not 1", i);
     /* chunked MSMs over mapped bases use one density for the whole batch */
-    if (w != w0 &&
-        (w->n_aux != w0->n_aux || w->n_inputs != w0->n_inputs ||
-         (w->n_aux && (memcmp(w->a_aux_density, w0->a_aux_density, words(w->n_aux) * 8) ||
-                       memcmp(w->b_aux_density, w0->b_aux_density, words(w->n_aux) * 8))) ||
-         memcmp(w->b_input_density, w0->b_input_density, words(w->n_inputs) * 8)))
+    if (w != w0 && (w->n_aux != w0->n_aux || w->n_inputs != w0->n_inputs ||
+                    (w->n_aux && (memcmp(w->a_aux_density, w0->a_aux_density, words(w->n_aux) * 8) ||
+                                  memcmp(w->b_aux_density, w0->b_aux_density, words(w->n_aux) * 8))) ||
+                    memcmp(w->b_input_density, w0->b_input_density, words(w->n_inputs) * 8)))
         return g16_err(err, el, CUZK_ERR_ARG,
                        "prove: circuit %zu has a different density from circuit 0; a batch must "
-                       "share one circuit", i);
+                       "share one circuit",
+                       i);
     return CUZK_OK;
 }
 
@@ -92,13 +98,13 @@ static int check_witness(const cuzk_groth16_params *p, const cuzk_groth16_witnes
 
 typedef struct {
     const cuzk_groth16_params *p;
-    int v;             /* cuzk_groth16_vec */
-    size_t base0;      /* first base of this query part in the vector */
+    int v;                   /* cuzk_groth16_vec */
+    size_t base0;            /* first base of this query part in the vector */
     const uint64_t *density; /* shared by the batch, NULL = dense */
     size_t nvars;
     const cuzk_fr *const *scalars; /* per proof */
     size_t nproofs;
-    size_t chunk;      /* variables per chunk (mapped params) */
+    size_t chunk; /* variables per chunk (mapped params) */
     /* CPU backend fast path: the same scalars already converted to
      * canonical integers (per proof), so L, A, B_G1 and B_G2 share one
      * conversion and the MSM needs only its small canonical scratch */
@@ -110,17 +116,14 @@ typedef struct {
 /* One MSM of the query for proof i over bases [b, b + nb) and variables
  * [v0, v0 + nv): the backend's, or cuzk/msm.h directly on canonical
  * scalars. */
-static int query_msm(const cuzk_groth16_backend *be, cuzk_par *par, const query *q, size_t i,
-                     void *r, const void *bases, size_t nb, size_t v0, size_t nv,
-                     const uint64_t *dens)
+static int query_msm(const cuzk_groth16_backend *be, cuzk_par *par, const query *q, size_t i, void *r,
+                     const void *bases, size_t nb, size_t v0, size_t nv, const uint64_t *dens)
 {
     const bool g2 = q->v == CUZK_G16_B_G2;
     if (q->canon) {
         const cuzk_scalar *k = q->canon[i] + v0;
-        return g2 ? cuzk_msm_g2_canonical(par, r, bases, nb, k, nv, dens, q->scratch,
-                                          q->scratch_len)
-                  : cuzk_msm_g1_canonical(par, r, bases, nb, k, nv, dens, q->scratch,
-                                          q->scratch_len);
+        return g2 ? cuzk_msm_g2_canonical(par, r, bases, nb, k, nv, dens, q->scratch, q->scratch_len)
+                  : cuzk_msm_g1_canonical(par, r, bases, nb, k, nv, dens, q->scratch, q->scratch_len);
     }
     const cuzk_fr *s = q->scalars[i] + v0;
     return g2 ? be->msm_g2(be->ctx, r, bases, nb, s, nv, dens, par)
@@ -148,8 +151,7 @@ static void dec_task(void *arg, size_t t)
 }
 
 /* acc[i] (G1 or G2 Jacobian) += the query's MSM for proof i. */
-static int run_query(const cuzk_groth16_backend *be, cuzk_par *par, const query *q, void *acc,
-                     void *buf)
+static int run_query(const cuzk_groth16_backend *be, cuzk_par *par, const query *q, void *acc, void *buf)
 {
     const bool g2 = q->v == CUZK_G16_B_G2;
     const cuzk_groth16_params *p = q->p;
@@ -160,13 +162,11 @@ static int run_query(const cuzk_groth16_backend *be, cuzk_par *par, const query 
             int st;
             if (g2) {
                 cuzk_g2 r, *a = (cuzk_g2 *)acc + i;
-                st = query_msm(be, par, q, i, &r, p->g2 + q->base0, nb_total, 0, q->nvars,
-                               q->density);
+                st = query_msm(be, par, q, i, &r, p->g2 + q->base0, nb_total, 0, q->nvars, q->density);
                 if (!st) cuzk_g2_add(a, a, &r);
             } else {
                 cuzk_g1 r, *a = (cuzk_g1 *)acc + i;
-                st = query_msm(be, par, q, i, &r, p->g1[q->v] + q->base0, nb_total, 0,
-                               q->nvars, q->density);
+                st = query_msm(be, par, q, i, &r, p->g1[q->v] + q->base0, nb_total, 0, q->nvars, q->density);
                 if (!st) cuzk_g1_add(a, a, &r);
             }
             if (st) return st;
@@ -218,9 +218,9 @@ static int random_fr(cuzk_fr *r)
     return CUZK_OK;
 }
 
-static void assemble(uint8_t proof[CUZK_G16_PROOF_BYTES], const cuzk_groth16_vk *vk,
-                     const cuzk_g1 *sa, const cuzk_g1 *sb1, const cuzk_g2 *sb2, const cuzk_g1 *sh,
-                     const cuzk_g1 *sl, const cuzk_fr *r, const cuzk_fr *s)
+static void assemble(uint8_t proof[CUZK_G16_PROOF_BYTES], const cuzk_groth16_vk *vk, const cuzk_g1 *sa,
+                     const cuzk_g1 *sb1, const cuzk_g2 *sb2, const cuzk_g1 *sh, const cuzk_g1 *sl,
+                     const cuzk_fr *r, const cuzk_fr *s)
 {
     cuzk_g1 a, b1, c, t, d1;
     cuzk_g2 b2, t2, d2;
@@ -326,8 +326,8 @@ static void free_accs(accs *x, size_t n)
     free(x->scratch);
 }
 
-static int h_phase(const cuzk_groth16_backend *be, cuzk_par *par, const cuzk_groth16_witness *w,
-                   size_t m, unsigned log_m, cuzk_fr **out)
+static int h_phase(const cuzk_groth16_backend *be, cuzk_par *par, const cuzk_groth16_witness *w, size_t m,
+                   unsigned log_m, cuzk_fr **out)
 {
     size_t n = w->n_constraints;
     if (w->a_mut && w->b_mut && w->c_mut) {
@@ -386,7 +386,8 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
     const cuzk_fr **sc = calloc(n, sizeof *sc);
     /* decode buffer for mapped params: one chunk of G2 (the largest) */
     size_t most = 0;
-    for (int v = 0; v < 5; v++) most = p->count[v] > most ? p->count[v] : most;
+    for (int v = 0; v < 5; v++)
+        most = p->count[v] > most ? p->count[v] : most;
     most = most < chunk ? most : chunk;
     void *buf = p->map ? malloc((most ? most : 1) * sizeof(cuzk_g2_affine)) : NULL;
     if (!x.h || !x.l || !x.a || !x.b1 || !x.b2 || !x.hcoef || !x.owned || !sc || (p->map && !buf)) {
@@ -406,8 +407,7 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
     for (size_t i = 0; i < n; i++) {
         x.owned[i] = !(w[i].a_mut && w[i].b_mut && w[i].c_mut);
         if ((st = h_phase(be, par, &w[i], m, log_m, &x.hcoef[i]))) {
-            g16_err(err, el, st, "prove: circuit %zu: H computation failed: %s", i,
-                    cuzk_strerror(st));
+            g16_err(err, el, st, "prove: circuit %zu: H computation failed: %s", i, cuzk_strerror(st));
             goto done;
         }
     }
@@ -444,21 +444,21 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
         goto done;
     }
 
-#define RUN(field, acc, vec, b0, dens, nv, scal, kscal)                                          \
-    do {                                                                                         \
-        for (size_t i = 0; i < n; i++) {                                                         \
-            sc[i] = (scal);                                                                      \
-            kc[i] = fast ? (kscal) : NULL;                                                       \
-        }                                                                                        \
-        query q = {p, vec, b0, dens, nv, sc, n, chunk, fast ? kc : NULL, scratch, scratch_len}; \
-        t = g16_clock(cpu);                                                                      \
-        st = run_query(be, par, &q, acc, buf);                                                   \
-        tm.field += g16_clock(cpu) - t;                                                          \
-        if (st) {                                                                                \
-            g16_err(err, el, st, "prove: MSM over %s failed: %s", #vec, cuzk_strerror(st));      \
-            free(kc);                                                                            \
-            goto done;                                                                           \
-        }                                                                                        \
+#define RUN(field, acc, vec, b0, dens, nv, scal, kscal)                                                      \
+    do {                                                                                                     \
+        for (size_t i = 0; i < n; i++) {                                                                     \
+            sc[i] = (scal);                                                                                  \
+            kc[i] = fast ? (kscal) : NULL;                                                                   \
+        }                                                                                                    \
+        query q = {p, vec, b0, dens, nv, sc, n, chunk, fast ? kc : NULL, scratch, scratch_len};              \
+        t = g16_clock(cpu);                                                                                  \
+        st = run_query(be, par, &q, acc, buf);                                                               \
+        tm.field += g16_clock(cpu) - t;                                                                      \
+        if (st) {                                                                                            \
+            g16_err(err, el, st, "prove: MSM over %s failed: %s", #vec, cuzk_strerror(st));                  \
+            free(kc);                                                                                        \
+            goto done;                                                                                       \
+        }                                                                                                    \
     } while (0)
 
     t = g16_clock(cpu);

@@ -46,8 +46,7 @@ static size_t scratch_for(size_t nvars, size_t K, unsigned c, int is_fr, split *
     return msm_align(nvars * (is_fr ? sizeof(cuzk_scalar) : sizeof(uint32_t))) +
            2 * msm_align(nvars * sizeof(uint32_t)) +
            msm_align((s.balanced ? s.ntasks : s.P) * nwin * sizeof(xyzz)) +
-           msm_align(s.ntasks * sizeof(xyzz)) +
-           s.ntasks * s.tile_bytes + 64;
+           msm_align(s.ntasks * sizeof(xyzz)) + s.ntasks * s.tile_bytes + 64;
 }
 
 static size_t scratch_bound(size_t nvars, size_t K, unsigned cup, int is_fr)
@@ -107,11 +106,12 @@ static void job_task(void *arg, size_t i)
             size_t a = u0 > w * T ? u0 - w * T : 0, b = u1 < (w + 1) * T ? u1 - w * T : T;
             size_t w1 = w + 1;
             if (a == 0 && b == T) /* whole windows: one tile over the run */
-                while (w1 * T + T <= u1) w1++;
+                while (w1 * T + T <= u1)
+                    w1++;
             size_t t0 = j->m * a / T, t1 = j->m * b / T;
             (void)tile_impl(&win[w], j->bases, j->idx + t0, j->kidx ? j->k : j->k + t0,
-                            j->kidx ? j->kidx + t0 : NULL, t1 - t0, j->c, (unsigned)w,
-                            (unsigned)w1, j->strategy, s, j->sp.tile_bytes);
+                            j->kidx ? j->kidx + t0 : NULL, t1 - t0, j->c, (unsigned)w, (unsigned)w1,
+                            j->strategy, s, j->sp.tile_bytes);
             w = w1 - 1;
         }
         return;
@@ -119,14 +119,13 @@ static void job_task(void *arg, size_t i)
     size_t t0 = j->m * p / j->sp.P, t1 = j->m * (p + 1) / j->sp.P;
     unsigned w0 = (unsigned)(j->nwin * g / j->sp.NG), w1 = (unsigned)(j->nwin * (g + 1) / j->sp.NG);
     /* cannot fail: arguments were validated and scratch sized by the driver */
-    (void)tile_impl(&j->win[p * j->nwin + w0], j->bases, j->idx + t0,
-                    j->kidx ? j->k : j->k + t0, j->kidx ? j->kidx + t0 : NULL, t1 - t0, j->c,
-                    w0, w1, j->strategy, s, j->sp.tile_bytes);
+    (void)tile_impl(&j->win[p * j->nwin + w0], j->bases, j->idx + t0, j->kidx ? j->k : j->k + t0,
+                    j->kidx ? j->kidx + t0 : NULL, t1 - t0, j->c, w0, w1, j->strategy, s, j->sp.tile_bytes);
 }
 
-static int msm_run(cuzk_par *par, JAC *out, const AFF *bases, size_t nbases,
-                   const void *scalars, int is_fr, size_t nvars, const uint64_t *density,
-                   void *scratch, size_t scratch_len, const cuzk_msm_opts *opts)
+static int msm_run(cuzk_par *par, JAC *out, const AFF *bases, size_t nbases, const void *scalars, int is_fr,
+                   size_t nvars, const uint64_t *density, void *scratch, size_t scratch_len,
+                   const cuzk_msm_opts *opts)
 {
     cuzk_msm_opts o = {0, 0, 0};
     if (opts) o = *opts;
@@ -191,8 +190,10 @@ static int msm_run(cuzk_par *par, JAC *out, const AFF *bases, size_t nbases,
             continue;
         }
         ridx[m] = base;
-        if (is_fr) rk[m++] = k;
-        else kidx[m++] = (uint32_t)i;
+        if (is_fr)
+            rk[m++] = k;
+        else
+            kidx[m++] = (uint32_t)i;
     }
 
     job j;
@@ -218,35 +219,35 @@ static int msm_run(cuzk_par *par, JAC *out, const AFF *bases, size_t nbases,
     size_t nsums = j.sp.balanced ? j.sp.ntasks : j.sp.P;
     p += msm_align(nsums * j.nwin * sizeof(xyzz));
     if (j.sp.balanced)
-        for (size_t q = 0; q < nsums * j.nwin; q++) xyzz_set_inf(&j.win[q]);
+        for (size_t q = 0; q < nsums * j.nwin; q++)
+            xyzz_set_inf(&j.win[q]);
     j.onesum = (xyzz *)p;
     p += msm_align(j.sp.ntasks * sizeof(xyzz));
     j.tiles = p;
     cuzk_par_for(par, job_task, &j, j.sp.ntasks);
 
     for (size_t q = 1; q < nsums; q++)
-        for (unsigned w = 0; w < j.nwin; w++) xyzz_add(&j.win[w], &j.win[q * j.nwin + w]);
+        for (unsigned w = 0; w < j.nwin; w++)
+            xyzz_add(&j.win[w], &j.win[q * j.nwin + w]);
     xyzz acc;
     combine_impl(&acc, j.win, j.nwin, j.c);
-    for (size_t i = 0; i < j.sp.ntasks; i++) xyzz_add(&acc, &j.onesum[i]);
+    for (size_t i = 0; i < j.sp.ntasks; i++)
+        xyzz_add(&acc, &j.onesum[i]);
     xyzz_to_jac(out, &acc);
 done:
     free(mem);
     return rc;
 }
 
-int G(opts)(cuzk_par *par, JAC *out, const AFF *bases, size_t nbases,
-            const cuzk_scalar *scalars, size_t nvars, const uint64_t *density, void *scratch,
-            size_t scratch_len, const cuzk_msm_opts *opts)
+int G(opts)(cuzk_par *par, JAC *out, const AFF *bases, size_t nbases, const cuzk_scalar *scalars,
+            size_t nvars, const uint64_t *density, void *scratch, size_t scratch_len,
+            const cuzk_msm_opts *opts)
 {
-    return msm_run(par, out, bases, nbases, scalars, 0, nvars, density, scratch, scratch_len,
-                   opts);
+    return msm_run(par, out, bases, nbases, scalars, 0, nvars, density, scratch, scratch_len, opts);
 }
 
-int G(canonical)(cuzk_par *par, JAC *out, const AFF *bases, size_t nbases,
-                 const cuzk_scalar *scalars, size_t nvars, const uint64_t *density,
-                 void *scratch, size_t scratch_len)
+int G(canonical)(cuzk_par *par, JAC *out, const AFF *bases, size_t nbases, const cuzk_scalar *scalars,
+                 size_t nvars, const uint64_t *density, void *scratch, size_t scratch_len)
 {
-    return msm_run(par, out, bases, nbases, scalars, 0, nvars, density, scratch, scratch_len,
-                   NULL);
+    return msm_run(par, out, bases, nbases, scalars, 0, nvars, density, scratch, scratch_len, NULL);
 }

@@ -180,9 +180,8 @@ int cmd_msm(int argc, char **argv)
         }
     }
     int g2 = !strcmp(group, "g2");
-    if ((!g2 && strcmp(group, "g1")) || log_n > 26 || threads < 1 || threads > 256 ||
-        reps < 1 || reps > 100 ||
-        (strcmp(kind, "random") && strcmp(kind, "bits") && strcmp(kind, "filecoin"))) {
+    if ((!g2 && strcmp(group, "g1")) || log_n > 26 || threads < 1 || threads > 256 || reps < 1 ||
+        reps > 100 || (strcmp(kind, "random") && strcmp(kind, "bits") && strcmp(kind, "filecoin"))) {
         fprintf(stderr, "cuzk-bench msm: bad option value (group g1|g2, log <= 26, "
                         "threads 1..256, reps 1..100, scalars random|bits|filecoin)\n");
         return 2;
@@ -197,10 +196,12 @@ int cmd_msm(int argc, char **argv)
     }
     cuzk_par *par = cuzk_pool_par(pool);
     make_scalars(k, n, kind);
-    if (g2) make_g2(bases, n);
-    else make_g1(bases, n);
-    size_t len = g2 ? cuzk_msm_g2_canonical_scratch_sizeof(n, par)
-                    : cuzk_msm_g1_canonical_scratch_sizeof(n, par);
+    if (g2)
+        make_g2(bases, n);
+    else
+        make_g1(bases, n);
+    size_t len =
+        g2 ? cuzk_msm_g2_canonical_scratch_sizeof(n, par) : cuzk_msm_g1_canonical_scratch_sizeof(n, par);
     if (o.window) len = 0; /* forced window: let the call size its own scratch */
     void *scratch = len ? malloc(len) : NULL;
     double *t = malloc(reps * sizeof *t);
@@ -229,8 +230,8 @@ int cmd_msm(int argc, char **argv)
         double busiest, sum;
         thread_split(&busiest, &sum, tids, tcpu, nt);
         if (!json)
-            printf("rep %u: %.1f ms (cpu %.1f ms; busiest thread %.1f ms, speedup %.2f)\n", r,
-                   1e3 * t[r], 1e3 * cpu, busiest, busiest > 0 ? sum / busiest : 0.0);
+            printf("rep %u: %.1f ms (cpu %.1f ms; busiest thread %.1f ms, speedup %.2f)\n", r, 1e3 * t[r],
+                   1e3 * cpu, busiest, busiest > 0 ? sum / busiest : 0.0);
     }
     bench_sink(sink, sizeof sink);
     qsort(t, reps, sizeof *t, cmp_double);
@@ -238,11 +239,10 @@ int cmd_msm(int argc, char **argv)
     if (json)
         printf("{\"op\":\"msm_%s\",\"n\":%zu,\"scalars\":\"%s\",\"threads\":%u,\"window\":%u,"
                "\"ms\":%.1f}\n",
-               group, n, kind, threads, o.window ? o.window : cuzk_msm_window_bits(n),
-               1e3 * med);
+               group, n, kind, threads, o.window ? o.window : cuzk_msm_window_bits(n), 1e3 * med);
     else
-        printf("msm %s 2^%u %s threads=%u: median %.1f ms (%u reps)\n", group, log_n, kind,
-               threads, 1e3 * med, reps);
+        printf("msm %s 2^%u %s threads=%u: median %.1f ms (%u reps)\n", group, log_n, kind, threads,
+               1e3 * med, reps);
     free(t);
     free(scratch);
     free(k);

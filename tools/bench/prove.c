@@ -14,10 +14,10 @@
 #include <time.h>
 
 #include "bench.h"
-#include "post_cmds.h"
 #include "cuzk/groth16.h"
 #include "cuzk/pool.h"
 #include "g16_cli.h"
+#include "post_cmds.h"
 
 static bool use_cpu;
 
@@ -82,14 +82,22 @@ int cmd_prove(int argc, char **argv)
         if (r < 0) return 2;
         if (r) continue;
         const char *o = argv[i];
-        if (!strcmp(o, "--deterministic")) det = true;
-        else if (!strcmp(o, "--mmap")) mmap_ = true;
-        else if (!strcmp(o, "--cpu-time")) use_cpu = true;
-        else if (!strcmp(o, "--no-subgroup")) nosub = true;
-        else if (i + 1 >= argc) return usage();
-        else if (!strcmp(o, "--params")) params = argv[++i];
-        else if (!strcmp(o, "--out")) out = argv[++i];
-        else if (!strcmp(o, "--inputs-out")) inputs_out = argv[++i];
+        if (!strcmp(o, "--deterministic"))
+            det = true;
+        else if (!strcmp(o, "--mmap"))
+            mmap_ = true;
+        else if (!strcmp(o, "--cpu-time"))
+            use_cpu = true;
+        else if (!strcmp(o, "--no-subgroup"))
+            nosub = true;
+        else if (i + 1 >= argc)
+            return usage();
+        else if (!strcmp(o, "--params"))
+            params = argv[++i];
+        else if (!strcmp(o, "--out"))
+            out = argv[++i];
+        else if (!strcmp(o, "--inputs-out"))
+            inputs_out = argv[++i];
         else if (!strcmp(o, "--threads")) {
             if (g16_cli_parse_size(&threads, argv[++i]) || !threads || threads > 1024) return usage();
         } else if (!strcmp(o, "--reps")) {
@@ -113,11 +121,14 @@ int cmd_prove(int argc, char **argv)
     double t_synth = now_s() - t;
     cuzk_cs_counts cnt;
     cuzk_cs_get_counts(cs, &cnt);
-    cuzk_groth16_shape sh = {cnt.inputs, cnt.aux, cnt.constraints, cnt.a_aux_density,
+    cuzk_groth16_shape sh = {cnt.inputs,          cnt.aux,          cnt.constraints, cnt.a_aux_density,
                              cnt.b_input_density, cnt.b_aux_density};
-    cuzk_groth16_load_opts lo = {
-        .flags = (mmap_ ? CUZK_G16_LOAD_MMAP : 0) | (nosub ? CUZK_G16_LOAD_NO_SUBGROUP : 0),
-        .shape = &sh, .par = par, .err = err, .err_len = sizeof err};
+    cuzk_groth16_load_opts lo = {.flags = (mmap_ ? CUZK_G16_LOAD_MMAP : 0) |
+                                          (nosub ? CUZK_G16_LOAD_NO_SUBGROUP : 0),
+                                 .shape = &sh,
+                                 .par = par,
+                                 .err = err,
+                                 .err_len = sizeof err};
     t = now_s();
     if (cuzk_groth16_params_load(&p, params, &lo)) {
         fprintf(stderr, "cuzk-bench prove: %s\n", err);
@@ -125,16 +136,17 @@ int cmd_prove(int argc, char **argv)
     }
     double t_load = now_s() - t;
     if (cuzk_groth16_params_is_test(p))
-        fprintf(stderr, "warning: %s are TEST parameters (%s.test exists): proofs are worthless "
-                        "outside tests\n", params, params);
+        fprintf(stderr,
+                "warning: %s are TEST parameters (%s.test exists): proofs are worthless "
+                "outside tests\n",
+                params, params);
     cuzk_groth16_witness w;
     if (cuzk_groth16_witness_from_cs(&w, cs)) {
         fprintf(stderr, "cuzk-bench prove: synthesis produced no witness\n");
         goto done;
     }
     printf("circuit     %zu constraints, %zu inputs, %zu aux (A-dense aux %zu, B-dense %zu+%zu)\n",
-           cnt.constraints, cnt.inputs, cnt.aux, cnt.a_aux_density, cnt.b_input_density,
-           cnt.b_aux_density);
+           cnt.constraints, cnt.inputs, cnt.aux, cnt.a_aux_density, cnt.b_input_density, cnt.b_aux_density);
     printf("threads     %zu, params %s%s, %s seconds\n", threads, mmap_ ? "mapped" : "resident",
            nosub ? " (no subgroup check)" : "", use_cpu ? "CPU" : "wall");
     printf("synthesis   %.3f s\nload        %.3f s (read + validate)\n", t_synth, t_load);
@@ -154,8 +166,12 @@ int cmd_prove(int argc, char **argv)
     uint8_t proof[1][CUZK_G16_PROOF_BYTES];
     for (size_t k = 0; k < reps; k++) {
         cuzk_groth16_timings tm = {.synthesis = t_synth};
-        cuzk_groth16_prove_opts po = {.deterministic = det, .par = par, .timings = &tm, .cpu_time = use_cpu,
-                                      .err = err, .err_len = sizeof err};
+        cuzk_groth16_prove_opts po = {.deterministic = det,
+                                      .par = par,
+                                      .timings = &tm,
+                                      .cpu_time = use_cpu,
+                                      .err = err,
+                                      .err_len = sizeof err};
         long t0[64], t1[64];
         double c0[64], c1[64], busiest = 0, sum = 0;
         size_t n0 = thread_cpu(t0, c0, 64);
@@ -172,7 +188,8 @@ int cmd_prove(int argc, char **argv)
             busiest = 1e-9 * d > busiest ? 1e-9 * d : busiest;
         }
         printf("run %zu: thread CPU %.3f s, busiest thread %.3f s (idle-machine wall bound), "
-               "speedup %.2f\n", k + 1, sum, busiest, busiest > 0 ? sum / busiest : 0.0);
+               "speedup %.2f\n",
+               k + 1, sum, busiest, busiest > 0 ? sum / busiest : 0.0);
         printf("run %zu: h_ntt %.3f  msm_h %.3f  msm_l %.3f  msm_a %.3f  msm_b_g1 %.3f  msm_b_g2 %.3f  "
                "assembly %.3f  prove %.3f s\n",
                k + 1, tm.h_ntt, tm.msm_h, tm.msm_l, tm.msm_a, tm.msm_b_g1, tm.msm_b_g2, tm.assembly,
@@ -182,11 +199,13 @@ int cmd_prove(int argc, char **argv)
     uint8_t *ib = malloc(npub ? 32 * npub : 1);
     if (!ib) goto done;
     const cuzk_fr *in = cuzk_cs_input_assignment(cs);
-    for (size_t i = 0; i < npub; i++) cuzk_fr_to_bytes_le(ib + 32 * i, &in[i + 1]);
+    for (size_t i = 0; i < npub; i++)
+        cuzk_fr_to_bytes_le(ib + 32 * i, &in[i + 1]);
     rc = write_all(out, proof[0], CUZK_G16_PROOF_BYTES) || write_all(inputs_out, ib, 32 * npub);
     free(ib);
 done:
-    for (int k = 0; k < 3; k++) free(ev[k]);
+    for (int k = 0; k < 3; k++)
+        free(ev[k]);
     cuzk_groth16_params_free(p);
     cuzk_cs_free(cs);
     g16_cli_circuit_free(&ca);
