@@ -141,7 +141,8 @@ static void test_mul_fixed_batch(void)
     for (int rep = 0; rep < test_iterations; rep++)
         for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
             size_t n = lens[li];
-            for (size_t i = 0; i < n; i++) fb_scalar(&k[i], (int)((i + (size_t)rep) % (N_FB_EDGE + N_EDGE_SCALARS + 3)));
+            for (size_t i = 0; i < n; i++)
+                fb_scalar(&k[i], (int)((i + (size_t)rep) % (N_FB_EDGE + N_EDGE_SCALARS + 3)));
             cuzk_g1_mul_fixed_batch(o1, t1, k, n);
             cuzk_g2_mul_fixed_batch(o2, t2, k, n);
             for (size_t i = 0; i < n; i++) {

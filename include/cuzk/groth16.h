@@ -170,7 +170,7 @@ int cuzk_groth16_r1cs_from_cs(cuzk_groth16_r1cs *out, const cuzk_cs *cs);
 /* Random test parameters for cs, toxic waste derived from seed.  Fails with
  * CUZK_ERR_ARG ("aux variable k is unconstrained") when an L point would be
  * the identity, as bellperson does.  One constant-time fixed-base scalar
- * multiplication per point (~26 us G1, ~57 us G2 on one core); parallel
+ * multiplication per point (~15 us G1, ~33 us G2 on one core); parallel
  * through par. */
 int cuzk_groth16_setup_test(cuzk_groth16_params **out, const cuzk_groth16_r1cs *cs,
                             const uint8_t *seed, size_t seed_len, cuzk_par *par,

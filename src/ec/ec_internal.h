@@ -67,9 +67,8 @@ extern const cuzk_fp2 CUZK_G2_B;
  * mixed addition per signed w-bit digit of k and no doublings.  The
  * multiplication is constant time in k (masked scans of each window, complete
  * additions); building the table is variable time in P (P public).  Works for
- * any P (no subgroup requirement).  Tables (w = 7, the fastest of 5..9 here):
- * 2368 points, 222 KiB for G1, 444 KiB for G2,
- * allocated by the caller. */
+ * any P (no subgroup requirement).  w = 7 was the fastest of 5..9 here;
+ * tables are 2368 points (222 KiB G1, 444 KiB G2), allocated by the caller. */
 #define CUZK_EC_FB_W 7
 #define CUZK_EC_FB_WINDOWS ((256 + CUZK_EC_FB_W - 1) / CUZK_EC_FB_W)
 #define CUZK_EC_FB_ENTRIES ((size_t)CUZK_EC_FB_WINDOWS << (CUZK_EC_FB_W - 1))
@@ -79,7 +78,7 @@ void cuzk_g1_mul_fixed(cuzk_g1 *r, const cuzk_g1_affine *table, const cuzk_fr *k
 void cuzk_g2_mul_fixed(cuzk_g2 *r, const cuzk_g2_affine *table, const cuzk_fr *k);
 /* out[i] = k[i] P (affine) for i < n, constant time in the k[i]: affine
  * additions sharing one inversion per window among up to 256 points, about
- * 1.5x faster per point than cuzk_g1_mul_fixed for n >= 64 (docs/perf-notes.md).
+ * 1.7x faster per point than cuzk_g1_mul_fixed for n = 256 (docs/perf-notes.md).
  * P must be in the prime-order subgroup (no point with y = 0).  Uses about
  * 80 KiB (G1) / 140 KiB (G2) of stack. */
 void cuzk_g1_mul_fixed_batch(cuzk_g1_affine *out, const cuzk_g1_affine *table, const cuzk_fr *k, size_t n);

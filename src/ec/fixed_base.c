@@ -83,7 +83,8 @@ static inline __attribute__((always_inline)) void scan_ct(void *out, const void 
         }
     }
 #pragma GCC unroll 12
-    for (size_t v = 0; v < nv; v++) __builtin_memcpy((unsigned char *)out + v * sizeof acc[v], &acc[v], sizeof acc[v]);
+    for (size_t v = 0; v < nv; v++)
+        __builtin_memcpy((unsigned char *)out + v * sizeof acc[v], &acc[v], sizeof acc[v]);
 }
 
 _Static_assert(sizeof(cuzk_g1_affine) == 6 * sizeof(fb_v2), "G1 affine is 96 bytes");

@@ -13,7 +13,7 @@
  * all times the standard generators.  Everything derived from the toxic
  * waste goes through constant-time field arithmetic (including our own
  * batch inversion with one constant-time inverse) and the constant-time
- * fixed-base cuzk_g1_mul_fixed / cuzk_g2_mul_fixed; the scalars are wiped
+ * fixed-base multiplications of src/ec/fixed_base.c; the scalars are wiped
  * afterwards. */
 #include <stdlib.h>
 #include <string.h>
@@ -139,7 +139,7 @@ int cuzk_groth16_r1cs_from_cs(cuzk_groth16_r1cs *out, const cuzk_cs *cs)
 
 /* Every point is a multiple of a standard generator, so the multiplications
  * use fixed-base tables of G1 and G2 and affine additions batched over
- * MUL_TASK points (src/ec/fixed_base.c; ~4x faster than the variable-base
+ * MUL_TASK points (src/ec/fixed_base.c; ~5x faster than the variable-base
  * ladder, constant time in the scalars).
  * The outputs are unique group elements, so the parameters are the same
  * bytes as with cuzk_g1_mul / cuzk_g2_mul (tests/test_groth16_setup.c pins
