@@ -58,20 +58,40 @@
     "adcxq %[z], " X_OP(T6) "\n\t"                                      \
     "adoxq %[z], " X_OP(T6) "\n\t"
 
-/* X_ROW_6 without the flag-clearing xor, for use right after X_REDUCE_6,
- * which ends with CF = OF = 0 (its last ADCX/ADOX cannot overflow because
- * t < 2m fits in the top word).  Saves one uop per row: fp_mul 32.6 ->
- * 32.2 ns.  (The 4-limb rows keep their xor: without it the product row
- * waits for the whole previous reduction chain and fr_mul went 16.1 ->
- * 18.6 ns.) */
+/* Variants for cuzk_mont_mul_384_adx that take zero from memory (%[zero])
+ * and clear the flags through lo (overwritten by the next MULX anyway), so
+ * that the asm needs one register less: 32.9 -> 32.3 ns median over seven
+ * code placements (docs/perf-notes.md, "Fields", attempt 12). */
+#define X_ROW0_6_M(T0, T1, T2, T3, T4, T5, T6)                          \
+    "movq 0(%[b]), %%rdx\n\t"                                           \
+    "xorl %k[lo], %k[lo]\n\t"                                           \
+    "mulxq 0(%[a]), " X_OP(T0) ", " X_OP(T1) "\n\t"                     \
+    "mulxq 8(%[a]), %[lo], " X_OP(T2) "\n\t"                            \
+    "adcxq %[lo], " X_OP(T1) "\n\t"                                     \
+    "mulxq 16(%[a]), %[lo], " X_OP(T3) "\n\t"                           \
+    "adcxq %[lo], " X_OP(T2) "\n\t"                                     \
+    "mulxq 24(%[a]), %[lo], " X_OP(T4) "\n\t"                           \
+    "adcxq %[lo], " X_OP(T3) "\n\t"                                     \
+    "mulxq 32(%[a]), %[lo], " X_OP(T5) "\n\t"                           \
+    "adcxq %[lo], " X_OP(T4) "\n\t"                                     \
+    "mulxq 40(%[a]), %[lo], " X_OP(T6) "\n\t"                           \
+    "adcxq %[lo], " X_OP(T5) "\n\t"                                     \
+    "adcxq %[zero], " X_OP(T6) "\n\t"
+
+/* Product row without the flag-clearing xor, for use right after
+ * X_REDUCE_6_M, which ends with CF = OF = 0 (its last ADCX/ADOX cannot
+ * overflow because t < 2m fits in the top word).  One uop less per row:
+ * fp_mul 32.6 -> 32.2 ns.  (The 4-limb rows keep their xor: without it the
+ * product row waits for the whole previous reduction chain and fr_mul went
+ * 16.1 -> 18.6 ns.) */
 #define X_ROW_6_NC(BOFF, T0, T1, T2, T3, T4, T5, T6)                    \
     "movq " #BOFF "(%[b]), %%rdx\n\t"                                   \
     X_MAC(0, T0, T1) X_MAC(8, T1, T2) X_MAC(16, T2, T3)                 \
     X_MAC(24, T3, T4) X_MAC(32, T4, T5)                                 \
     "mulxq 40(%[a]), %[lo], " X_OP(T6) "\n\t"                           \
     "adoxq %[lo], " X_OP(T5) "\n\t"                                     \
-    "adcxq %[z], " X_OP(T6) "\n\t"                                      \
-    "adoxq %[z], " X_OP(T6) "\n\t"
+    "adcxq %[zero], " X_OP(T6) "\n\t"                                   \
+    "adoxq %[zero], " X_OP(T6) "\n\t"
 
 /* One reduction step: t += m[j]*q. */
 #define X_RED(OFF, TA, TB)                                              \
@@ -89,6 +109,17 @@
     X_RED(24, T3, T4) X_RED(32, T4, T5) X_RED(40, T5, T6)               \
     "adoxq %[z], " X_OP(T6) "\n\t"
 
+/* Zero as a memory operand (saves a register in the larger asm blocks). */
+static const uint64_t cuzk_x86_zero = 0;
+
+#define X_REDUCE_6_M(T0, T1, T2, T3, T4, T5, T6)                        \
+    "movq " X_OP(T0) ", %%rdx\n\t"                                      \
+    "imulq %[k], %%rdx\n\t"                                             \
+    "xorl %k[lo], %k[lo]\n\t"                                           \
+    X_RED(0, T0, T1) X_RED(8, T1, T2) X_RED(16, T2, T3)                 \
+    X_RED(24, T3, T4) X_RED(32, T4, T5) X_RED(40, T5, T6)               \
+    "adoxq %[zero], " X_OP(T6) "\n\t"
+
 /* r = a*b*2^-384 mod m.
  *
  * Operand roles: the row macros take the row limb (rdx) from %[b] and read
@@ -103,29 +134,30 @@ static inline __attribute__((always_inline)) void cuzk_mont_mul_384_adx(uint64_t
                                          const uint64_t b[6], const uint64_t m[6],
                                          const uint64_t *m0inv)
 {
-    uint64_t r0, r1, r2, r3, r4, r5, r6, lo, hi, z;
-    const uint64_t *bp = a; /* rows (see above) */
-    __asm__("" X_ROW0_6(r0, r1, r2, r3, r4, r5, r6)
-            X_REDUCE_6(r0, r1, r2, r3, r4, r5, r6)
+    uint64_t r0, r1, r2, r3, r4, r5, r6, lo, hi;
+    const uint64_t *rowp = a, *colp = b; /* rows / columns (see above) */
+    __asm__("" X_ROW0_6_M(r0, r1, r2, r3, r4, r5, r6)
+            X_REDUCE_6_M(r0, r1, r2, r3, r4, r5, r6)
             X_ROW_6_NC(8, r1, r2, r3, r4, r5, r6, r0)
-            X_REDUCE_6(r1, r2, r3, r4, r5, r6, r0)
+            X_REDUCE_6_M(r1, r2, r3, r4, r5, r6, r0)
             X_ROW_6_NC(16, r2, r3, r4, r5, r6, r0, r1)
-            X_REDUCE_6(r2, r3, r4, r5, r6, r0, r1)
+            X_REDUCE_6_M(r2, r3, r4, r5, r6, r0, r1)
             X_ROW_6_NC(24, r3, r4, r5, r6, r0, r1, r2)
-            X_REDUCE_6(r3, r4, r5, r6, r0, r1, r2)
+            X_REDUCE_6_M(r3, r4, r5, r6, r0, r1, r2)
             X_ROW_6_NC(32, r4, r5, r6, r0, r1, r2, r3)
-            X_REDUCE_6(r4, r5, r6, r0, r1, r2, r3)
+            X_REDUCE_6_M(r4, r5, r6, r0, r1, r2, r3)
             X_ROW_6_NC(40, r5, r6, r0, r1, r2, r3, r4)
-            X_REDUCE_6(r5, r6, r0, r1, r2, r3, r4)
-            /* t = (r6, r0, r1, r2, r3, r4) < 2m: subtract m unless it borrows */
+            X_REDUCE_6_M(r5, r6, r0, r1, r2, r3, r4)
+            /* t = (r6, r0, r1, r2, r3, r4) < 2m: subtract m unless it
+             * borrows; the pointers are dead and serve as temporaries */
             "movq %[r6], %[lo]\n\t"
             "subq 0+%[m], %[lo]\n\t"
             "movq %[r0], %[hi]\n\t"
             "sbbq 8+%[m], %[hi]\n\t"
             "movq %[r1], %%rdx\n\t"
             "sbbq 16+%[m], %%rdx\n\t"
-            "movq %[r2], %[z]\n\t"
-            "sbbq 24+%[m], %[z]\n\t"
+            "movq %[r2], %[a]\n\t"
+            "sbbq 24+%[m], %[a]\n\t"
             "movq %[r3], %[r5]\n\t"
             "sbbq 32+%[m], %[r5]\n\t"
             "movq %[r4], %[b]\n\t"
@@ -133,13 +165,13 @@ static inline __attribute__((always_inline)) void cuzk_mont_mul_384_adx(uint64_t
             "cmovncq %[lo], %[r6]\n\t"
             "cmovncq %[hi], %[r0]\n\t"
             "cmovncq %%rdx, %[r1]\n\t"
-            "cmovncq %[z], %[r2]\n\t"
+            "cmovncq %[a], %[r2]\n\t"
             "cmovncq %[r5], %[r3]\n\t"
             "cmovncq %[b], %[r4]\n\t"
             : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
               [r4] "=&r"(r4), [r5] "=&r"(r5), [r6] "=&r"(r6), [lo] "=&r"(lo),
-              [hi] "=&r"(hi), [z] "=&r"(z), [b] "+&r"(bp)
-            : [a] "r"(b), [m] "m"(*(const uint64_t(*)[6])m), [k] "m"(*m0inv),
+              [hi] "=&r"(hi), [b] "+&r"(rowp), [a] "+&r"(colp)
+            : [m] "m"(*(const uint64_t(*)[6])m), [k] "m"(*m0inv), [zero] "m"(cuzk_x86_zero),
               "m"(*(const uint64_t(*)[6])a), "m"(*(const uint64_t(*)[6])b)
             : "rdx", "cc");
     r[0] = r6, r[1] = r0, r[2] = r1, r[3] = r2, r[4] = r3, r[5] = r4;
@@ -163,8 +195,6 @@ static inline __attribute__((always_inline)) void cuzk_mont_mul_384_adx(uint64_t
     "adoxq %[lo], " X_OP(T5) "\n\t"                                     \
     "adcxq %[zero], " X_OP(T6) "\n\t"                                   \
     "adoxq %[zero], " X_OP(T6) "\n\t"
-
-static const uint64_t cuzk_x86_zero = 0;
 
 static inline __attribute__((always_inline)) void
 cuzk_mul_384x384_adx(uint64_t r[12], const uint64_t a[6], const uint64_t b[6])
