@@ -4,8 +4,10 @@
  * Only compiled with CUZK_HAVE_ASM on x86-64, and only executed when
  * backend.c found ADX+BMI2 (callers check cuzk_ff_adx_active).
  *
- * Algorithm: CIOS, one "row" per limb b[i]: t += a*b[i] (MULX with two
- * independent carry chains, ADOX for low halves and ADCX for high halves),
+ * Algorithm: CIOS, one "row" per limb: t += x*y[i] (MULX with two
+ * independent carry chains, ADOX for low halves and ADCX for high halves;
+ * inside the macros y is %[b] and x is %[a], and the Montgomery
+ * multiplications bind their first operand to the rows, see there),
  * then q = t[0]*m0inv and t = (t + q*m) / 2^64.  Both moduli have a top
  * limb below 2^62, so t < 2m stays in n limbs between rows and only one
  * extra word (T6 / T4) is needed inside a row ("no-carry" CIOS).  Instead of
@@ -60,7 +62,7 @@
 
 /* Variants for cuzk_mont_mul_384_adx that take zero from memory (%[zero])
  * and clear the flags through lo (overwritten by the next MULX anyway), so
- * that the asm needs one register less: 32.9 -> 32.3 ns median over seven
+ * that the asm needs one register less: 33.1 -> 32.3 ns median over seven
  * code placements (docs/perf-notes.md, "Fields", attempt 12). */
 #define X_ROW0_6_M(T0, T1, T2, T3, T4, T5, T6)                          \
     "movq 0(%[b]), %%rdx\n\t"                                           \
