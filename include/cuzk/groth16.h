@@ -253,6 +253,13 @@ typedef struct cuzk_groth16_prove_opts {
                                             * a multiple of 64 (0 = 2^20); tests use small ones */
     char *err;
     size_t err_len;
+    /* Optional safe-point hook (cancellation, preemption): called before
+     * the H computation and before every MSM call (per chunk with mapped
+     * params); a non-zero return stops the prove, which returns that
+     * value.  Lets a caller stop work without wrapping the backend, so the
+     * CPU backend keeps its fast path. */
+    int (*checkpoint)(void *ctx);
+    void *checkpoint_ctx;
 } cuzk_groth16_prove_opts;
 
 /* Prove n circuits that share params; proofs[i] gets A || B || C.  Each

@@ -204,7 +204,6 @@ typedef struct batch {
     size_t n;
     bool preemptible;   /* below CRITICAL: yields to a CRITICAL partition */
     atomic_bool preempted;
-    const cuzk_groth16_backend *inner;
 } batch;
 
 static bool batch_dead(batch *b)
@@ -219,28 +218,12 @@ static bool batch_dead(batch *b)
     return true;
 }
 
-static int w_msm_g1(void *ctx, cuzk_g1 *r, const cuzk_g1_affine *bases, size_t nbases,
-                    const cuzk_fr *s, size_t nvars, const uint64_t *density, cuzk_par *par)
+/* The prover's safe-point hook (before H and before every MSM call):
+ * stops a cancelled or preempted batch without wrapping the CPU backend,
+ * which would cost it its fast path (shared canonical scalars). */
+static int batch_checkpoint(void *ctx)
 {
-    batch *b = ctx;
-    if (batch_dead(b)) return CUZK_ENGINE_ERR_CANCELLED;
-    return b->inner->msm_g1(b->inner->ctx, r, bases, nbases, s, nvars, density, par);
-}
-
-static int w_msm_g2(void *ctx, cuzk_g2 *r, const cuzk_g2_affine *bases, size_t nbases,
-                    const cuzk_fr *s, size_t nvars, const uint64_t *density, cuzk_par *par)
-{
-    batch *b = ctx;
-    if (batch_dead(b)) return CUZK_ENGINE_ERR_CANCELLED;
-    return b->inner->msm_g2(b->inner->ctx, r, bases, nbases, s, nvars, density, par);
-}
-
-static int w_h_poly(void *ctx, cuzk_fr *a, cuzk_fr *bb, cuzk_fr *c, size_t n, unsigned log_m,
-                    cuzk_par *par)
-{
-    batch *b = ctx;
-    if (batch_dead(b)) return CUZK_ENGINE_ERR_CANCELLED;
-    return b->inner->h_poly(b->inner->ctx, a, bb, c, n, log_m, par);
+    return batch_dead(ctx) ? CUZK_ENGINE_ERR_CANCELLED : 0;
 }
 
 static bool same_batch(const part *a, const part *b)
@@ -296,8 +279,7 @@ static int verify_part(const part *p, const uint8_t proof[CUZK_G16_PROOF_BYTES],
 /* Called without mu; returns with mu held (results are committed under it). */
 static void prove_batch(cuzk_engine *e, worker *w, part **ps, size_t n)
 {
-    batch b = {e, ps, n, ps[0]->j->prio < CUZK_PRIO_CRITICAL, false, cuzk_groth16_backend_cpu()};
-    cuzk_groth16_backend be = {"cpu+cancel", &b, w_msm_g1, w_msm_g2, w_h_poly};
+    batch b = {e, ps, n, ps[0]->j->prio < CUZK_PRIO_CRITICAL, false};
     cuzk_groth16_witness *wit = calloc(n, sizeof *wit);
     uint8_t (*proofs)[CUZK_G16_PROOF_BYTES] = calloc(n, CUZK_G16_PROOF_BYTES);
     int *vst = calloc(n, sizeof *vst);
@@ -310,8 +292,8 @@ static void prove_batch(cuzk_engine *e, worker *w, part **ps, size_t n)
             snprintf(err, sizeof err, "partition %zu: not a finished PROVE-mode system", ps[i]->k);
     uint64_t t0 = eng_now_ms(), prove_ms = 0, verify_ms = 0;
     if (!st) {
-        cuzk_groth16_prove_opts o = {.backend = &be, .par = cuzk_pool_par(e->pool), .err = err,
-                                     .err_len = sizeof err};
+        cuzk_groth16_prove_opts o = {.par = cuzk_pool_par(e->pool), .err = err, .err_len = sizeof err,
+                                     .checkpoint = batch_checkpoint, .checkpoint_ctx = &b};
         st = cuzk_groth16_prove(proofs, ps[0]->srs->params, wit, n, &o);
         prove_ms = eng_now_ms() - t0;
     }

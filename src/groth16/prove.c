@@ -111,6 +111,7 @@ typedef struct {
     const cuzk_scalar *const *canon;
     void *scratch;
     size_t scratch_len;
+    const cuzk_groth16_prove_opts *o; /* for the checkpoint hook (may be NULL) */
 } query;
 
 /* One MSM of the query for proof i over bases [b, b + nb) and variables
@@ -120,6 +121,8 @@ static int query_msm(const cuzk_groth16_backend *be, cuzk_par *par, const query 
                      const void *bases, size_t nb, size_t v0, size_t nv, const uint64_t *dens)
 {
     const bool g2 = q->v == CUZK_G16_B_G2;
+    int st;
+    if (q->o && q->o->checkpoint && (st = q->o->checkpoint(q->o->checkpoint_ctx))) return st;
     if (q->canon) {
         const cuzk_scalar *k = q->canon[i] + v0;
         return g2 ? cuzk_msm_g2_canonical(par, r, bases, nb, k, nv, dens, q->scratch, q->scratch_len)
@@ -406,6 +409,10 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
     t = g16_clock(cpu);
     for (size_t i = 0; i < n; i++) {
         x.owned[i] = !(w[i].a_mut && w[i].b_mut && w[i].c_mut);
+        if (o && o->checkpoint && (st = o->checkpoint(o->checkpoint_ctx))) {
+            g16_err(err, el, st, "prove: stopped at a safe point before H (circuit %zu)", i);
+            goto done;
+        }
         if ((st = h_phase(be, par, &w[i], m, log_m, &x.hcoef[i]))) {
             g16_err(err, el, st, "prove: circuit %zu: H computation failed: %s", i, cuzk_strerror(st));
             goto done;
@@ -450,7 +457,7 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
             sc[i] = (scal);                                                                                  \
             kc[i] = fast ? (kscal) : NULL;                                                                   \
         }                                                                                                    \
-        query q = {p, vec, b0, dens, nv, sc, n, chunk, fast ? kc : NULL, scratch, scratch_len};              \
+        query q = {p, vec, b0, dens, nv, sc, n, chunk, fast ? kc : NULL, scratch, scratch_len, o};           \
         t = g16_clock(cpu);                                                                                  \
         st = run_query(be, par, &q, acc, buf);                                                               \
         tm.field += g16_clock(cpu) - t;                                                                      \
