@@ -5,6 +5,7 @@
  * 2^(w-1)) and random ones, on the generators and on random bases; the
  * affine batches against the single multiplications; plus a memcheck
  * constant-time check (run under valgrind, skipped otherwise). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cuzk/ec.h"
@@ -128,6 +129,10 @@ static void test_mul_fixed_batch(void)
     static cuzk_g2_affine t2[CUZK_EC_FB_ENTRIES], o2[300];
     static cuzk_fr k[300];
     static const size_t lens[] = {1, 7, 300};
+    size_t ss = cuzk_g1_mul_fixed_batch_scratch_size(), s2 = cuzk_g2_mul_fixed_batch_scratch_size();
+    void *scratch = malloc(ss > s2 ? ss : s2);
+    CHECK(scratch != NULL);
+    if (!scratch) return;
     cuzk_g1 p1, r1;
     cuzk_g2 p2, r2;
     cuzk_fr s;
@@ -143,8 +148,8 @@ static void test_mul_fixed_batch(void)
             size_t n = lens[li];
             for (size_t i = 0; i < n; i++)
                 fb_scalar(&k[i], (int)((i + (size_t)rep) % (N_FB_EDGE + N_EDGE_SCALARS + 3)));
-            cuzk_g1_mul_fixed_batch(o1, t1, k, n);
-            cuzk_g2_mul_fixed_batch(o2, t2, k, n);
+            cuzk_g1_mul_fixed_batch(o1, t1, k, n, scratch);
+            cuzk_g2_mul_fixed_batch(o2, t2, k, n, scratch);
             for (size_t i = 0; i < n; i++) {
                 cuzk_g1_affine a1;
                 cuzk_g2_affine a2;
@@ -157,6 +162,7 @@ static void test_mul_fixed_batch(void)
                 CHECK(cuzk_g1_affine_is_inf(&o1[i]) == cuzk_fr_is_zero(&k[i]));
             }
         }
+    free(scratch);
 }
 
 /* Under memcheck the scalar is marked undefined: any branch or memory index
@@ -189,8 +195,10 @@ static void test_mul_fixed_consttime(void)
     cuzk_g2_affine b2[3];
     cuzk_fr_sub(&kb[1], &kb[1], &CUZK_FR_ONE);
     VALGRIND_MAKE_MEM_UNDEFINED(kb, sizeof kb);
-    cuzk_g1_mul_fixed_batch(b1, t1, kb, 3);
-    cuzk_g2_mul_fixed_batch(b2, t2, kb, 3);
+    static uint64_t scratch[1 << 15]; /* 256 KiB > both scratch sizes */
+    CHECK(cuzk_g2_mul_fixed_batch_scratch_size() <= sizeof scratch);
+    cuzk_g1_mul_fixed_batch(b1, t1, kb, 3, scratch);
+    cuzk_g2_mul_fixed_batch(b2, t2, kb, 3, scratch);
     VALGRIND_MAKE_MEM_DEFINED(b1, sizeof b1);
     VALGRIND_MAKE_MEM_DEFINED(b2, sizeof b2);
     VALGRIND_MAKE_MEM_DEFINED(kb, sizeof kb);

@@ -216,62 +216,62 @@ typedef struct {
     cuzk_fp den[FB_BATCH], num[FB_BATCH], pre[FB_BATCH];
 } g1_batch_state;
 
-static void g1_fixed_batch(cuzk_g1_affine *acc, const cuzk_g1_affine *table, const cuzk_fr *k, size_t m)
+static void g1_fixed_batch(cuzk_g1_affine *acc, const cuzk_g1_affine *table, const cuzk_fr *k, size_t m,
+                           g1_batch_state *st)
 {
-    g1_batch_state s;
     for (size_t p = 0; p < m; p++) {
-        recode_fb(s.d[p], &k[p]);
-        g1_lookup(&acc[p], table, s.d[p][0]);
-        s.inf[p] = digit_zero(s.d[p][0]);
+        recode_fb(st->d[p], &k[p]);
+        g1_lookup(&acc[p], table, st->d[p][0]);
+        st->inf[p] = digit_zero(st->d[p][0]);
     }
     for (unsigned i = 1; i < CUZK_EC_FB_WINDOWS; i++) {
         const cuzk_g1_affine *row = table + (size_t)i * FB_ROW;
         for (size_t p = 0; p < m; p++) {
             cuzk_fp t, u;
-            g1_lookup(&s.q[p], row, s.d[p][i]);
-            s.qinf[p] = digit_zero(s.d[p][i]);
-            fp_sub(&s.den[p], &s.q[p].x, &acc[p].x);
-            fp_sub(&s.num[p], &s.q[p].y, &acc[p].y);
-            uint64_t dz = fp_zero_flag(&s.den[p]), nz = fp_zero_flag(&s.num[p]);
-            uint64_t special = s.inf[p] | s.qinf[p];
+            g1_lookup(&st->q[p], row, st->d[p][i]);
+            st->qinf[p] = digit_zero(st->d[p][i]);
+            fp_sub(&st->den[p], &st->q[p].x, &acc[p].x);
+            fp_sub(&st->num[p], &st->q[p].y, &acc[p].y);
+            uint64_t dz = fp_zero_flag(&st->den[p]), nz = fp_zero_flag(&st->num[p]);
+            uint64_t special = st->inf[p] | st->qinf[p];
             fp_dbl(&t, &acc[p].y); /* tangent: 3 x^2 / 2 y */
-            cuzk_fp_cmov(&s.den[p], &t, dz & nz);
+            cuzk_fp_cmov(&st->den[p], &t, dz & nz);
             fp_sqr(&t, &acc[p].x);
             fp_dbl(&u, &t);
             fp_add(&u, &u, &t);
-            cuzk_fp_cmov(&s.num[p], &u, dz & nz);
-            s.opp[p] = dz & (nz ^ 1) & (special ^ 1);
-            cuzk_fp_cmov(&s.den[p], &CUZK_FP_ONE, special | s.opp[p]);
-            if (p) fp_mul(&s.pre[p], &s.pre[p - 1], &s.den[p]);
-            else s.pre[0] = s.den[0];
+            cuzk_fp_cmov(&st->num[p], &u, dz & nz);
+            st->opp[p] = dz & (nz ^ 1) & (special ^ 1);
+            cuzk_fp_cmov(&st->den[p], &CUZK_FP_ONE, special | st->opp[p]);
+            if (p) fp_mul(&st->pre[p], &st->pre[p - 1], &st->den[p]);
+            else st->pre[0] = st->den[0];
         }
         cuzk_fp inv;
-        cuzk_fp_inv(&inv, &s.pre[m - 1]);
+        cuzk_fp_inv(&inv, &st->pre[m - 1]);
         for (size_t p = m; p-- > 0;) {
             cuzk_fp ip, lam, t;
             cuzk_g1_affine r;
             if (p) {
-                fp_mul(&ip, &inv, &s.pre[p - 1]);
-                fp_mul(&inv, &inv, &s.den[p]);
+                fp_mul(&ip, &inv, &st->pre[p - 1]);
+                fp_mul(&inv, &inv, &st->den[p]);
             } else {
                 ip = inv;
             }
-            fp_mul(&lam, &s.num[p], &ip);
+            fp_mul(&lam, &st->num[p], &ip);
             fp_sqr(&t, &lam);
             fp_sub(&t, &t, &acc[p].x);
-            fp_sub(&r.x, &t, &s.q[p].x);
+            fp_sub(&r.x, &t, &st->q[p].x);
             fp_sub(&t, &acc[p].x, &r.x);
             fp_mul(&t, &t, &lam);
             fp_sub(&r.y, &t, &acc[p].y);
-            g1_affine_cmov(&r, &s.q[p], s.inf[p]);
-            g1_affine_cmov(&r, &acc[p], s.qinf[p] & (s.inf[p] ^ 1));
-            cuzk_fp_cmov(&r.x, &CUZK_FP_ZERO, s.opp[p]);
-            cuzk_fp_cmov(&r.y, &CUZK_FP_ZERO, s.opp[p]);
-            s.inf[p] = (s.inf[p] & s.qinf[p]) | s.opp[p];
+            g1_affine_cmov(&r, &st->q[p], st->inf[p]);
+            g1_affine_cmov(&r, &acc[p], st->qinf[p] & (st->inf[p] ^ 1));
+            cuzk_fp_cmov(&r.x, &CUZK_FP_ZERO, st->opp[p]);
+            cuzk_fp_cmov(&r.y, &CUZK_FP_ZERO, st->opp[p]);
+            st->inf[p] = (st->inf[p] & st->qinf[p]) | st->opp[p];
             acc[p] = r;
         }
     }
-    wipe(&s, sizeof s);
+    wipe(st, sizeof *st);
 }
 
 typedef struct {
@@ -281,72 +281,77 @@ typedef struct {
     cuzk_fp2 den[FB_BATCH], num[FB_BATCH], pre[FB_BATCH];
 } g2_batch_state;
 
-static void g2_fixed_batch(cuzk_g2_affine *acc, const cuzk_g2_affine *table, const cuzk_fr *k, size_t m)
+static void g2_fixed_batch(cuzk_g2_affine *acc, const cuzk_g2_affine *table, const cuzk_fr *k, size_t m,
+                           g2_batch_state *st)
 {
-    g2_batch_state s;
     for (size_t p = 0; p < m; p++) {
-        recode_fb(s.d[p], &k[p]);
-        g2_lookup(&acc[p], table, s.d[p][0]);
-        s.inf[p] = digit_zero(s.d[p][0]);
+        recode_fb(st->d[p], &k[p]);
+        g2_lookup(&acc[p], table, st->d[p][0]);
+        st->inf[p] = digit_zero(st->d[p][0]);
     }
     for (unsigned i = 1; i < CUZK_EC_FB_WINDOWS; i++) {
         const cuzk_g2_affine *row = table + (size_t)i * FB_ROW;
         for (size_t p = 0; p < m; p++) {
             cuzk_fp2 t, u;
-            g2_lookup(&s.q[p], row, s.d[p][i]);
-            s.qinf[p] = digit_zero(s.d[p][i]);
-            fp2_sub(&s.den[p], &s.q[p].x, &acc[p].x);
-            fp2_sub(&s.num[p], &s.q[p].y, &acc[p].y);
-            uint64_t dz = fp2_zero_flag(&s.den[p]), nz = fp2_zero_flag(&s.num[p]);
-            uint64_t special = s.inf[p] | s.qinf[p];
+            g2_lookup(&st->q[p], row, st->d[p][i]);
+            st->qinf[p] = digit_zero(st->d[p][i]);
+            fp2_sub(&st->den[p], &st->q[p].x, &acc[p].x);
+            fp2_sub(&st->num[p], &st->q[p].y, &acc[p].y);
+            uint64_t dz = fp2_zero_flag(&st->den[p]), nz = fp2_zero_flag(&st->num[p]);
+            uint64_t special = st->inf[p] | st->qinf[p];
             fp2_dbl(&t, &acc[p].y);
-            cuzk_fp2_cmov(&s.den[p], &t, dz & nz);
+            cuzk_fp2_cmov(&st->den[p], &t, dz & nz);
             fp2_sqr(&t, &acc[p].x);
             fp2_dbl(&u, &t);
             fp2_add(&u, &u, &t);
-            cuzk_fp2_cmov(&s.num[p], &u, dz & nz);
-            s.opp[p] = dz & (nz ^ 1) & (special ^ 1);
-            cuzk_fp2_cmov(&s.den[p], &CUZK_FP2_ONE, special | s.opp[p]);
-            if (p) fp2_mul(&s.pre[p], &s.pre[p - 1], &s.den[p]);
-            else s.pre[0] = s.den[0];
+            cuzk_fp2_cmov(&st->num[p], &u, dz & nz);
+            st->opp[p] = dz & (nz ^ 1) & (special ^ 1);
+            cuzk_fp2_cmov(&st->den[p], &CUZK_FP2_ONE, special | st->opp[p]);
+            if (p) fp2_mul(&st->pre[p], &st->pre[p - 1], &st->den[p]);
+            else st->pre[0] = st->den[0];
         }
         cuzk_fp2 inv;
-        cuzk_fp2_inv(&inv, &s.pre[m - 1]);
+        cuzk_fp2_inv(&inv, &st->pre[m - 1]);
         for (size_t p = m; p-- > 0;) {
             cuzk_fp2 ip, lam, t;
             cuzk_g2_affine r;
             if (p) {
-                fp2_mul(&ip, &inv, &s.pre[p - 1]);
-                fp2_mul(&inv, &inv, &s.den[p]);
+                fp2_mul(&ip, &inv, &st->pre[p - 1]);
+                fp2_mul(&inv, &inv, &st->den[p]);
             } else {
                 ip = inv;
             }
-            fp2_mul(&lam, &s.num[p], &ip);
+            fp2_mul(&lam, &st->num[p], &ip);
             fp2_sqr(&t, &lam);
             fp2_sub(&t, &t, &acc[p].x);
-            fp2_sub(&r.x, &t, &s.q[p].x);
+            fp2_sub(&r.x, &t, &st->q[p].x);
             fp2_sub(&t, &acc[p].x, &r.x);
             fp2_mul(&t, &t, &lam);
             fp2_sub(&r.y, &t, &acc[p].y);
-            g2_affine_cmov(&r, &s.q[p], s.inf[p]);
-            g2_affine_cmov(&r, &acc[p], s.qinf[p] & (s.inf[p] ^ 1));
-            cuzk_fp2_cmov(&r.x, &CUZK_FP2_ZERO, s.opp[p]);
-            cuzk_fp2_cmov(&r.y, &CUZK_FP2_ZERO, s.opp[p]);
-            s.inf[p] = (s.inf[p] & s.qinf[p]) | s.opp[p];
+            g2_affine_cmov(&r, &st->q[p], st->inf[p]);
+            g2_affine_cmov(&r, &acc[p], st->qinf[p] & (st->inf[p] ^ 1));
+            cuzk_fp2_cmov(&r.x, &CUZK_FP2_ZERO, st->opp[p]);
+            cuzk_fp2_cmov(&r.y, &CUZK_FP2_ZERO, st->opp[p]);
+            st->inf[p] = (st->inf[p] & st->qinf[p]) | st->opp[p];
             acc[p] = r;
         }
     }
-    wipe(&s, sizeof s);
+    wipe(st, sizeof *st);
 }
 
-void cuzk_g1_mul_fixed_batch(cuzk_g1_affine *out, const cuzk_g1_affine *table, const cuzk_fr *k, size_t n)
+size_t cuzk_g1_mul_fixed_batch_scratch_size(void) { return sizeof(g1_batch_state); }
+size_t cuzk_g2_mul_fixed_batch_scratch_size(void) { return sizeof(g2_batch_state); }
+
+void cuzk_g1_mul_fixed_batch(cuzk_g1_affine *out, const cuzk_g1_affine *table, const cuzk_fr *k, size_t n,
+                             void *scratch)
 {
     for (size_t lo = 0; lo < n; lo += FB_BATCH)
-        g1_fixed_batch(out + lo, table, k + lo, n - lo < FB_BATCH ? n - lo : FB_BATCH);
+        g1_fixed_batch(out + lo, table, k + lo, n - lo < FB_BATCH ? n - lo : FB_BATCH, scratch);
 }
 
-void cuzk_g2_mul_fixed_batch(cuzk_g2_affine *out, const cuzk_g2_affine *table, const cuzk_fr *k, size_t n)
+void cuzk_g2_mul_fixed_batch(cuzk_g2_affine *out, const cuzk_g2_affine *table, const cuzk_fr *k, size_t n,
+                             void *scratch)
 {
     for (size_t lo = 0; lo < n; lo += FB_BATCH)
-        g2_fixed_batch(out + lo, table, k + lo, n - lo < FB_BATCH ? n - lo : FB_BATCH);
+        g2_fixed_batch(out + lo, table, k + lo, n - lo < FB_BATCH ? n - lo : FB_BATCH, scratch);
 }

@@ -158,8 +158,28 @@ static void mul_task(void *arg, size_t t)
     const mul_job *j = arg;
     size_t lo = j->lo + t * MUL_TASK, end = j->lo + j->n;
     size_t k = end - lo < MUL_TASK ? end - lo : MUL_TASK;
-    if (j->g1) cuzk_g1_mul_fixed_batch(j->g1 + lo, j->t1, &j->s[lo], k);
-    else cuzk_g2_mul_fixed_batch(j->g2 + lo, j->t2, &j->s[lo], k);
+    /* the batch state lives on the heap (pool and daemon threads may have
+     * small stacks); without it, the per-point path gives the same points */
+    void *scratch = malloc(j->g1 ? cuzk_g1_mul_fixed_batch_scratch_size()
+                                 : cuzk_g2_mul_fixed_batch_scratch_size());
+    if (scratch && j->g1) {
+        cuzk_g1_mul_fixed_batch(j->g1 + lo, j->t1, &j->s[lo], k, scratch);
+    } else if (scratch) {
+        cuzk_g2_mul_fixed_batch(j->g2 + lo, j->t2, &j->s[lo], k, scratch);
+    } else if (j->g1) {
+        for (size_t i = 0; i < k; i++) {
+            cuzk_g1 r;
+            cuzk_g1_mul_fixed(&r, j->t1, &j->s[lo + i]);
+            cuzk_g1_to_affine(&j->g1[lo + i], &r);
+        }
+    } else {
+        for (size_t i = 0; i < k; i++) {
+            cuzk_g2 r;
+            cuzk_g2_mul_fixed(&r, j->t2, &j->s[lo + i]);
+            cuzk_g2_to_affine(&j->g2[lo + i], &r);
+        }
+    }
+    free(scratch);
 }
 
 typedef struct {
