@@ -110,4 +110,22 @@ check g16-verify-bad-input 1 "$BIN/cuzk-bench" verify --vk "$T/chain-10.vk" --pr
 expect_out g16-verify-bad-input-reason "^invalid: "
 check g16-verify-usage 2 "$BIN/cuzk-bench" verify --vk "$T/chain-10.vk"
 check g16-export 0 "$BIN/cuzk-bench" export-snarkjs --vk "$T/chain-10.vk" --proof "$T/p" --inputs "$T/i" --out "$T/j"
+# ---- FallbackPoSt 2 KiB round trips: gen-vanilla -> setup -> prove -> verify ------
+R=5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a1a
+check post-gen-vanilla 0 "$BIN/cuzk-bench" gen-vanilla post --sector-size 2KiB --sector 1 --randomness $R --out "$T/sec"
+COMM_R=$(sed -n 's/.*"comm_r": *"\([0-9a-f]*\)".*/\1/p' "$T/sec/summary.json" | head -1)
+for kind in winning window; do
+  check post-$kind-setup 0 "$BIN/cuzk-bench" setup --circuit $kind-post --sector-size 2KiB --out "$T/$kind"
+  P=$(ls "$T/$kind"/*.params | head -1); VK=$(ls "$T/$kind"/*.vk | head -1)
+  check post-$kind-prove 0 "$BIN/cuzk-bench" prove --circuit $kind-post --sector-size 2KiB --params "$P" \
+    --vanilla "$T/sec/$kind-post.vproof" --randomness $R --miner-id 1000 --out "$T/$kind.proof" --inputs-out "$T/$kind.in"
+  check post-$kind-verify 0 "$BIN/cuzk-bench" verify --circuit $kind-post --sector-size 2KiB --vk "$VK" \
+    --proof "$T/$kind.proof" --randomness $R --sector "1:$COMM_R" --miner-id 1000
+  expect_out post-$kind-valid "^valid$"
+  check post-$kind-verify-wrong-sector 1 "$BIN/cuzk-bench" verify --circuit $kind-post --sector-size 2KiB --vk "$VK" \
+    --proof "$T/$kind.proof" --randomness $R --sector "2:$COMM_R" --miner-id 1000
+  check post-$kind-verify-generic 0 "$BIN/cuzk-bench" verify --vk "$VK" --proof "$T/$kind.proof" --inputs "$T/$kind.in"
+done
+check post-verify-bad-hex 2 "$BIN/cuzk-bench" verify --circuit window-post --sector-size 2KiB --vk "$VK" \
+  --proof "$T/window.proof" --randomness zz --sector "1:$COMM_R" --miner-id 1000
 exit $fail
