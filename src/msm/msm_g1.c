@@ -6,7 +6,10 @@
 /* Inline Fp arithmetic: field_internal.h's dispatching Montgomery product
  * (ADX when the CPU has it) and the portable limb helpers for the cheap
  * operations; a call per operation costs measurably in the bucket loops. */
-#if defined(__x86_64__) && defined(__OPTIMIZE__) && !defined(__SANITIZE_ADDRESS__)
+/* the asm needs gcc's register allocation at -O1+, no ASan instrumentation
+ * (gcc defines __SANITIZE_ADDRESS__, clang does not) and an asm build */
+#if defined(CUZK_HAVE_ASM) && defined(__x86_64__) && defined(__OPTIMIZE__) && \
+    !defined(__SANITIZE_ADDRESS__) && !defined(__clang__)
 /* Modular add/sub as straight adc/sbb chains: gcc's code for the carry
  * intrinsics spilled the carry flag between limbs (perf-notes, MSM).
  * Only in optimized, non-sanitizer builds (register pressure). */
