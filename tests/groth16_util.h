@@ -8,23 +8,8 @@
 
 #include "cuzk/groth16.h"
 #include "cuzk/r1cs.h"
+#include "fr_util.h"
 #include "harness.h"
-
-static inline cuzk_fr g16t_fr_u64(uint64_t v)
-{
-    cuzk_fr r;
-    cuzk_fr_from_u64(&r, v);
-    return r;
-}
-
-static inline cuzk_fr g16t_fr_rand(void)
-{
-    uint8_t b[64];
-    test_rand_bytes(b, sizeof b);
-    cuzk_fr r;
-    cuzk_fr_from_bytes_le_reduce(&r, b, sizeof b);
-    return r;
-}
 
 /* A synthesized circuit and views of it. */
 typedef struct {

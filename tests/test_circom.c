@@ -10,6 +10,7 @@
 #include "cuzk/circom.h"
 #include "cuzk/r1cs.h"
 #include "cuzk/status.h"
+#include "fr_util.h"
 #include "harness.h"
 
 static uint8_t *load_vec(const char *name, size_t *len)
@@ -20,13 +21,6 @@ static uint8_t *load_vec(const char *name, size_t *len)
     if (!b) fprintf(stderr, "  cannot read %s\n", path);
     CHECK(b != NULL);
     return b;
-}
-
-static cuzk_fr fr_u64(uint64_t v)
-{
-    cuzk_fr r;
-    cuzk_fr_from_u64(&r, v);
-    return r;
 }
 
 static cuzk_cs *run(cuzk_cs_mode mode, unsigned flags, cuzk_circuit_fn fn, void *ctx)

@@ -16,22 +16,8 @@
 #include "harness.h"
 #include "post_util.h"
 
-static char g_cache[64];
-
-static void cleanup_cache(void)
-{
-    DIR *d = opendir(g_cache);
-    if (!d) return;
-    struct dirent *de;
-    char p[512];
-    while ((de = readdir(d)))
-        if (de->d_name[0] != '.') {
-            snprintf(p, sizeof p, "%s/%s", g_cache, de->d_name);
-            unlink(p);
-        }
-    closedir(d);
-    rmdir(g_cache);
-}
+#define ENGINE_TEST_NAME "post"
+#include "engine_util.h"
 
 /* Test params for a PoSt proof type, written as <cache>/v28-...params. */
 static cuzk_groth16_params *make_params(const cuzk_fil_post_info *p)
@@ -56,7 +42,7 @@ static cuzk_groth16_params *make_params(const cuzk_fil_post_info *p)
     char id[200], name[300], path[400];
     CHECK(cuzk_fil_post_param_id(id, sizeof id, p) == 0);
     CHECK(cuzk_fil_param_file_name(name, sizeof name, id, "params") == 0);
-    snprintf(path, sizeof path, "%s/%s", g_cache, name);
+    snprintf(path, sizeof path, "%s/%s", cache_dir(), name);
     FILE *f = fopen(path, "wb");
     CHECK(f && params && cuzk_groth16_params_write(f, params) == 0);
     if (f) fclose(f);
@@ -66,9 +52,6 @@ static cuzk_groth16_params *make_params(const cuzk_fil_post_info *p)
 
 static void test_window_2k(void)
 {
-    snprintf(g_cache, sizeof g_cache, "/tmp/cuzk-engine-post-XXXXXX");
-    CHECK(mkdtemp(g_cache) != NULL);
-    atexit(cleanup_cache);
     const uint64_t reg = 10; /* StackedDrgWindow2KiBV1_2 (Go abi V1_1) */
     const cuzk_fil_post_info *p;
     CHECK(cuzk_fil_post_lookup(&p, reg) == 0);
@@ -76,16 +59,11 @@ static void test_window_2k(void)
     if (!params) return;
 
     cuzk_engine_config c;
-    cuzk_engine_config_default(&c);
-    snprintf(c.param_cache, sizeof c.param_cache, "%s", g_cache);
-    c.memory_total_budget = 1ull << 30;
-    c.prover_threads = 2;
-    c.log_level = CUZK_LOG_WARN;
+    engine_cfg_base(&c);
     /* point validation of the params costs ~13 s on a loaded 2-core box;
      * it is exercised by test_engine with the chain params */
     c.srs_validate = false;
-    cuzk_engine *e = NULL;
-    CHECK(cuzk_engine_create(&e, &c, NULL, 0) == 0);
+    cuzk_engine *e = start(&c);
     if (!e) return;
     CHECK(cuzk_engine_register_builtin(e) == 0);
     /* discovered on disk: COLD with the file's size; absent circuits are

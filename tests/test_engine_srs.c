@@ -13,51 +13,13 @@
 #include "cuzk/engine.h"
 #include "harness.h"
 
-static char g_cache[64];
-
-static void cleanup_cache(void)
-{
-    DIR *d = opendir(g_cache);
-    if (!d) return;
-    struct dirent *de;
-    char p[512];
-    while ((de = readdir(d)))
-        if (de->d_name[0] != '.') {
-            snprintf(p, sizeof p, "%s/%s", g_cache, de->d_name);
-            unlink(p);
-        }
-    closedir(d);
-    rmdir(g_cache);
-}
-
-static const char *cache_dir(void)
-{
-    if (!g_cache[0]) {
-        snprintf(g_cache, sizeof g_cache, "/tmp/cuzk-engine-srs-XXXXXX");
-        if (!mkdtemp(g_cache)) return "/tmp";
-        atexit(cleanup_cache);
-    }
-    return g_cache;
-}
+#define ENGINE_TEST_NAME "srs"
+#include "engine_util.h"
 
 static void cfg_small(cuzk_engine_config *c)
 {
-    cuzk_engine_config_default(c);
-    snprintf(c->param_cache, sizeof c->param_cache, "%s", cache_dir());
-    c->memory_total_budget = 1ull << 30;
-    c->prover_threads = 2;
-    c->log_level = CUZK_LOG_WARN;
+    engine_cfg_base(c);
     c->eviction_min_idle_ms = 0;
-}
-
-static cuzk_engine *start(const cuzk_engine_config *c)
-{
-    cuzk_engine *e = NULL;
-    char err[256] = "";
-    int st = cuzk_engine_create(&e, c, err, sizeof err);
-    if (st) fprintf(stderr, "create: %s\n", err);
-    CHECK(st == CUZK_OK && e);
-    return e;
 }
 
 static uint64_t mono_ms(void)

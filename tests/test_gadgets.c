@@ -13,23 +13,8 @@
 #include "cuzk/poseidon.h"
 #include "cuzk/r1cs.h"
 #include "cuzk/status.h"
+#include "fr_util.h"
 #include "harness.h"
-
-static cuzk_fr fr_u64(uint64_t v)
-{
-    cuzk_fr r;
-    cuzk_fr_from_u64(&r, v);
-    return r;
-}
-
-static cuzk_fr fr_rand(void)
-{
-    uint8_t b[64];
-    test_rand_bytes(b, sizeof b);
-    cuzk_fr r;
-    cuzk_fr_from_bytes_le_reduce(&r, b, sizeof b);
-    return r;
-}
 
 static cuzk_cs *new_cs(cuzk_cs_mode mode, unsigned flags)
 {

@@ -86,7 +86,7 @@ static void test_chain_roundtrip(void)
 {
     static const size_t sizes[] = {1, 2, 6, 62, 300};
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
-        cuzk_fr x0 = g16t_fr_rand();
+        cuzk_fr x0 = fr_rand();
         g16t_circuit c;
         CHECK(g16t_chain(&c, sizes[k], &x0) == CUZK_OK);
         cuzk_groth16_params *p = g16t_setup(&c, test_rand64());
@@ -119,7 +119,7 @@ static void test_chain_roundtrip(void)
 static void test_multi_input_circuit(void)
 {
     for (int it = 0; it < 2 * test_iterations; it++) {
-        multi_ctx ctx = {g16t_fr_rand(), g16t_fr_rand(), g16t_fr_rand(), it & 1};
+        multi_ctx ctx = {fr_rand(), fr_rand(), fr_rand(), it & 1};
         g16t_circuit c;
         CHECK(g16t_synth(&c, multi_circuit, &ctx) == CUZK_OK);
         CHECK(c.w.n_inputs == 4);
@@ -158,7 +158,7 @@ static void test_multi_input_circuit(void)
 
 static void test_deterministic(void)
 {
-    cuzk_fr x0 = g16t_fr_rand();
+    cuzk_fr x0 = fr_rand();
     g16t_circuit c;
     CHECK(g16t_chain(&c, 40, &x0) == CUZK_OK);
     cuzk_groth16_params *p = g16t_setup(&c, 7);
@@ -225,7 +225,7 @@ static void test_batch(void)
     cuzk_groth16_witness w[N];
     cuzk_fr inputs[N];
     for (int i = 0; i < N; i++) {
-        cuzk_fr x0 = g16t_fr_rand();
+        cuzk_fr x0 = fr_rand();
         CHECK(g16t_chain(&c[i], 200, &x0) == CUZK_OK); /* > 3 chunks of 64 */
         w[i] = c[i].w;
         inputs[i] = pub(&c[i])[0];
@@ -278,7 +278,7 @@ static void test_batch(void)
         }
         /* a batch whose circuits differ in shape is refused */
         g16t_circuit other;
-        cuzk_fr x0 = g16t_fr_rand();
+        cuzk_fr x0 = fr_rand();
         CHECK(g16t_chain(&other, 201, &x0) == CUZK_OK);
         w[1] = other.w;
         char err[CUZK_G16_ERR_LEN] = "";
@@ -305,7 +305,7 @@ static int sparse_circuit(cuzk_cs *cs, void *vctx)
     sparse_ctx *c = vctx;
     cuzk_fr one = CUZK_FR_ONE;
     for (size_t i = 0; i < c->k; i++) {
-        cuzk_fr v = g16t_fr_u64(c->seed * 1000003u + i * 7919u + 1);
+        cuzk_fr v = fr_u64(c->seed * 1000003u + i * 7919u + 1);
         cuzk_var t;
         cuzk_cs_alloc(cs, &t, &v);
         cuzk_term tt[] = {{t, one}}, on[] = {{CUZK_ONE, one}}, vv[] = {{CUZK_ONE, v}};
@@ -351,7 +351,7 @@ static void test_mapped_chunks_sparse(void)
 static void test_h_identity(void)
 {
     for (int it = 0; it < 3 * test_iterations; it++) {
-        cuzk_fr x0 = g16t_fr_rand();
+        cuzk_fr x0 = fr_rand();
         g16t_circuit c;
         size_t n = 1 + test_rand64() % 200;
         CHECK(g16t_chain(&c, n, &x0) == CUZK_OK);
@@ -366,7 +366,7 @@ static void test_h_identity(void)
         const cuzk_groth16_backend *be = cuzk_groth16_backend_cpu();
         CHECK(be->h_poly(be->ctx, a, b, cc, nc, log_m, NULL) == CUZK_OK);
         CHECK(cuzk_fr_is_zero(&a[m - 1]));
-        cuzk_fr X = g16t_fr_rand(), omega, w = CUZK_FR_ONE, zx = X, minv, t;
+        cuzk_fr X = fr_rand(), omega, w = CUZK_FR_ONE, zx = X, minv, t;
         CHECK(cuzk_ntt_root_of_unity(&omega, log_m) == CUZK_OK);
         for (unsigned i = 0; i < log_m; i++) cuzk_fr_sqr(&zx, &zx);
         cuzk_fr_sub(&zx, &zx, &CUZK_FR_ONE);
@@ -406,7 +406,7 @@ static void test_h_identity(void)
 
 static void test_bad_witness(void)
 {
-    cuzk_fr x0 = g16t_fr_rand();
+    cuzk_fr x0 = fr_rand();
     g16t_circuit c, d;
     CHECK(g16t_chain(&c, 20, &x0) == CUZK_OK);
     CHECK(g16t_chain(&d, 40, &x0) == CUZK_OK);
@@ -437,8 +437,8 @@ static void test_inputs_decode(void)
     uint8_t buf[64];
     cuzk_fr v[2], out[2];
     size_t n = 0;
-    v[0] = g16t_fr_rand();
-    v[1] = g16t_fr_rand();
+    v[0] = fr_rand();
+    v[1] = fr_rand();
     cuzk_fr_to_bytes_le(buf, &v[0]);
     cuzk_fr_to_bytes_le(buf + 32, &v[1]);
     CHECK(cuzk_groth16_inputs_decode(out, buf, 64, &n, 2, NULL, 0) == CUZK_OK && n == 2);

@@ -62,7 +62,7 @@ static void setup_chain(cuzk_groth16_params **p, const g16t_circuit *c, cuzk_par
 static void test_setup_bytes_pinned(void)
 {
     g16t_circuit c;
-    cuzk_fr x0 = g16t_fr_u64(3);
+    cuzk_fr x0 = fr_u64(3);
     CHECK(g16t_chain(&c, 1024, &x0) == CUZK_OK);
     cuzk_pool *pool = NULL;
     CHECK(cuzk_pool_create(&pool, 2) == CUZK_OK);

@@ -22,7 +22,7 @@ static size_t fx_len;
 static bool fixture(void)
 {
     if (fx_p) return true;
-    cuzk_fr x0 = g16t_fr_u64(5);
+    cuzk_fr x0 = fr_u64(5);
     if (g16t_chain(&fx_c, 40, &x0) != CUZK_OK) return false;
     fx_p = g16t_setup(&fx_c, 42);
     if (!fx_p) return false;
@@ -340,7 +340,7 @@ static void test_parallel_first_error(void)
 {
     cuzk_pool *pool = NULL;
     CHECK(cuzk_pool_create(&pool, 2) == CUZK_OK);
-    cuzk_fr x0 = g16t_fr_u64(9);
+    cuzk_fr x0 = fr_u64(9);
     g16t_circuit c;
     CHECK(g16t_chain(&c, 1100, &x0) == CUZK_OK); /* h: 2047 points, several tasks */
     cuzk_groth16_params *p = g16t_setup(&c, 1);

@@ -15,6 +15,7 @@
 #include "cuzk/poseidon.h"
 #include "cuzk/status.h"
 #include "fil/poseidon_internal.h"
+#include "fr_util.h"
 #include "harness.h"
 
 static const size_t k_arities[] = {2, 4, 8, 11, 16, 24, 36};
@@ -24,22 +25,6 @@ static cuzk_fr fr_from_canon(const uint64_t l[4])
 {
     cuzk_fr r;
     CHECK(cuzk_fr_from_limbs(&r, l) == CUZK_OK);
-    return r;
-}
-
-static cuzk_fr fr_u64(uint64_t v)
-{
-    cuzk_fr r;
-    cuzk_fr_from_u64(&r, v);
-    return r;
-}
-
-static cuzk_fr fr_rand(void)
-{
-    uint8_t b[64];
-    test_rand_bytes(b, sizeof b);
-    cuzk_fr r;
-    cuzk_fr_from_bytes_le_reduce(&r, b, sizeof b);
     return r;
 }
 

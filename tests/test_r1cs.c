@@ -10,23 +10,8 @@
 
 #include "cuzk/r1cs.h"
 #include "cuzk/status.h"
+#include "fr_util.h"
 #include "harness.h"
-
-static cuzk_fr fr_u64(uint64_t v)
-{
-    cuzk_fr r;
-    cuzk_fr_from_u64(&r, v);
-    return r;
-}
-
-static cuzk_fr fr_rand(void)
-{
-    uint8_t b[64];
-    test_rand_bytes(b, sizeof b);
-    cuzk_fr r;
-    cuzk_fr_from_bytes_le_reduce(&r, b, sizeof b);
-    return r;
-}
 
 static bool bit(const uint64_t *m, size_t i) { return m && ((m[i / 64] >> (i % 64)) & 1); }
 

@@ -18,6 +18,7 @@
 #include "bench.h"
 #include "cuzk/msm.h"
 #include "cuzk/pool.h"
+#include "thread_cpu.h"
 
 static double now_s(void)
 {
@@ -33,33 +34,6 @@ static double cpu_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* Nanoseconds on CPU of each thread of this process (/proc/self/task/<tid>/
- * schedstat, first field), by tid; returns the count (at most max).  The
- * per-thread split shows whether the pool's threads were all busy for the
- * whole MSM independently of the machine's load: on an idle machine the
- * wall time would be the busiest thread's CPU time. */
-#include <dirent.h>
-static size_t thread_cpu(long *tid, double *ns, size_t max)
-{
-    DIR *d = opendir("/proc/self/task");
-    size_t n = 0;
-    struct dirent *e;
-    while (d && n < max && (e = readdir(d))) {
-        if (e->d_name[0] == '.') continue;
-        char path[300];
-        snprintf(path, sizeof path, "/proc/self/task/%s/schedstat", e->d_name);
-        FILE *f = fopen(path, "r");
-        unsigned long long v;
-        if (f && fscanf(f, "%llu", &v) == 1) {
-            tid[n] = atol(e->d_name);
-            ns[n++] = (double)v;
-        }
-        if (f) fclose(f);
-    }
-    if (d) closedir(d);
-    return n;
 }
 
 /* Per-thread CPU ms of one rep: the busiest thread and the sum over threads

@@ -7,7 +7,6 @@
  * --reps R proves R times and prints each run's phases (the proof of the
  * last run is written).  --cpu-time reports process CPU seconds (all
  * threads) instead of wall seconds, for machines shared with other work. */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 #include "cuzk/pool.h"
 #include "g16_cli.h"
 #include "post_cmds.h"
+#include "thread_cpu.h"
 
 static bool use_cpu;
 
@@ -44,30 +44,6 @@ static int write_all(const char *path, const void *b, size_t n)
         return 1;
     }
     return 0;
-}
-
-/* Nanoseconds on CPU per thread of this process (/proc/self/task/<tid>/
- * schedstat); the busiest thread's share of one proof is what the wall time
- * would be on an idle machine, whatever the load while measuring. */
-static size_t thread_cpu(long *tid, double *ns, size_t max)
-{
-    DIR *d = opendir("/proc/self/task");
-    size_t n = 0;
-    struct dirent *e;
-    while (d && n < max && (e = readdir(d))) {
-        if (e->d_name[0] == '.') continue;
-        char path[300];
-        snprintf(path, sizeof path, "/proc/self/task/%s/schedstat", e->d_name);
-        FILE *f = fopen(path, "r");
-        unsigned long long v;
-        if (f && fscanf(f, "%llu", &v) == 1) {
-            tid[n] = atol(e->d_name);
-            ns[n++] = (double)v;
-        }
-        if (f) fclose(f);
-    }
-    if (d) closedir(d);
-    return n;
 }
 
 int cmd_prove(int argc, char **argv)

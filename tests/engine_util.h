@@ -1,0 +1,76 @@
+/* Test helpers shared by the engine tests: a private param cache directory
+ * (created on first use, removed with its files at exit), a small engine
+ * configuration that uses it, and engine start-up checked by CHECK.
+ *
+ * Define ENGINE_TEST_NAME (a short word: it names the cache directory,
+ * /tmp/cuzk-engine-<name>-XXXXXX) before including this header. */
+#ifndef CUZK_TEST_ENGINE_UTIL_H
+#define CUZK_TEST_ENGINE_UTIL_H
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "cuzk/engine.h"
+#include "harness.h"
+
+#ifndef ENGINE_TEST_NAME
+#error "define ENGINE_TEST_NAME before including engine_util.h"
+#endif
+
+static char g_cache[64];
+
+static void cleanup_cache(void)
+{
+    DIR *d = opendir(g_cache);
+    if (!d) return;
+    struct dirent *de;
+    char p[512];
+    while ((de = readdir(d)))
+        if (de->d_name[0] != '.') {
+            snprintf(p, sizeof p, "%s/%s", g_cache, de->d_name);
+            unlink(p);
+        }
+    closedir(d);
+    rmdir(g_cache);
+}
+
+/* The test's cache directory; "/tmp" (and a failed CHECK) if it cannot be
+ * created, so that the rest of the test still runs. */
+static inline const char *cache_dir(void)
+{
+    if (!g_cache[0]) {
+        snprintf(g_cache, sizeof g_cache, "/tmp/cuzk-engine-" ENGINE_TEST_NAME "-XXXXXX");
+        if (!mkdtemp(g_cache)) {
+            CHECK(!"mkdtemp failed");
+            g_cache[0] = 0;
+            return "/tmp";
+        }
+        atexit(cleanup_cache);
+    }
+    return g_cache;
+}
+
+/* Defaults, the cache above, a 1 GiB budget, 2 prover threads, warnings
+ * only; each test adjusts the rest. */
+static inline void engine_cfg_base(cuzk_engine_config *c)
+{
+    cuzk_engine_config_default(c);
+    snprintf(c->param_cache, sizeof c->param_cache, "%s", cache_dir());
+    c->memory_total_budget = 1ull << 30;
+    c->prover_threads = 2;
+    c->log_level = CUZK_LOG_WARN;
+}
+
+static inline cuzk_engine *start(const cuzk_engine_config *c)
+{
+    cuzk_engine *e = NULL;
+    char err[256] = "";
+    int st = cuzk_engine_create(&e, c, err, sizeof err);
+    if (st) fprintf(stderr, "create: %s\n", err);
+    CHECK(st == CUZK_OK && e);
+    return e;
+}
+
+#endif
