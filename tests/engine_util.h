@@ -1,6 +1,7 @@
 /* Test helpers shared by the engine tests: a private param cache directory
  * (created on first use, removed with its files at exit), a small engine
- * configuration that uses it, and engine start-up checked by CHECK.
+ * configuration that uses it, engine start-up checked by CHECK, and
+ * millisecond sleep / monotonic clock for the scheduling tests.
  *
  * Define ENGINE_TEST_NAME (a short word: it names the cache directory,
  * /tmp/cuzk-engine-<name>-XXXXXX) before including this header. */
@@ -10,6 +11,7 @@
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cuzk/engine.h"
@@ -17,6 +19,19 @@
 
 #ifndef ENGINE_TEST_NAME
 #error "define ENGINE_TEST_NAME before including engine_util.h"
+static inline void sleep_ms(unsigned ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static inline uint64_t mono_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000u + (uint64_t)t.tv_nsec / 1000000u;
+}
+
 #endif
 
 static char g_cache[64];
@@ -71,6 +86,19 @@ static inline cuzk_engine *start(const cuzk_engine_config *c)
     if (st) fprintf(stderr, "create: %s\n", err);
     CHECK(st == CUZK_OK && e);
     return e;
+}
+
+static inline void sleep_ms(unsigned ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static inline uint64_t mono_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000u + (uint64_t)t.tv_nsec / 1000000u;
 }
 
 #endif

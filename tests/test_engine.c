@@ -7,7 +7,6 @@
  * Scheduling tests are made deterministic with the provider's sleep_ms
  * (synthesis takes at least that long) rather than relying on CPU speed;
  * their margins tolerate a loaded 2-core machine. */
-#include <dirent.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,12 +24,6 @@ static void cfg_small(cuzk_engine_config *c)
 {
     engine_cfg_base(c);
     c->shutdown_grace_ms = 5000;
-}
-
-static void sleep_ms(unsigned ms)
-{
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
 }
 
 /* Submit a test job; returns its id in id (must hold CUZK_JOB_ID_MAX). */
@@ -246,13 +239,6 @@ static void prover_state(cuzk_engine *e, char *state, char *job)
             snprintf(job, CUZK_JOB_ID_MAX, "%s", s.workers[i].job_id);
         }
     cuzk_engine_status_clear(&s);
-}
-
-static uint64_t mono_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000u + (uint64_t)t.tv_nsec / 1000000u;
 }
 
 /* Cancel while the prover works on the job: it stops at the next phase

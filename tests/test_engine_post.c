@@ -4,7 +4,6 @@
  * name; the proof is checked again with cuzk_post_verify (public inputs
  * recomputed from the sectors, independent of the engine's own check).
  * Test parameters are made here with cuzk_groth16_setup_test (~10 s). */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,5 @@
 /* Engine: SRS manager (tiers, preload/evict, reference counts, LRU under
  * the budget) and the memory budget (backpressure, too-big jobs). */
-#include <dirent.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -20,19 +19,6 @@ static void cfg_small(cuzk_engine_config *c)
 {
     engine_cfg_base(c);
     c->eviction_min_idle_ms = 0;
-}
-
-static uint64_t mono_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000u + (uint64_t)t.tv_nsec / 1000000u;
-}
-
-static void sleep_ms(unsigned ms)
-{
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
 }
 
 static int submit(cuzk_engine *e, char *id, const char *settings)
