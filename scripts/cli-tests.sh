@@ -108,6 +108,9 @@ expect_out g16-verify-valid "^valid$"
 printf '\x02' | dd of="$T/i" bs=1 count=1 conv=notrunc 2>/dev/null
 check g16-verify-bad-input 1 "$BIN/cuzk-bench" verify --vk "$T/chain-10.vk" --proof "$T/p" --inputs "$T/i"
 expect_out g16-verify-bad-input-reason "^invalid: "
+check g16-prove-params-is-dir 1 "$BIN/cuzk-bench" prove --params "$T" --circuit chain --size 10 \
+  --out "$T/p2" --inputs-out "$T/i2"
+expect_out g16-prove-params-is-dir-reason "params: "
 check g16-verify-usage 2 "$BIN/cuzk-bench" verify --vk "$T/chain-10.vk"
 check g16-export 0 "$BIN/cuzk-bench" export-snarkjs --vk "$T/chain-10.vk" --proof "$T/p" --inputs "$T/i" --out "$T/j"
 # ---- FallbackPoSt 2 KiB round trips: gen-vanilla -> setup -> prove -> verify ------

@@ -89,6 +89,7 @@ int cmd_prove(int argc, char **argv)
     cuzk_par *par = cuzk_pool_par(pool);
     cuzk_cs *cs = NULL;
     cuzk_groth16_params *p = NULL;
+    cuzk_fr *ev[3] = {NULL, NULL, NULL}; /* freed at done: declared before the first goto */
     int rc = 1;
     char err[CUZK_G16_ERR_LEN] = "";
 
@@ -128,7 +129,6 @@ int cmd_prove(int argc, char **argv)
     printf("synthesis   %.3f s\nload        %.3f s (read + validate)\n", t_synth, t_load);
     /* one run: hand the evaluations to the prover to transform in place
      * (saves 3 x 32 bytes per constraint); repeated runs need them intact */
-    cuzk_fr *ev[3] = {NULL, NULL, NULL};
     if (reps == 1 && !cuzk_cs_take_evals(cs, &ev[0], &ev[1], &ev[2])) {
         size_t m = cuzk_groth16_params_count(p, CUZK_G16_H) + 1;
         for (int k = 0; k < 3; k++) {
