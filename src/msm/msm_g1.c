@@ -92,12 +92,12 @@ static inline int g1_fp_eq(const cuzk_fp *a, const cuzk_fp *b)
 #define JAC cuzk_g1
 #define G(name) cuzk_msm_g1_##name
 /* 8192 points = 768 KiB of chunk buffer: fits L2 with the pair arrays. */
-#define MSM_BATCH 8192
+#define MSM_BATCH 8704
 /* Binary-Euclid inversion (msm_fp_inv_var) in Fp multiplications. */
 #define MSM_INV_COST 250.0
 
 /* Fewest pairs worth one inversion in a round (else mixed additions). */
-#define MSM_MIN_PAIRS 48
+#define MSM_MIN_PAIRS 256
 
 #include "msm/msm_tmpl.h"
 #include "msm/msm_run_tmpl.h"
