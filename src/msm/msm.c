@@ -66,91 +66,13 @@ unsigned cuzk_msm_window_bits(size_t n)
     return c;
 }
 
-/* ---- variable-time Fp inversion ------------------------------------------
- * The field layer's cuzk_fp_inv_var is a Fermat power (~600 products);
- * the batch-affine rounds invert once per chunk and round, so a binary
- * extended Euclid (~4x faster, measured in docs/perf-notes.md) pays.
- * Input A = a R (Montgomery form); Euclid gives A^-1 mod p as an integer,
- * and a Montgomery product with R^3 mod p turns it into a^-1 R. */
-#include "ff/field_internal.h"
-
-/* R^3 mod p, R = 2^384 (Python: pow(2**384, 3, p)). */
-static const cuzk_fp FP_R3 = {{0xed48ac6bd94ca1e0ull, 0x315f831e03a7adf8ull,
-                               0x9a53352a615e29ddull, 0x34c04e5e921e1761ull,
-                               0x2512d43565724728ull, 0x0aa6346091755d4dull}};
-
-static inline void l6_shr1(uint64_t *a)
-{
-    for (int i = 0; i < 5; i++) a[i] = a[i] >> 1 | a[i + 1] << 63;
-    a[5] >>= 1;
-}
-
-/* x = x / 2 mod p for x < p (x + p < 2^382 never overflows). */
-static inline void l6_half_mod(uint64_t *x)
-{
-    if (x[0] & 1) {
-        cuzk_u128 c = 0;
-        for (int i = 0; i < 6; i++) {
-            c += (cuzk_u128)x[i] + CUZK_FP_MODULUS[i];
-            x[i] = (uint64_t)c;
-            c >>= 64;
-        }
-    }
-    l6_shr1(x);
-}
-
-static inline int l6_geq(const uint64_t *a, const uint64_t *b)
-{
-    for (int i = 5; i >= 0; i--)
-        if (a[i] != b[i]) return a[i] > b[i];
-    return 1;
-}
-
-static inline void l6_sub(uint64_t *a, const uint64_t *b)
-{
-    uint64_t borrow = 0;
-    for (int i = 0; i < 6; i++) {
-        cuzk_u128 x = (cuzk_u128)a[i] - b[i] - borrow;
-        a[i] = (uint64_t)x;
-        borrow = (uint64_t)(x >> 64) & 1;
-    }
-}
-
-static inline int l6_is_one(const uint64_t *a)
-{
-    return ((a[0] ^ 1) | a[1] | a[2] | a[3] | a[4] | a[5]) == 0;
-}
-
+/* ---- variable-time inversions -------------------------------------------
+ * The batch-affine rounds invert once per chunk and round.  The field
+ * layer's safegcd cuzk_fp_inv_var (~1.6 us) replaced a binary extended
+ * Euclid here (~12 us); the A/B is in docs/perf-notes.md (MSM, session 2). */
 void msm_fp_inv_var(cuzk_fp *r, const cuzk_fp *a)
 {
-    uint64_t u[6], v[6], x1[6] = {1, 0, 0, 0, 0, 0}, x2[6] = {0, 0, 0, 0, 0, 0};
-    if (cuzk_fp_is_zero(a)) {
-        *r = CUZK_FP_ZERO;
-        return;
-    }
-    memcpy(u, a->l, sizeof u);
-    memcpy(v, CUZK_FP_MODULUS, sizeof v);
-    /* invariants: x1 * A = u, x2 * A = v (mod p); gcd(u, v) = 1 */
-    while (!l6_is_one(u) && !l6_is_one(v)) {
-        while (!(u[0] & 1)) {
-            l6_shr1(u);
-            l6_half_mod(x1);
-        }
-        while (!(v[0] & 1)) {
-            l6_shr1(v);
-            l6_half_mod(x2);
-        }
-        if (l6_geq(u, v)) {
-            l6_sub(u, v);
-            limbs_sub_mod_n(x1, x1, x2, CUZK_FP_MODULUS, 6);
-        } else {
-            l6_sub(v, u);
-            limbs_sub_mod_n(x2, x2, x1, CUZK_FP_MODULUS, 6);
-        }
-    }
-    cuzk_fp t;
-    memcpy(t.l, l6_is_one(u) ? x1 : x2, sizeof t.l);
-    cuzk_fp_mul(r, &t, &FP_R3);
+    cuzk_fp_inv_var(r, a);
 }
 
 void msm_fp2_inv_var(cuzk_fp2 *r, const cuzk_fp2 *a)

@@ -69,8 +69,8 @@ static inline size_t msm_align(size_t x)
     return (x + 63) & ~(size_t)63;
 }
 
-/* Variable-time inversions (binary extended Euclid; 0 -> 0), faster than
- * the field layer's Fermat powers.  Public data only. */
+/* Variable-time inversions (the field layer's safegcd; 0 -> 0).  Public
+ * data only. */
 void msm_fp_inv_var(cuzk_fp *r, const cuzk_fp *a);
 void msm_fp2_inv_var(cuzk_fp2 *r, const cuzk_fp2 *a);
 
