@@ -78,8 +78,8 @@ size_t G(canonical_scratch_sizeof)(size_t nvars, const cuzk_par *par)
 }
 
 typedef struct {
-    const AFF *bases;
-    const uint32_t *idx, *ones, *kidx; /* kidx: NULL = k is compact */
+    const AFF *bases, *tbases; /* ones are bases[ones[t]]; term t is tbases[idx[t]] */
+    const uint32_t *idx, *ones, *kidx; /* idx: NULL = tbases compact; kidx: NULL = k compact */
     const cuzk_scalar *k;
     size_t m, nones;
     unsigned c, nwin;
@@ -98,6 +98,7 @@ static void job_task(void *arg, size_t i)
     ba_ctx cx;
     ba_ctx_init(&cx, s);
     sum_impl(&j->onesum[i], &cx, j->bases, j->ones + o0, o1 - o0);
+    const AFF *tb = j->idx ? j->tbases : NULL;
     if (j->sp.balanced) {
         /* task i covers [i nwin, (i+1) nwin) in units of 1/T window */
         size_t u0 = i * j->nwin, u1 = (i + 1) * j->nwin;
@@ -109,7 +110,8 @@ static void job_task(void *arg, size_t i)
                 while (w1 * T + T <= u1)
                     w1++;
             size_t t0 = j->m * a / T, t1 = j->m * b / T;
-            (void)tile_impl(&win[w], j->bases, j->idx + t0, j->kidx ? j->k : j->k + t0,
+            (void)tile_impl(&win[w], tb ? tb : j->tbases + t0, tb ? j->idx + t0 : NULL,
+                            j->kidx ? j->k : j->k + t0,
                             j->kidx ? j->kidx + t0 : NULL, t1 - t0, j->c, (unsigned)w, (unsigned)w1,
                             j->strategy, s, j->sp.tile_bytes);
             w = w1 - 1;
@@ -119,7 +121,8 @@ static void job_task(void *arg, size_t i)
     size_t t0 = j->m * p / j->sp.P, t1 = j->m * (p + 1) / j->sp.P;
     unsigned w0 = (unsigned)(j->nwin * g / j->sp.NG), w1 = (unsigned)(j->nwin * (g + 1) / j->sp.NG);
     /* cannot fail: arguments were validated and scratch sized by the driver */
-    (void)tile_impl(&j->win[p * j->nwin + w0], j->bases, j->idx + t0, j->kidx ? j->k : j->k + t0,
+    (void)tile_impl(&j->win[p * j->nwin + w0], tb ? tb : j->tbases + t0, tb ? j->idx + t0 : NULL,
+                    j->kidx ? j->k : j->k + t0,
                     j->kidx ? j->kidx + t0 : NULL, t1 - t0, j->c, w0, w1, j->strategy, s, j->sp.tile_bytes);
 }
 
@@ -196,12 +199,64 @@ static int msm_run(cuzk_par *par, JAC *out, const AFF *bases, size_t nbases, con
             kidx[m++] = (uint32_t)i;
     }
 
+    /* Sparse vectors (Filecoin's: 75 % zeros, 20 % ones): every window
+     * would read each remaining term's base (and, for canonical input, its
+     * scalar through kidx) from a scattered position, a cache miss per term
+     * and window.  Copy them once into the index regions, which are free
+     * enough when m is small (perf-notes, MSM session 2). */
+    const cuzk_scalar *kv = is_fr ? rk : (const cuzk_scalar *)scalars;
+    const AFF *tbases = bases;
+    const uint32_t *tidx = ridx;
+    uint8_t *r0 = (uint8_t *)msm_align((uintptr_t)scratch);
+    size_t kbytes = msm_align(nvars * (is_fr ? sizeof(cuzk_scalar) : sizeof(uint32_t)));
+    size_t ibytes = msm_align(nvars * sizeof(uint32_t));
+    if (m && m <= nvars / 16) {
+        if (is_fr && msm_align(m * sizeof(cuzk_scalar)) + m * sizeof(AFF) <= kbytes) {
+            /* rk is compact already; bases go after it in rk's region */
+            AFF *cb = (AFF *)(r0 + msm_align(m * sizeof(cuzk_scalar)));
+            for (size_t t = 0; t < m; t++) cb[t] = bases[ridx[t]];
+            tbases = cb;
+            tidx = NULL;
+        } else if (!is_fr && msm_align(nones * sizeof(uint32_t)) + 2 * m * sizeof(uint32_t) <= ibytes &&
+                   msm_align(m * sizeof(AFF)) + m * sizeof(cuzk_scalar) <= kbytes + ibytes) {
+            /* both index lists move behind the ones; then the kidx and ridx
+             * regions (contiguous) take the bases and the scalars */
+            uint32_t *ki = (uint32_t *)((uint8_t *)ones + msm_align(nones * sizeof(uint32_t)));
+            uint32_t *ri = ki + m;
+            memcpy(ki, kidx, m * sizeof(uint32_t));
+            memcpy(ri, ridx, m * sizeof(uint32_t));
+            AFF *cb = (AFF *)r0;
+            cuzk_scalar *ck = (cuzk_scalar *)(r0 + msm_align(m * sizeof(AFF)));
+            for (size_t t = 0; t < m; t++) {
+                cb[t] = bases[ri[t]];
+                ck[t] = kv[ki[t]];
+            }
+            tbases = cb;
+            tidx = NULL;
+            kv = ck;
+            kidx = NULL;
+        }
+    }
+    if (kidx && m && m * sizeof(cuzk_scalar) <= kbytes) {
+        /* scalars only, in place, last term first: compact[t] covers kidx
+         * slots [8t, 8t + 8), all >= t, so every slot it overwrites has
+         * been read */
+        cuzk_scalar *compact = (cuzk_scalar *)kidx;
+        for (size_t t = m; t-- > 0;) {
+            cuzk_scalar v = kv[kidx[t]];
+            compact[t] = v;
+        }
+        kv = compact;
+        kidx = NULL;
+    }
+
     job j;
     memset(&j, 0, sizeof j);
     j.bases = bases;
-    j.idx = ridx;
+    j.tbases = tbases;
+    j.idx = tidx;
     j.ones = ones;
-    j.k = is_fr ? rk : (const cuzk_scalar *)scalars;
+    j.k = kv;
     j.kidx = kidx;
     j.m = m;
     j.nones = nones;
