@@ -597,6 +597,190 @@ static void test_g2(void)
     run_g2_case(300, 3, 1, 1, 1);
 }
 
+/* ---- AVX-512 IFMA path (msm_ifma.c) ------------------------------------------ */
+#include "msm/msm_ifma.h"
+
+/* Raw Fp value (limbs, < p) from 48 random bytes, top bits masked. */
+static void rand_fp_raw(cuzk_fp *a)
+{
+    for (;;) {
+        uint8_t b[48];
+        test_rand_bytes(b, sizeof b);
+        b[0] &= 0x1f;
+        if (cuzk_fp_from_bytes_be(a, b) == CUZK_OK) return; /* rejects >= p */
+    }
+}
+
+/* 0, 1, R mod p, p-1, p-2, 2^380-1, 2^379, p-2^64, 2^64-1 */
+static void edge_fp(cuzk_fp *a, unsigned v)
+{
+    memset(a, 0, sizeof *a);
+    switch (v % 9) {
+    case 0: break;
+    case 1: a->l[0] = 1; break;
+    case 2: *a = CUZK_FP_ONE; break;
+    case 3: memcpy(a->l, CUZK_FP_MODULUS, sizeof a->l); a->l[0] -= 1; break;
+    case 4: memcpy(a->l, CUZK_FP_MODULUS, sizeof a->l); a->l[0] -= 2; break;
+    case 5: memset(a->l, 0xff, sizeof a->l); a->l[5] = 0x0fffffffffffffffull; break;
+    case 6: a->l[5] = (uint64_t)1 << 59; break;
+    case 7: memcpy(a->l, CUZK_FP_MODULUS, sizeof a->l); a->l[1] -= 1; break;
+    default: a->l[0] = ~(uint64_t)0; break;
+    }
+}
+
+/* Eight-lane product against the field layer's, bit for bit. */
+static void test_ifma_mul(void)
+{
+    if (!msm_ifma_available()) {
+        test_skip("CPU without AVX-512 IFMA/VBMI2 or portable build");
+        return;
+    }
+    for (int it = 0; it < 2000 * test_iterations; it++) {
+        cuzk_fp a[8], b[8], got[8], want;
+        for (unsigned e = 0; e < 8; e++) {
+            if (it < 81) { /* all pairs of edge values first */
+                edge_fp(&a[e], (unsigned)it / 9);
+                edge_fp(&b[e], (unsigned)it % 9 + e);
+            } else {
+                unsigned v = (unsigned)(test_rand64() % 4);
+                if (v == 0) edge_fp(&a[e], (unsigned)test_rand64());
+                else rand_fp_raw(&a[e]);
+                rand_fp_raw(&b[e]);
+            }
+        }
+        msm_ifma_mul8(got, a, b);
+        for (unsigned e = 0; e < 8; e++) {
+            cuzk_fp_mul(&want, &a[e], &b[e]);
+            CHECK(memcmp(&got[e], &want, sizeof want) == 0);
+        }
+    }
+}
+
+/* The pair kernel against the curve layer's complete addition: additions,
+ * doublings, cancellations and other-flag pairs (must stay unwritten),
+ * n = 0, 1, odd and around the 8 / 16 lane blocks, separate output and in
+ * place (O = A, io = ia). */
+static void test_ifma_pairs(void)
+{
+    if (!msm_ifma_available()) {
+        test_skip("CPU without AVX-512 IFMA/VBMI2 or portable build");
+        return;
+    }
+    static const size_t ns[] = {0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 33, 100, 257};
+    size_t maxn = 257, cap = 272;
+    cuzk_g1_affine *A = malloc(maxn * sizeof *A), *B = malloc(maxn * sizeof *B);
+    cuzk_g1_affine *O = malloc(maxn * sizeof *O), *A0 = malloc(maxn * sizeof *A0);
+    cuzk_fp *den = malloc(cap * sizeof *den);
+    uint32_t *ia = malloc(maxn * 4), *ib = malloc(maxn * 4), *io = malloc(maxn * 4);
+    uint8_t *flag = malloc(maxn);
+    void *work = malloc(msm_ifma_work_bytes(maxn));
+    CHECK(A && B && O && A0 && den && ia && ib && io && flag && work);
+    gen_g1(B, maxn, 0);
+    for (size_t q = 0; q < sizeof ns / sizeof ns[0]; q++) {
+        for (int inplace = 0; inplace < 2; inplace++) {
+            size_t n = ns[q];
+            gen_g1(A, n, 0);
+            for (size_t i = 0; i < n; i++) {
+                unsigned v = (unsigned)(test_rand64() % 6);
+                /* B in reverse order through ib; io a rotation (separate) */
+                ib[i] = (uint32_t)(n - 1 - i);
+                ia[i] = (uint32_t)i;
+                io[i] = inplace ? (uint32_t)i : (uint32_t)((i + 3) % n);
+                flag[i] = v == 1 ? 1 : v == 2 ? 2 : v == 3 ? 3 : 0;
+                if (flag[i] == 1) A[i] = B[ib[i]];
+                if (flag[i] == 2) cuzk_g1_affine_neg(&A[i], &B[ib[i]]);
+                if (flag[i] == 0) cuzk_fp_sub(&den[i], &B[ib[i]].x, &A[i].x);
+                else if (flag[i] == 1) cuzk_fp_add(&den[i], &A[i].y, &A[i].y);
+                else den[i] = CUZK_FP_ONE;
+            }
+            memcpy(A0, A, n * sizeof *A);
+            memset(O, 0x5a, maxn * sizeof *O);
+            cuzk_g1_affine *out = inplace ? A : O;
+            if (inplace) memcpy(O, A, n * sizeof *A);
+            msm_ifma_pairs(out, A, B, io, ia, ib, flag, den, work, n);
+            for (size_t i = 0; i < n; i++) {
+                const cuzk_g1_affine *r = &out[io[i]];
+                if (flag[i] >= 2) { /* not written */
+                    CHECK(memcmp(r, inplace ? &A0[i] : &O[io[i]], sizeof *r) == 0);
+                    if (!inplace) {
+                        cuzk_g1_affine junk;
+                        memset(&junk, 0x5a, sizeof junk);
+                        CHECK(memcmp(r, &junk, sizeof junk) == 0);
+                    }
+                    continue;
+                }
+                cuzk_g1 pa, pb, sum;
+                cuzk_g1_affine want;
+                cuzk_g1_from_affine(&pa, &A0[i]);
+                cuzk_g1_from_affine(&pb, &B[ib[i]]);
+                cuzk_g1_add(&sum, &pa, &pb);
+                cuzk_g1_to_affine(&want, &sum);
+                CHECK(memcmp(r, &want, sizeof want) == 0);
+            }
+        }
+    }
+    free(A), free(B), free(O), free(A0), free(den), free(ia), free(ib), free(io), free(flag),
+        free(work);
+}
+
+/* Window sums of the tile API with the IFMA path and the scalar path are
+ * bit-identical (and the MSM equals the naive sum on the scalar path too):
+ * random points, repeated points (doublings), P / -P (cancellations),
+ * infinities, n = 0, 1 and odd counts, bucket arrays with and without the
+ * lane running sums (c >= 13). */
+static void test_g1_ifma_paths(void)
+{
+    static const size_t ns[] = {0, 1, 3, 17, 255, 1001, 5003};
+    static const unsigned cs[] = {4, 9, 13};
+    for (size_t q = 0; q < sizeof ns / sizeof ns[0]; q++)
+        for (int kind = 0; kind < 3; kind++) {
+            size_t n = ns[q];
+            cuzk_g1_affine *b = malloc((n + 1) * sizeof *b);
+            cuzk_fr *k = malloc((n + 1) * sizeof *k);
+            cuzk_scalar *ks = malloc((n + 1) * sizeof *ks);
+            uint32_t *idx = malloc((n + 1) * sizeof *idx);
+            CHECK(b && k && ks && idx);
+            gen_g1(b, n, kind != 0);
+            if (kind == 2) /* few distinct points: many doublings and cancellations */
+                for (size_t i = 3; i < n; i++) {
+                    unsigned v = (unsigned)(test_rand64() % 4);
+                    if (v == 0) cuzk_g1_affine_neg(&b[i], &b[i % 3]);
+                    else if (v < 3) b[i] = b[i % 3];
+                }
+            gen_scalars(k, n, kind == 2 ? 2 : kind);
+            if (kind == 2)
+                for (size_t i = 0; i < n; i++) cuzk_fr_from_u64(&k[i], 1 + test_rand64() % 5);
+            cuzk_scalars_from_fr(ks, k, n);
+            for (size_t i = 0; i < n; i++) idx[i] = (uint32_t)i;
+            for (size_t ci = 0; ci < sizeof cs / sizeof cs[0]; ci++)
+                for (int st = 1; st <= 3; st += 2) {
+                    unsigned c = cs[ci], nw = cuzk_msm_nwindows(c);
+                    if (c == 13 && n < 255) continue;
+                    size_t len = cuzk_msm_g1_tile_scratch_sizeof(n, c);
+                    void *s = malloc(len);
+                    cuzk_g1 *w0 = malloc(nw * sizeof *w0), *w1 = malloc(nw * sizeof *w1);
+                    CHECK(s && w0 && w1);
+                    msm_ifma_force_scalar(1);
+                    CHECK(cuzk_msm_g1_tile(w0, b, idx, ks, n, c, 0, nw, st, s, len) == CUZK_OK);
+                    msm_ifma_force_scalar(0);
+                    CHECK(cuzk_msm_g1_tile(w1, b, idx, ks, n, c, 0, nw, st, s, len) == CUZK_OK);
+                    CHECK(memcmp(w0, w1, nw * sizeof *w0) == 0);
+                    free(s), free(w0), free(w1);
+                }
+            /* the whole MSM on the scalar path against the naive sum */
+            if (n <= 1001) {
+                cuzk_g1 ref, got;
+                naive_g1(&ref, b, k, n, NULL);
+                msm_ifma_force_scalar(1);
+                cuzk_msm_opts o = {0, 0, 1};
+                CHECK(cuzk_msm_g1_opts(NULL, &got, b, n, ks, n, NULL, NULL, 0, &o) == CUZK_OK);
+                msm_ifma_force_scalar(0);
+                CHECK(cuzk_g1_eq(&got, &ref));
+            }
+            free(b), free(k), free(ks), free(idx);
+        }
+}
+
 static const test_case tests[] = {
     {"booth_digits", test_booth_digits},
     {"inversions", test_inversions},
@@ -608,6 +792,9 @@ static const test_case tests[] = {
     {"g1_tiles", test_g1_tiles},
     {"errors", test_errors},
     {"g2", test_g2},
+    {"ifma_mul", test_ifma_mul},
+    {"ifma_pairs", test_ifma_pairs},
+    {"g1_ifma_paths", test_g1_ifma_paths},
 };
 
 TEST_MAIN(tests)

@@ -102,6 +102,13 @@ static inline int g1_fp_eq(const cuzk_fp *a, const cuzk_fp *b)
  * rather than 48 saves ~1.5 % at 2^20 (perf-notes, MSM). */
 #define MSM_MIN_PAIRS 256
 
+/* Pair additions eight at a time with AVX-512 IFMA when the CPU has it
+ * (msm_ifma.c; runtime switch msm_ifma_active). */
+#if defined(CUZK_HAVE_ASM) && defined(__x86_64__) && defined(__GNUC__)
+#include "msm/msm_ifma.h"
+#define MSM_IFMA 1
+#endif
+
 #include "msm/msm_tmpl.h"
 #include "msm/msm_run_tmpl.h"
 

@@ -190,12 +190,30 @@ typedef struct {
     FE *den;       /* MSM_BATCH/2 denominators, then their inverses */
     FE *acc;       /* MSM_BATCH/2 prefix products */
     uint8_t *flag; /* MSM_BATCH/2: 0 add, 1 double, 2 result is infinity */
+#ifdef MSM_IFMA
+    uint32_t *ia, *ib, *io; /* MSM_BATCH/2 pair operand / output slots (IFMA path) */
+#endif
 } ba_ctx;
+
+/* acc doubles as msm_ifma_pairs' work area */
+static size_t ba_acc_bytes(void)
+{
+    size_t b = msm_align(MSM_BATCH / 2 * sizeof(FE));
+#ifdef MSM_IFMA
+    size_t w = msm_align(msm_ifma_work_bytes(MSM_BATCH / 2));
+    if (w > b) b = w;
+#endif
+    return b;
+}
 
 static size_t ba_ctx_bytes(void)
 {
-    return msm_align(MSM_BATCH * sizeof(AFF)) + msm_align(MSM_BATCH * sizeof(msm_seg)) +
-           2 * msm_align(MSM_BATCH / 2 * sizeof(FE)) + msm_align(MSM_BATCH / 2);
+    size_t b = msm_align(MSM_BATCH * sizeof(AFF)) + msm_align(MSM_BATCH * sizeof(msm_seg)) +
+               msm_align(MSM_BATCH / 2 * sizeof(FE)) + ba_acc_bytes() + msm_align(MSM_BATCH / 2);
+#ifdef MSM_IFMA
+    b += 3 * msm_align(MSM_BATCH / 2 * sizeof(uint32_t));
+#endif
+    return b;
 }
 
 static uint8_t *ba_ctx_init(ba_ctx *cx, uint8_t *p)
@@ -207,9 +225,17 @@ static uint8_t *ba_ctx_init(ba_ctx *cx, uint8_t *p)
     cx->den = (FE *)p;
     p += msm_align(MSM_BATCH / 2 * sizeof(FE));
     cx->acc = (FE *)p;
-    p += msm_align(MSM_BATCH / 2 * sizeof(FE));
+    p += ba_acc_bytes();
     cx->flag = p;
     p += msm_align(MSM_BATCH / 2);
+#ifdef MSM_IFMA
+    cx->ia = (uint32_t *)p;
+    p += msm_align(MSM_BATCH / 2 * sizeof(uint32_t));
+    cx->ib = (uint32_t *)p;
+    p += msm_align(MSM_BATCH / 2 * sizeof(uint32_t));
+    cx->io = (uint32_t *)p;
+    p += msm_align(MSM_BATCH / 2 * sizeof(uint32_t));
+#endif
     return p;
 }
 
@@ -227,6 +253,37 @@ static void ba_batch_inv(ba_ctx *cx, size_t n)
     }
     den[0] = inv;
 }
+
+#ifdef MSM_IFMA
+/* Second half of a ba_rounds round on the IFMA path (den and flag filled):
+ * operand and output slots per pair, then the eight-lane kernel, then the
+ * odd leftovers (after the kernel: a leftover's new slot may hold a pair's
+ * input).  Same results as the scalar pass. */
+static void ba_rounds_ifma(ba_ctx *cx, size_t nseg, size_t np)
+{
+    AFF *buf = cx->buf;
+    size_t i = 0;
+    for (size_t s = 0; s < nseg; s++) {
+        const msm_seg *sg = &cx->segs[s];
+        uint32_t out = sg->start;
+        for (uint32_t j = 0; j + 1 < sg->len; j += 2, i++) {
+            cx->ia[i] = sg->start + j;
+            cx->ib[i] = sg->start + j + 1;
+            cx->io[i] = out;
+            out += cx->flag[i] != 2;
+        }
+    }
+    msm_ifma_pairs(buf, buf, buf, cx->io, cx->ia, cx->ib, cx->flag, cx->den, cx->acc, np);
+    i = 0;
+    for (size_t s = 0; s < nseg; s++) {
+        msm_seg *sg = &cx->segs[s];
+        uint32_t out = 0, j;
+        for (j = 0; j + 1 < sg->len; j += 2, i++) out += cx->flag[i] != 2;
+        if (j < sg->len) buf[sg->start + out++] = buf[sg->start + j];
+        sg->len = out;
+    }
+}
+#endif
 
 /* Reduces every segment of the chunk to at most one point by rounds of
  * pairwise affine additions; each round shares one inversion over all
@@ -260,6 +317,12 @@ static void ba_rounds(ba_ctx *cx, size_t nseg, size_t min_pairs)
             }
         }
         if (np == 0) return;
+#ifdef MSM_IFMA
+        if (msm_ifma_active()) {
+            ba_rounds_ifma(cx, nseg, np);
+            continue;
+        }
+#endif
         ba_batch_inv(cx, np);
         np = 0;
         for (size_t s = 0; s < nseg; s++) {
@@ -349,6 +412,20 @@ static void lanes_add(ba_ctx *cx, AFF *p, const AFF *q, size_t qs, size_t n)
             }
         }
     }
+#ifdef MSM_IFMA
+    if (msm_ifma_active()) {
+        for (size_t i = 0; i < n; i++) {
+            cx->ia[i] = (uint32_t)i;
+            cx->ib[i] = (uint32_t)(i * qs);
+        }
+        msm_ifma_pairs(p, p, q, cx->ia, cx->ia, cx->ib, cx->flag, cx->den, cx->acc, n);
+        for (size_t i = 0; i < n; i++) {
+            if (cx->flag[i] == 4) p[i] = q[i * qs];
+            else if (cx->flag[i] == 2) memset(&p[i], 0, sizeof p[i]);
+        }
+        return;
+    }
+#endif
     ba_batch_inv(cx, n);
     for (size_t i = 0; i < n; i++) {
         AFF *a = &p[i];

@@ -1,0 +1,360 @@
+/* AVX-512 IFMA Fp arithmetic: eight Fp elements per vector operation.
+ *
+ * Each lane holds one element as eight 52-bit limbs (limb-major: vector k
+ * holds limb k of the eight elements); vpmadd52luq/huq multiply 52-bit
+ * limbs and accumulate into 64-bit lanes.  Memory keeps the library's
+ * format (6 x 64-bit limbs, Montgomery form with R = 2^384): loads
+ * transpose eight elements and re-cut 6 x 64 into 8 x 52 bits, stores undo
+ * both.
+ *
+ * Montgomery product without a change of domain: eight 52-bit reduction
+ * steps divide by 2^416, so the product is taken with one operand shifted
+ * left by 32 bits (as an integer, a * 2^32 < 2^413 still fits eight limbs):
+ * (a * 2^32) * b * 2^-416 = a * b * 2^-384, the library's product.  The
+ * bound (a 2^32 b + q p) / 2^416 < p (2^413 / 2^416 + 1) < 2p leaves one
+ * conditional subtraction.
+ *
+ * Ranges: every function takes and returns fully reduced values with
+ * normalized limbs (< 2^52).  Constant time per vector; the callers in the
+ * MSM are variable time (public data). */
+#include "msm/msm_ifma.h"
+
+#include <stdlib.h>
+
+#include "ff/field_internal.h"
+#include "msm/msm_internal.h"
+
+#if defined(__x86_64__) && defined(__GNUC__) && defined(CUZK_HAVE_ASM)
+#define MSM_IFMA_COMPILED 1
+#include <immintrin.h>
+
+#define TGT __attribute__((target("avx512f,avx512ifma,avx512vbmi2"), always_inline)) static inline
+#define TGT_FN __attribute__((target("avx512f,avx512ifma,avx512vbmi2")))
+
+#define MASK52 0xfffffffffffffull
+
+typedef struct {
+    __m512i l[8];
+} v8fp;
+
+/* p in 52-bit limbs; -p^-1 mod 2^52 */
+static uint64_t p52[8], mp52;
+
+static int ifma_ok, ifma_off;
+
+static void init_constants(void)
+{
+    const uint64_t *m = CUZK_FP_MODULUS;
+    _Pragma("GCC unroll 8") for (int i = 0; i < 8; i++) {
+        unsigned s = 52 * i, w = s / 64, o = s % 64;
+        uint64_t v = m[w] >> o;
+        if (o > 12 && w < 5) v |= m[w + 1] << (64 - o);
+        p52[i] = v & MASK52;
+    }
+    mp52 = CUZK_FP_M0INV & MASK52;
+}
+
+/* Before main (like the field layer's backend choice): no thread can race
+ * the constants or the flags. */
+__attribute__((constructor)) static void ifma_detect(void)
+{
+    __builtin_cpu_init();
+    ifma_ok = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma") &&
+              __builtin_cpu_supports("avx512vbmi2");
+    ifma_off = getenv("CUZK_MSM_NO_IFMA") != NULL;
+    init_constants();
+}
+
+int msm_ifma_available(void) { return ifma_ok; }
+int msm_ifma_active(void) { return ifma_ok && !ifma_off; }
+void msm_ifma_force_scalar(int force) { ifma_off = force; }
+
+/* ---- layout conversion ----------------------------------------------------- */
+
+#define IDX(a, b, c, d, e, f, g, h) _mm512_setr_epi64(a, b, c, d, e, f, g, h)
+
+/* 8 x 8 transpose of 64-bit words: out[k] lane e = in[e] lane k (unused
+ * outputs are dropped by the compiler). */
+TGT void tr8(__m512i out[8], const __m512i r[8])
+{
+    const __m512i lo = IDX(0, 1, 8, 9, 4, 5, 12, 13), hi = IDX(2, 3, 10, 11, 6, 7, 14, 15);
+    const __m512i h0 = IDX(0, 1, 2, 3, 8, 9, 10, 11), h1 = IDX(4, 5, 6, 7, 12, 13, 14, 15);
+    __m512i t[8], s[8];
+    _Pragma("GCC unroll 8") for (int i = 0; i < 4; i++) {
+        t[2 * i] = _mm512_unpacklo_epi64(r[2 * i], r[2 * i + 1]);     /* words 0,2,4,6 */
+        t[2 * i + 1] = _mm512_unpackhi_epi64(r[2 * i], r[2 * i + 1]); /* 1,3,5,7 */
+    }
+    _Pragma("GCC unroll 8") for (int i = 0; i < 2; i++) {
+        s[4 * i + 0] = _mm512_permutex2var_epi64(t[4 * i], lo, t[4 * i + 2]);     /* 0, 4 */
+        s[4 * i + 1] = _mm512_permutex2var_epi64(t[4 * i], hi, t[4 * i + 2]);     /* 2, 6 */
+        s[4 * i + 2] = _mm512_permutex2var_epi64(t[4 * i + 1], lo, t[4 * i + 3]); /* 1, 5 */
+        s[4 * i + 3] = _mm512_permutex2var_epi64(t[4 * i + 1], hi, t[4 * i + 3]); /* 3, 7 */
+    }
+    out[0] = _mm512_permutex2var_epi64(s[0], h0, s[4]);
+    out[4] = _mm512_permutex2var_epi64(s[0], h1, s[4]);
+    out[2] = _mm512_permutex2var_epi64(s[1], h0, s[5]);
+    out[6] = _mm512_permutex2var_epi64(s[1], h1, s[5]);
+    out[1] = _mm512_permutex2var_epi64(s[2], h0, s[6]);
+    out[5] = _mm512_permutex2var_epi64(s[2], h1, s[6]);
+    out[3] = _mm512_permutex2var_epi64(s[3], h0, s[7]);
+    out[7] = _mm512_permutex2var_epi64(s[3], h1, s[7]);
+}
+
+/* 6 x 64-bit words (limb-major) -> 8 x 52-bit limbs. */
+TGT v8fp recut(const __m512i w[6])
+{
+    const __m512i m = _mm512_set1_epi64((long long)MASK52);
+    v8fp x;
+    x.l[0] = _mm512_and_si512(w[0], m);
+    x.l[1] = _mm512_and_si512(_mm512_shrdi_epi64(w[0], w[1], 52), m);
+    x.l[2] = _mm512_and_si512(_mm512_shrdi_epi64(w[1], w[2], 40), m);
+    x.l[3] = _mm512_and_si512(_mm512_shrdi_epi64(w[2], w[3], 28), m);
+    x.l[4] = _mm512_and_si512(_mm512_shrdi_epi64(w[3], w[4], 16), m);
+    x.l[5] = _mm512_and_si512(_mm512_srli_epi64(w[4], 4), m);
+    x.l[6] = _mm512_and_si512(_mm512_shrdi_epi64(w[4], w[5], 56), m);
+    x.l[7] = _mm512_srli_epi64(w[5], 44);
+    return x;
+}
+
+/* Loads the elements at p[0..7] (any addresses). */
+TGT v8fp load8p(const cuzk_fp *const p[8])
+{
+    __m512i r[8], w[8];
+    _Pragma("GCC unroll 8") for (int e = 0; e < 8; e++) r[e] = _mm512_maskz_loadu_epi64(0x3f, p[e]->l);
+    tr8(w, r);
+    return recut(w);
+}
+
+TGT v8fp load8(const cuzk_fp *p)
+{
+    const cuzk_fp *q[8] = {p, p + 1, p + 2, p + 3, p + 4, p + 5, p + 6, p + 7};
+    return load8p(q);
+}
+
+/* Stores lane e to p[e] for the lanes in mask. */
+TGT void store8p(cuzk_fp *const p[8], const v8fp *x, __mmask8 mask)
+{
+    __m512i w[8], t[8];
+    w[0] = _mm512_or_si512(x->l[0], _mm512_slli_epi64(x->l[1], 52));
+    w[1] = _mm512_or_si512(_mm512_srli_epi64(x->l[1], 12), _mm512_slli_epi64(x->l[2], 40));
+    w[2] = _mm512_or_si512(_mm512_srli_epi64(x->l[2], 24), _mm512_slli_epi64(x->l[3], 28));
+    w[3] = _mm512_or_si512(_mm512_srli_epi64(x->l[3], 36), _mm512_slli_epi64(x->l[4], 16));
+    w[4] = _mm512_or_si512(_mm512_or_si512(_mm512_srli_epi64(x->l[4], 48),
+                                           _mm512_slli_epi64(x->l[5], 4)),
+                           _mm512_slli_epi64(x->l[6], 56));
+    w[5] = _mm512_or_si512(_mm512_srli_epi64(x->l[6], 8), _mm512_slli_epi64(x->l[7], 44));
+    w[6] = w[7] = _mm512_setzero_si512();
+    tr8(t, w);
+    _Pragma("GCC unroll 8") for (int e = 0; e < 8; e++)
+        if (mask >> e & 1) _mm512_mask_storeu_epi64(p[e]->l, 0x3f, t[e]);
+}
+
+TGT void store8(cuzk_fp *p, const v8fp *x)
+{
+    cuzk_fp *q[8] = {p, p + 1, p + 2, p + 3, p + 4, p + 5, p + 6, p + 7};
+    store8p(q, x, 0xff);
+}
+
+/* ---- arithmetic ------------------------------------------------------------ */
+
+/* t (limbs >= 0, < 2^63, value < 2p) -> normalized, reduced mod p. */
+TGT v8fp reduce_once(__m512i t[8])
+{
+    const __m512i m = _mm512_set1_epi64((long long)MASK52);
+    __m512i d[8];
+    _Pragma("GCC unroll 8") for (int k = 0; k < 7; k++) {
+        t[k + 1] = _mm512_add_epi64(t[k + 1], _mm512_srli_epi64(t[k], 52));
+        t[k] = _mm512_and_si512(t[k], m);
+    }
+    _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) d[k] = _mm512_sub_epi64(t[k], _mm512_set1_epi64((long long)p52[k]));
+    _Pragma("GCC unroll 8") for (int k = 0; k < 7; k++) {
+        d[k + 1] = _mm512_add_epi64(d[k + 1], _mm512_srai_epi64(d[k], 52));
+        d[k] = _mm512_and_si512(d[k], m);
+    }
+    __mmask8 keep = _mm512_cmplt_epi64_mask(d[7], _mm512_setzero_si512()); /* t < p */
+    v8fp r;
+    _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) r.l[k] = _mm512_mask_blend_epi64(keep, d[k], t[k]);
+    return r;
+}
+
+TGT v8fp v_add(const v8fp *a, const v8fp *b)
+{
+    __m512i t[8];
+    _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) t[k] = _mm512_add_epi64(a->l[k], b->l[k]);
+    return reduce_once(t);
+}
+
+/* a - b + p, limbs may be negative until normalized: signed carries. */
+TGT v8fp v_sub(const v8fp *a, const v8fp *b)
+{
+    const __m512i m = _mm512_set1_epi64((long long)MASK52);
+    __m512i t[8];
+    _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++)
+        t[k] = _mm512_add_epi64(_mm512_sub_epi64(a->l[k], b->l[k]),
+                                _mm512_set1_epi64((long long)p52[k]));
+    _Pragma("GCC unroll 8") for (int k = 0; k < 7; k++) {
+        t[k + 1] = _mm512_add_epi64(t[k + 1], _mm512_srai_epi64(t[k], 52));
+        t[k] = _mm512_and_si512(t[k], m);
+    }
+    return reduce_once(t);
+}
+
+/* lanes whose value is 0 */
+TGT __mmask8 v_is_zero(const v8fp *a)
+{
+    __m512i o = a->l[0];
+    _Pragma("GCC unroll 8") for (int k = 1; k < 8; k++) o = _mm512_or_si512(o, a->l[k]);
+    return _mm512_cmpeq_epi64_mask(o, _mm512_setzero_si512());
+}
+
+/* a * 2^32 as an integer (a < 2^381: eight limbs suffice). */
+TGT v8fp shl32(const v8fp *a)
+{
+    const __m512i m = _mm512_set1_epi64((long long)MASK52);
+    v8fp r;
+    r.l[0] = _mm512_and_si512(_mm512_slli_epi64(a->l[0], 32), m);
+    _Pragma("GCC unroll 8") for (int k = 1; k < 8; k++)
+        r.l[k] = _mm512_ternarylogic_epi64(_mm512_slli_epi64(a->l[k], 32),
+                                           _mm512_srli_epi64(a->l[k - 1], 20), m, 0xa8);
+    return r;
+}
+
+/* a * b * 2^-384 mod p: CIOS over b's limbs with as = a * 2^32. */
+TGT v8fp v_mul_sh(const v8fp *as, const v8fp *b)
+{
+    const __m512i z = _mm512_setzero_si512(), mp = _mm512_set1_epi64((long long)mp52);
+    __m512i t[9];
+    _Pragma("GCC unroll 8") for (int k = 0; k < 9; k++) t[k] = z;
+    _Pragma("GCC unroll 8") for (int i = 0; i < 8; i++) {
+        __m512i bi = b->l[i];
+        _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) t[k] = _mm512_madd52lo_epu64(t[k], as->l[k], bi);
+        _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) t[k + 1] = _mm512_madd52hi_epu64(t[k + 1], as->l[k], bi);
+        __m512i q = _mm512_madd52lo_epu64(z, t[0], mp);
+        _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++)
+            t[k] = _mm512_madd52lo_epu64(t[k], q, _mm512_set1_epi64((long long)p52[k]));
+        _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++)
+            t[k + 1] = _mm512_madd52hi_epu64(t[k + 1], q, _mm512_set1_epi64((long long)p52[k]));
+        /* t[0] = 0 mod 2^52: divide by 2^52 */
+        t[1] = _mm512_add_epi64(t[1], _mm512_srli_epi64(t[0], 52));
+        _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) t[k] = t[k + 1];
+        t[8] = z;
+    }
+    return reduce_once(t);
+}
+
+TGT v8fp v_mul(const v8fp *a, const v8fp *b)
+{
+    v8fp as = shl32(a);
+    return v_mul_sh(&as, b);
+}
+
+TGT_FN void msm_ifma_mul8(cuzk_fp out[8], const cuzk_fp a[8], const cuzk_fp b[8])
+{
+    v8fp x = load8(a), y = load8(b), z = v_mul(&x, &y);
+    store8(out, &z);
+}
+
+/* ---- batch-affine pair additions ------------------------------------------- */
+
+size_t msm_ifma_work_bytes(size_t n) { return (n + 15) / 16 * 2 * sizeof(v8fp) + 64; }
+
+/* den[i] <- den[i]^-1 for i < n8 (a nonzero multiple of 16) as eight-lane
+ * prefix products in two interleaved chains (blocks 2j and 2j+1; two
+ * independent products keep the multiplier busy), the 16 lane totals
+ * inverted with one scalar inversion.  Inverses go to inv[block]. */
+TGT void batch_inv(v8fp *inv, const cuzk_fp *den, size_t n8)
+{
+    size_t nb = n8 / 8;
+    v8fp c0 = load8(den), c1 = load8(den + 8);
+    inv[0] = c0;
+    inv[1] = c1;
+    for (size_t j = 2; j < nb; j += 2) {
+        v8fp d0 = load8(den + 8 * j), d1 = load8(den + 8 * j + 8);
+        c0 = v_mul(&c0, &d0);
+        c1 = v_mul(&c1, &d1);
+        inv[j] = c0;
+        inv[j + 1] = c1;
+    }
+    cuzk_fp tot[16], pre[16], ti[16], r;
+    store8(tot, &c0);
+    store8(tot + 8, &c1);
+    pre[0] = tot[0];
+    for (int k = 1; k < 16; k++) cuzk_fp_mul_inl(&pre[k], &pre[k - 1], &tot[k]);
+    msm_fp_inv_var(&r, &pre[15]);
+    for (int k = 15; k > 0; k--) {
+        cuzk_fp_mul_inl(&ti[k], &r, &pre[k - 1]);
+        cuzk_fp_mul_inl(&r, &r, &tot[k]);
+    }
+    ti[0] = r;
+    v8fp i0 = load8(ti), i1 = load8(ti + 8);
+    for (size_t j = nb - 2; j >= 2; j -= 2) {
+        v8fp d0 = load8(den + 8 * j), d1 = load8(den + 8 * j + 8);
+        inv[j] = v_mul(&i0, &inv[j - 2]);
+        inv[j + 1] = v_mul(&i1, &inv[j - 1]);
+        i0 = v_mul(&i0, &d0);
+        i1 = v_mul(&i1, &d1);
+    }
+    inv[0] = i0;
+    inv[1] = i1;
+}
+
+TGT_FN void msm_ifma_pairs(cuzk_g1_affine *O, const cuzk_g1_affine *A, const cuzk_g1_affine *B,
+                           const uint32_t *io, const uint32_t *ia, const uint32_t *ib,
+                           const uint8_t *flag, cuzk_fp *den, void *work, size_t n)
+{
+    if (n == 0) return;
+    size_t n8 = (n + 15) / 16 * 16;
+    for (size_t i = n; i < n8; i++) den[i] = CUZK_FP_ONE;
+    v8fp *inv = (v8fp *)(((uintptr_t)work + 63) & ~(uintptr_t)63);
+    batch_inv(inv, den, n8);
+    for (size_t j = 0; j * 8 < n; j++) {
+        const cuzk_fp *ax[8], *ay[8], *bx[8], *by[8];
+        cuzk_fp *ox[8], *oy[8];
+        __mmask8 st = 0, dbl = 0;
+        for (unsigned e = 0; e < 8; e++) {
+            size_t i = 8 * j + e < n ? 8 * j + e : 8 * j; /* padding lanes repeat lane 0 */
+            const cuzk_g1_affine *a = &A[ia[i]], *b = &B[ib[i]];
+            cuzk_g1_affine *o = &O[io[i]];
+            ax[e] = &a->x, ay[e] = &a->y, bx[e] = &b->x, by[e] = &b->y;
+            ox[e] = &o->x, oy[e] = &o->y;
+            if (8 * j + e < n && flag[i] <= 1) st |= (__mmask8)(1u << e);
+            if (flag[i] == 1) dbl |= (__mmask8)(1u << e);
+        }
+        v8fp xa = load8p(ax), ya = load8p(ay), xb = load8p(bx), yb = load8p(by);
+        v8fp num = v_sub(&yb, &ya), lam, x3, t;
+        if (dbl) { /* lambda = 3 x^2 / 2y: the caller put 2y in den */
+            t = v_mul(&xa, &xa);
+            lam = v_add(&t, &t);
+            lam = v_add(&lam, &t);
+            _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++)
+                num.l[k] = _mm512_mask_blend_epi64(dbl, num.l[k], lam.l[k]);
+        }
+        lam = v_mul(&num, &inv[j]);
+        x3 = v_mul(&lam, &lam);
+        x3 = v_sub(&x3, &xa);
+        x3 = v_sub(&x3, &xb);
+        t = v_sub(&xa, &x3);
+        t = v_mul(&lam, &t);
+        t = v_sub(&t, &ya);
+        store8p(ox, &x3, st);
+        store8p(oy, &t, st);
+    }
+}
+
+#else
+int msm_ifma_available(void) { return 0; }
+int msm_ifma_active(void) { return 0; }
+void msm_ifma_force_scalar(int force) { (void)force; }
+void msm_ifma_mul8(cuzk_fp out[8], const cuzk_fp a[8], const cuzk_fp b[8])
+{
+    (void)out, (void)a, (void)b;
+}
+size_t msm_ifma_work_bytes(size_t n) { return (void)n, 0; }
+void msm_ifma_pairs(cuzk_g1_affine *O, const cuzk_g1_affine *A, const cuzk_g1_affine *B,
+                    const uint32_t *io, const uint32_t *ia, const uint32_t *ib,
+                    const uint8_t *flag, cuzk_fp *den, void *work, size_t n)
+{
+    (void)O, (void)A, (void)B, (void)io, (void)ia, (void)ib, (void)flag, (void)den, (void)work,
+        (void)n;
+}
+#endif
