@@ -286,8 +286,9 @@ static void test_cancel_proving(void)
 }
 
 /* A CRITICAL partition preempts a NORMAL proof in the prover: the NORMAL
- * batch stops at its next phase boundary, goes back to the prove queue,
- * and still completes (verified) after the CRITICAL one. */
+ * batch stops at its next phase boundary, is synthesized again (the prover
+ * had clobbered its evaluations in place; proving them again fails), and
+ * still completes (verified) after the CRITICAL one. */
 static void test_preempt(void)
 {
     cuzk_engine_config c;

@@ -218,6 +218,37 @@ static void test_deterministic(void)
     g16t_free(&c);
 }
 
+/* cuzk_groth16_witness_take_evals: the evaluations leave the cs, grown to
+ * the H domain, and the prover transforms them in place; same bytes as a
+ * proof from intact evaluations. */
+static void test_take_evals(void)
+{
+    size_t n = 1000, m = 1024; /* 1000 + 2 input constraints */
+    cuzk_fr x0 = fr_rand();
+    g16t_circuit c;
+    CHECK(g16t_chain(&c, n, &x0) == CUZK_OK);
+    cuzk_groth16_params *p = g16t_setup(&c, 11);
+    if (!p) return;
+    CHECK(cuzk_groth16_params_count(p, CUZK_G16_H) + 1 == m);
+    uint8_t ref[192], pin[192];
+    CHECK(prove1(ref, p, &c.w, true, NULL) == CUZK_OK);
+    cuzk_groth16_witness w = c.w;
+    cuzk_fr *owned[3] = {NULL, NULL, NULL};
+    CHECK(cuzk_groth16_witness_take_evals(&w, c.cs, w.n_constraints - 1, owned) == CUZK_ERR_ARG);
+    CHECK(cuzk_groth16_witness_take_evals(&w, c.cs, m, owned) == CUZK_OK);
+    CHECK(w.a_mut == owned[0] && w.b_mut == owned[1] && w.c_mut == owned[2] && owned[2]);
+    CHECK(cuzk_cs_eval(c.cs, CUZK_LC_A) == NULL); /* taken */
+    CHECK(prove1(pin, p, &w, true, NULL) == CUZK_OK);
+    CHECK(memcmp(pin, ref, 192) == 0);
+    CHECK(verify1(cuzk_groth16_params_vk(p), pin, pub(&c), npub(&c)));
+    /* nothing left to take */
+    cuzk_fr *again[3];
+    CHECK(cuzk_groth16_witness_take_evals(&w, c.cs, m, again) == CUZK_ERR_ARG);
+    for (int k = 0; k < 3; k++) free(owned[k]);
+    cuzk_groth16_params_free(p);
+    g16t_free(&c);
+}
+
 static void test_batch(void)
 {
     enum { N = 4 };
@@ -456,6 +487,7 @@ static const test_case tests[] = {
     {"chain_roundtrip", test_chain_roundtrip},
     {"multi_input_circuit", test_multi_input_circuit},
     {"deterministic", test_deterministic},
+    {"take_evals", test_take_evals},
     {"batch", test_batch},
     {"mapped_chunks_sparse", test_mapped_chunks_sparse},
     {"h_identity", test_h_identity},

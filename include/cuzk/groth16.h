@@ -204,14 +204,28 @@ typedef struct cuzk_groth16_witness {
     const uint64_t *b_aux_density;   /* n_aux bits */
     /* Optional, to save 3 x 32 bytes per constraint: writable evaluation
      * arrays with room for m = 2^ceil(log2 n_constraints) elements each
-     * (e.g. cuzk_cs_take_evals + realloc).  When set, the prover computes H
+     * (cuzk_groth16_witness_take_evals).  When set, the prover computes H
      * in them in place and CLOBBERS them (the proof needs them once), and
-     * a, b, c are ignored. */
+     * a, b, c are ignored.  The CPU prover also keeps its canonical aux in
+     * b_mut and its MSM scratch in c_mut when it fits. */
     cuzk_fr *a_mut, *b_mut, *c_mut;
 } cuzk_groth16_witness;
 
 /* View of a finished PROVE-mode cs (no copy; valid while cs lives). */
 int cuzk_groth16_witness_from_cs(cuzk_groth16_witness *out, const cuzk_cs *cs);
+
+/* After cuzk_groth16_witness_from_cs(w, cs): takes cs's A, B, C
+ * evaluations (cuzk_cs_take_evals) for the prover to transform in place,
+ * grown to m = cuzk_groth16_params_count(params, CUZK_G16_H) + 1 elements
+ * each, and sets w->a_mut/b_mut/c_mut.  owned[0..2] receive the allocations, which
+ * the caller frees after proving (NULL entries allowed); the cs no longer
+ * has evaluations.  Returns CUZK_OK; CUZK_ERR_NOMEM when growing failed
+ * (then w->a/b/c point at the taken evaluations, still intact, the
+ * _mut pointers are NULL and the prover copies them as usual); or
+ * CUZK_ERR_ARG (no evaluations to take, m < n_constraints; nothing
+ * changed). */
+int cuzk_groth16_witness_take_evals(cuzk_groth16_witness *w, cuzk_cs *cs, size_t m,
+                                    cuzk_fr *owned[3]);
 
 /* Compute backend.  All functions return a status.  Scalars are cuzk_fr
  * (Montgomery form, as everywhere).  The default CPU backend

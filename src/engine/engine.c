@@ -64,7 +64,10 @@ static job *find_locked(cuzk_engine *e, const char *id)
 static void free_job(job *j)
 {
     if (j->parts)
-        for (size_t k = 0; k < j->nparts; k++) cuzk_cs_free(j->parts[k].cs);
+        for (size_t k = 0; k < j->nparts; k++) {
+            cuzk_cs_free(j->parts[k].cs);
+            for (int q = 0; q < 3; q++) free(j->parts[k].ev[q]);
+        }
     if (j->state && j->prov.free_state) j->prov.free_state(j->prov.ctx, j->state);
     free(j->parts);
     free(j->proof);
@@ -145,6 +148,10 @@ void eng_part_release_locked(cuzk_engine *e, part *p)
 {
     cuzk_cs_free(p->cs);
     p->cs = NULL;
+    for (int q = 0; q < 3; q++) {
+        free(p->ev[q]);
+        p->ev[q] = NULL;
+    }
     if (p->srs) eng_srs_release_locked(e, p->srs);
     p->srs = NULL;
     e->mem_reserved -= p->reserved;

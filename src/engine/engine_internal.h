@@ -33,6 +33,9 @@ typedef struct part {
     size_t k;
     int state;
     cuzk_cs *cs;              /* P_READY: synthesized */
+    cuzk_fr *ev[3];           /* A, B, C evaluations taken from cs for the prover
+                                 to clobber (owned here while set) */
+    struct part *redo;        /* next partition to synthesize again (job's list) */
     srs_entry *srs;           /* referenced from start to end */
     uint64_t reserved;        /* budget bytes held */
     uint64_t t_start, t_ready, t_done; /* ms (monotonic) */
@@ -53,6 +56,7 @@ struct job {
     void *state;              /* provider's */
     char circuit_id[64];
     size_t nparts, next_part, n_done, n_inflight;
+    struct part *redo;        /* preempted partitions to synthesize again first */
     uint64_t part_bytes;
     part *parts;
     uint8_t *proof;           /* nparts * 192 */

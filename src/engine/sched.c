@@ -109,8 +109,15 @@ static job *pick_locked(cuzk_engine *e, const worker *w)
 
 static void synth_one_locked(cuzk_engine *e, worker *w, job *j)
 {
-    part *p = &j->parts[j->next_part++];
-    if (j->next_part == j->nparts) eng_ready_remove_locked(e, j);
+    part *p;
+    if (j->redo) { /* preempted after the prover clobbered its evaluations */
+        p = j->redo;
+        j->redo = p->redo;
+        p->redo = NULL;
+    } else {
+        p = &j->parts[j->next_part++];
+    }
+    if (j->next_part == j->nparts && !j->redo) eng_ready_remove_locked(e, j);
     uint64_t now = eng_now_ms();
     p->state = P_SYNTH;
     p->reserved = j->part_bytes;
@@ -238,7 +245,7 @@ static bool more_coming_locked(cuzk_engine *e, const part *head)
     for (job *j = e->jobs_head; j; j = j->next)
         if (j->status == CUZK_JOB_UNKNOWN && !j->parsing && j->prio == head->j->prio &&
             !strcmp(j->circuit_id, head->j->circuit_id) &&
-            (j->n_synthing || (j->parts && j->next_part < j->nparts)))
+            (j->n_synthing || j->redo || (j->parts && j->next_part < j->nparts)))
             return true;
     return false;
 }
@@ -276,6 +283,44 @@ static int verify_part(const part *p, const uint8_t proof[CUZK_G16_PROOF_BYTES],
     return st;
 }
 
+/* The prover's view of a synthesized partition.  Its A, B, C evaluations
+ * are taken from the cs and handed to the prover to transform in place: no
+ * 3 x 32 bytes per constraint of copies (12.9 GB for a 32 GiB WindowPoSt,
+ * m = 2^27), and the MSM scratch lives in them too.  The price: a batch
+ * preempted after the prover started is synthesized again
+ * (requeue_synth_locked).  If growing them fails, the prover copies them. */
+static int part_witness(cuzk_groth16_witness *w, part *p, const cuzk_groth16_params *params)
+{
+    int st = cuzk_groth16_witness_from_cs(w, p->cs);
+    if (st) return st;
+    size_t m = cuzk_groth16_params_count(params, CUZK_G16_H) + 1;
+    st = cuzk_groth16_witness_take_evals(w, p->cs, m, p->ev);
+    return st == CUZK_ERR_NOMEM ? CUZK_OK : st;
+}
+
+/* A preempted partition whose evaluations the prover may have clobbered
+ * goes back to synthesis (ahead of the job's unstarted partitions); its
+ * memory reservation and SRS reference are released until then. */
+static void requeue_synth_locked(cuzk_engine *e, part *p)
+{
+    job *j = p->j;
+    cuzk_cs_free(p->cs);
+    p->cs = NULL;
+    for (int q = 0; q < 3; q++) {
+        free(p->ev[q]);
+        p->ev[q] = NULL;
+    }
+    if (p->srs) eng_srs_release_locked(e, p->srs);
+    p->srs = NULL;
+    e->mem_reserved -= p->reserved;
+    p->reserved = 0;
+    j->n_inflight--;
+    p->state = P_QUEUED;
+    p->redo = j->redo;
+    j->redo = p;
+    if (!j->in_ready) eng_ready_insert_locked(e, j);
+}
+
 /* Called without mu; returns with mu held (results are committed under it). */
 static void prove_batch(cuzk_engine *e, worker *w, part **ps, size_t n)
 {
@@ -288,8 +333,8 @@ static void prove_batch(cuzk_engine *e, worker *w, part **ps, size_t n)
     int st = wit && proofs && vst && verr ? CUZK_OK : CUZK_ERR_NOMEM;
     if (st) snprintf(err, sizeof err, "prover: out of memory");
     for (size_t i = 0; i < n && !st; i++)
-        if ((st = cuzk_groth16_witness_from_cs(&wit[i], ps[i]->cs)))
-            snprintf(err, sizeof err, "partition %zu: not a finished PROVE-mode system", ps[i]->k);
+        if ((st = part_witness(&wit[i], ps[i], ps[0]->srs->params)))
+            snprintf(err, sizeof err, "not a finished PROVE-mode system");
     uint64_t t0 = eng_now_ms(), prove_ms = 0, verify_ms = 0;
     if (!st) {
         cuzk_groth16_prove_opts o = {.par = cuzk_pool_par(e->pool), .err = err, .err_len = sizeof err,
@@ -312,22 +357,21 @@ static void prove_batch(cuzk_engine *e, worker *w, part **ps, size_t n)
     e->proving_prio = CUZK_PRIO_DEFAULT;
     if (st == CUZK_ENGINE_ERR_CANCELLED && atomic_load(&b.preempted) &&
         !atomic_load(&e->abort_work)) {
-        /* Preempted for a CRITICAL partition: the synthesized systems are
-         * intact (the prover copies the evaluations), so live partitions go
-         * back to the prove queue; only the phases already run are lost. */
+        /* Preempted for a CRITICAL partition.  The prover transforms the
+         * evaluations in place, so live partitions are synthesized again
+         * (ahead of their jobs' other partitions); the work done is lost. */
         for (size_t i = 0; i < n; i++) {
             part *p = ps[i];
             p->j->t.prove_ms += (eng_now_ms() - t0) / n;
-            if (p->j->status == CUZK_JOB_UNKNOWN) {
-                p->state = P_READY;
-                proveq_insert_locked(e, p);
-            } else {
+            if (p->j->status == CUZK_JOB_UNKNOWN)
+                requeue_synth_locked(e, p);
+            else
                 eng_part_release_locked(e, p);
-            }
         }
+        pthread_cond_broadcast(&e->cv_work);
         e->n_preemptions++;
         cuzk_log(CUZK_LOG_INFO, ps[0]->j->id, "prover preempted after %llu ms; %zu partition(s) "
-                 "requeued", (unsigned long long)(eng_now_ms() - t0), n);
+                 "requeued for synthesis", (unsigned long long)(eng_now_ms() - t0), n);
         free(wit);
         free(proofs);
         free(vst);

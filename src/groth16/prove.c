@@ -31,6 +31,30 @@ static size_t popcount_range(const uint64_t *bits, size_t n)
     return c;
 }
 
+int cuzk_groth16_witness_take_evals(cuzk_groth16_witness *w, cuzk_cs *cs, size_t m, cuzk_fr *owned[3])
+{
+    if (!w || !cs || !owned || m < w->n_constraints || m > SIZE_MAX / sizeof(cuzk_fr)) return CUZK_ERR_ARG;
+    cuzk_fr *ev[3];
+    if (cuzk_cs_take_evals(cs, &ev[0], &ev[1], &ev[2])) return CUZK_ERR_ARG;
+    int st = CUZK_OK;
+    for (int k = 0; k < 3; k++) {
+        cuzk_fr *t = realloc(ev[k], m * sizeof *t); /* usually in place: the cs grows them by doubling */
+        if (t) ev[k] = t;
+        else st = CUZK_ERR_NOMEM;
+        owned[k] = ev[k];
+    }
+    w->a = ev[0];
+    w->b = ev[1];
+    w->c = ev[2];
+    w->a_mut = w->b_mut = w->c_mut = NULL;
+    if (!st) {
+        w->a_mut = ev[0];
+        w->b_mut = ev[1];
+        w->c_mut = ev[2];
+    }
+    return st;
+}
+
 static size_t words(size_t bits)
 {
     return (bits + 63) / 64;

@@ -129,15 +129,13 @@ int cmd_prove(int argc, char **argv)
     printf("synthesis   %.3f s\nload        %.3f s (read + validate)\n", t_synth, t_load);
     /* one run: hand the evaluations to the prover to transform in place
      * (saves 3 x 32 bytes per constraint); repeated runs need them intact */
-    if (reps == 1 && !cuzk_cs_take_evals(cs, &ev[0], &ev[1], &ev[2])) {
+    if (reps == 1) {
         size_t m = cuzk_groth16_params_count(p, CUZK_G16_H) + 1;
-        for (int k = 0; k < 3; k++) {
-            cuzk_fr *tmp = realloc(ev[k], m * sizeof *tmp);
-            if (!tmp) goto done;
-            ev[k] = tmp;
+        int st = cuzk_groth16_witness_take_evals(&w, cs, m, ev);
+        if (st && st != CUZK_ERR_NOMEM) {
+            fprintf(stderr, "cuzk-bench prove: taking the evaluations: %s\n", cuzk_strerror(st));
+            goto done;
         }
-        w.a = w.b = w.c = NULL;
-        w.a_mut = ev[0], w.b_mut = ev[1], w.c_mut = ev[2];
     }
     uint8_t proof[1][CUZK_G16_PROOF_BYTES];
     for (size_t k = 0; k < reps; k++) {
