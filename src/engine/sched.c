@@ -304,17 +304,7 @@ static int part_witness(cuzk_groth16_witness *w, part *p, const cuzk_groth16_par
 static void requeue_synth_locked(cuzk_engine *e, part *p)
 {
     job *j = p->j;
-    cuzk_cs_free(p->cs);
-    p->cs = NULL;
-    for (int q = 0; q < 3; q++) {
-        free(p->ev[q]);
-        p->ev[q] = NULL;
-    }
-    if (p->srs) eng_srs_release_locked(e, p->srs);
-    p->srs = NULL;
-    e->mem_reserved -= p->reserved;
-    p->reserved = 0;
-    j->n_inflight--;
+    eng_part_release_locked(e, p); /* cs, evaluations, SRS reference, reservation */
     p->state = P_QUEUED;
     p->redo = j->redo;
     j->redo = p;
