@@ -157,24 +157,36 @@ TGT void store8(cuzk_fp *p, const v8fp *x)
 
 /* ---- arithmetic ------------------------------------------------------------ */
 
-/* t (limbs >= 0, < 2^63, value < 2p) -> normalized, reduced mod p. */
-TGT v8fp reduce_once(__m512i t[8])
+/* Carry propagation: limbs of t to [0, 2^52) (the top one keeps the rest).
+ * Signed limbs (|t_k| < 2^62) give a signed top limb. */
+TGT void carry(__m512i t[8])
 {
     const __m512i m = _mm512_set1_epi64((long long)MASK52);
-    __m512i d[8];
     _Pragma("GCC unroll 8") for (int k = 0; k < 7; k++) {
-        t[k + 1] = _mm512_add_epi64(t[k + 1], _mm512_srli_epi64(t[k], 52));
+        t[k + 1] = _mm512_add_epi64(t[k + 1], _mm512_srai_epi64(t[k], 52));
         t[k] = _mm512_and_si512(t[k], m);
     }
-    _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) d[k] = _mm512_sub_epi64(t[k], _mm512_set1_epi64((long long)p52[k]));
-    _Pragma("GCC unroll 8") for (int k = 0; k < 7; k++) {
-        d[k + 1] = _mm512_add_epi64(d[k + 1], _mm512_srai_epi64(d[k], 52));
-        d[k] = _mm512_and_si512(d[k], m);
-    }
+}
+
+/* normalized x in [0, 2p) -> x mod p */
+TGT v8fp sub_p_once(const __m512i t[8])
+{
+    __m512i d[8];
+    _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++)
+        d[k] = _mm512_sub_epi64(t[k], _mm512_set1_epi64((long long)p52[k]));
+    carry(d);
     __mmask8 keep = _mm512_cmplt_epi64_mask(d[7], _mm512_setzero_si512()); /* t < p */
     v8fp r;
-    _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) r.l[k] = _mm512_mask_blend_epi64(keep, d[k], t[k]);
+    _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++)
+        r.l[k] = _mm512_mask_blend_epi64(keep, d[k], t[k]);
     return r;
+}
+
+/* t (limbs >= 0, < 2^62, value < 2p) -> normalized, reduced mod p. */
+TGT v8fp reduce_once(__m512i t[8])
+{
+    carry(t);
+    return sub_p_once(t);
 }
 
 TGT v8fp v_add(const v8fp *a, const v8fp *b)
@@ -184,19 +196,18 @@ TGT v8fp v_add(const v8fp *a, const v8fp *b)
     return reduce_once(t);
 }
 
-/* a - b + p, limbs may be negative until normalized: signed carries. */
+/* a - b (inputs in [0, p)), plus p where that is negative: one signed
+ * carry pass each. */
 TGT v8fp v_sub(const v8fp *a, const v8fp *b)
 {
-    const __m512i m = _mm512_set1_epi64((long long)MASK52);
-    __m512i t[8];
+    v8fp r;
+    _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) r.l[k] = _mm512_sub_epi64(a->l[k], b->l[k]);
+    carry(r.l);
+    __mmask8 neg = _mm512_cmplt_epi64_mask(r.l[7], _mm512_setzero_si512());
     _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++)
-        t[k] = _mm512_add_epi64(_mm512_sub_epi64(a->l[k], b->l[k]),
-                                _mm512_set1_epi64((long long)p52[k]));
-    _Pragma("GCC unroll 8") for (int k = 0; k < 7; k++) {
-        t[k + 1] = _mm512_add_epi64(t[k + 1], _mm512_srai_epi64(t[k], 52));
-        t[k] = _mm512_and_si512(t[k], m);
-    }
-    return reduce_once(t);
+        r.l[k] = _mm512_mask_add_epi64(r.l[k], neg, r.l[k], _mm512_set1_epi64((long long)p52[k]));
+    carry(r.l);
+    return r;
 }
 
 /* lanes whose value is 0 */
@@ -207,7 +218,7 @@ TGT __mmask8 v_is_zero(const v8fp *a)
     return _mm512_cmpeq_epi64_mask(o, _mm512_setzero_si512());
 }
 
-/* a * 2^32 as an integer (a < 2^381: eight limbs suffice). */
+/* a * 2^32 as an integer (a < 2^384: eight limbs suffice). */
 TGT v8fp shl32(const v8fp *a)
 {
     const __m512i m = _mm512_set1_epi64((long long)MASK52);
@@ -239,13 +250,26 @@ TGT v8fp v_mul_sh(const v8fp *as, const v8fp *b)
         _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) t[k] = t[k + 1];
         t[8] = z;
     }
-    return reduce_once(t);
+    carry(t);
+    v8fp r;
+    _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) r.l[k] = t[k];
+    return r;
 }
 
-TGT v8fp v_mul(const v8fp *a, const v8fp *b)
+/* Lazy product: inputs and output in [0, 2p), normalized limbs.  With
+ * a < 2p < 2^382, a * 2^32 < 2^414 still fits and (a 2^32 b + q p) / 2^416
+ * < p (2^414 * 2 / 2^416 + 1) = 1.5 p. */
+TGT v8fp v_mul_lazy(const v8fp *a, const v8fp *b)
 {
     v8fp as = shl32(a);
     return v_mul_sh(&as, b);
+}
+
+/* Full product: output reduced to [0, p). */
+TGT v8fp v_mul(const v8fp *a, const v8fp *b)
+{
+    v8fp r = v_mul_lazy(a, b);
+    return sub_p_once(r.l);
 }
 
 TGT_FN void msm_ifma_mul8(cuzk_fp out[8], const cuzk_fp a[8], const cuzk_fp b[8])
@@ -261,7 +285,8 @@ size_t msm_ifma_work_bytes(size_t n) { return (n + 15) / 16 * 2 * sizeof(v8fp) +
 /* den[i] <- den[i]^-1 for i < n8 (a nonzero multiple of 16) as eight-lane
  * prefix products in two interleaved chains (blocks 2j and 2j+1; two
  * independent products keep the multiplier busy), the 16 lane totals
- * inverted with one scalar inversion.  Inverses go to inv[block]. */
+ * inverted with one scalar inversion.  Inverses go to inv[block], in
+ * [0, 2p) (lazy products: they only feed products). */
 TGT void batch_inv(v8fp *inv, const cuzk_fp *den, size_t n8)
 {
     size_t nb = n8 / 8;
@@ -270,11 +295,13 @@ TGT void batch_inv(v8fp *inv, const cuzk_fp *den, size_t n8)
     inv[1] = c1;
     for (size_t j = 2; j < nb; j += 2) {
         v8fp d0 = load8(den + 8 * j), d1 = load8(den + 8 * j + 8);
-        c0 = v_mul(&c0, &d0);
-        c1 = v_mul(&c1, &d1);
+        c0 = v_mul_lazy(&c0, &d0);
+        c1 = v_mul_lazy(&c1, &d1);
         inv[j] = c0;
         inv[j + 1] = c1;
     }
+    c0 = sub_p_once(c0.l);
+    c1 = sub_p_once(c1.l);
     cuzk_fp tot[16], pre[16], ti[16], r;
     store8(tot, &c0);
     store8(tot + 8, &c1);
@@ -289,10 +316,10 @@ TGT void batch_inv(v8fp *inv, const cuzk_fp *den, size_t n8)
     v8fp i0 = load8(ti), i1 = load8(ti + 8);
     for (size_t j = nb - 2; j >= 2; j -= 2) {
         v8fp d0 = load8(den + 8 * j), d1 = load8(den + 8 * j + 8);
-        inv[j] = v_mul(&i0, &inv[j - 2]);
-        inv[j + 1] = v_mul(&i1, &inv[j - 1]);
-        i0 = v_mul(&i0, &d0);
-        i1 = v_mul(&i1, &d1);
+        inv[j] = v_mul_lazy(&i0, &inv[j - 2]);
+        inv[j + 1] = v_mul_lazy(&i1, &inv[j - 1]);
+        i0 = v_mul_lazy(&i0, &d0);
+        i1 = v_mul_lazy(&i1, &d1);
     }
     inv[0] = i0;
     inv[1] = i1;
@@ -329,7 +356,7 @@ TGT_FN void msm_ifma_pairs(cuzk_g1_affine *O, const cuzk_g1_affine *A, const cuz
             _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++)
                 num.l[k] = _mm512_mask_blend_epi64(dbl, num.l[k], lam.l[k]);
         }
-        lam = v_mul(&num, &inv[j]);
+        lam = v_mul_lazy(&num, &inv[j]); /* feeds products only */
         x3 = v_mul(&lam, &lam);
         x3 = v_sub(&x3, &xa);
         x3 = v_sub(&x3, &xb);

@@ -255,26 +255,15 @@ static void ba_batch_inv(ba_ctx *cx, size_t n)
 }
 
 #ifdef MSM_IFMA
-/* Second half of a ba_rounds round on the IFMA path (den and flag filled):
- * operand and output slots per pair, then the eight-lane kernel, then the
- * odd leftovers (after the kernel: a leftover's new slot may hold a pair's
- * input).  Same results as the scalar pass. */
+/* Second half of a ba_rounds round on the IFMA path (den, flag and the
+ * operand / output slots ia / io filled; b = buf[ia + 1]): the eight-lane
+ * kernel, then the odd leftovers (after the kernel: a leftover's new slot
+ * may hold a pair's input).  Same results as the scalar pass. */
 static void ba_rounds_ifma(ba_ctx *cx, size_t nseg, size_t np)
 {
     AFF *buf = cx->buf;
     size_t i = 0;
-    for (size_t s = 0; s < nseg; s++) {
-        const msm_seg *sg = &cx->segs[s];
-        uint32_t out = sg->start;
-        for (uint32_t j = 0; j + 1 < sg->len; j += 2, i++) {
-            cx->ia[i] = sg->start + j;
-            cx->ib[i] = sg->start + j + 1;
-            cx->io[i] = out;
-            out += cx->flag[i] != 2;
-        }
-    }
-    msm_ifma_pairs(buf, buf, buf, cx->io, cx->ia, cx->ib, cx->flag, cx->den, cx->acc, np);
-    i = 0;
+    msm_ifma_pairs(buf, buf, buf + 1, cx->io, cx->ia, cx->ia, cx->flag, cx->den, cx->acc, np);
     for (size_t s = 0; s < nseg; s++) {
         msm_seg *sg = &cx->segs[s];
         uint32_t out = 0, j;
@@ -298,8 +287,14 @@ static void ba_rounds(ba_ctx *cx, size_t nseg, size_t min_pairs)
         for (size_t s = 0; s < nseg; s++) np += cx->segs[s].len / 2;
         if (np < min_pairs || np == 0) return;
         np = 0;
+#ifdef MSM_IFMA
+        int vec = msm_ifma_active();
+#endif
         for (size_t s = 0; s < nseg; s++) {
             const msm_seg *sg = &cx->segs[s];
+#ifdef MSM_IFMA
+            uint32_t out = sg->start; /* next output slot (IFMA path) */
+#endif
             for (uint32_t j = 0; j + 1 < sg->len; j += 2) {
                 const AFF *a = &buf[sg->start + j], *b = a + 1;
                 FE_SUB(&cx->den[np], &b->x, &a->x);
@@ -313,12 +308,19 @@ static void ba_rounds(ba_ctx *cx, size_t nseg, size_t min_pairs)
                         cx->flag[np] = 2;
                     }
                 }
+#ifdef MSM_IFMA
+                if (vec) {
+                    cx->ia[np] = sg->start + j;
+                    cx->io[np] = out;
+                    out += cx->flag[np] != 2;
+                }
+#endif
                 np++;
             }
         }
         if (np == 0) return;
 #ifdef MSM_IFMA
-        if (msm_ifma_active()) {
+        if (vec) {
             ba_rounds_ifma(cx, nseg, np);
             continue;
         }
