@@ -192,6 +192,7 @@ typedef struct {
     uint8_t *flag; /* MSM_BATCH/2: 0 add, 1 double, 2 result is infinity */
 #ifdef MSM_IFMA
     uint32_t *ia, *ib, *io; /* MSM_BATCH/2 pair operand / output slots (IFMA path) */
+    uint32_t *mv;           /* MSM_BATCH: (from, to) slots of odd leftovers (IFMA path) */
 #endif
 } ba_ctx;
 
@@ -211,7 +212,7 @@ static size_t ba_ctx_bytes(void)
     size_t b = msm_align(MSM_BATCH * sizeof(AFF)) + msm_align(MSM_BATCH * sizeof(msm_seg)) +
                msm_align(MSM_BATCH / 2 * sizeof(FE)) + ba_acc_bytes() + msm_align(MSM_BATCH / 2);
 #ifdef MSM_IFMA
-    b += 3 * msm_align(MSM_BATCH / 2 * sizeof(uint32_t));
+    b += 3 * msm_align(MSM_BATCH / 2 * sizeof(uint32_t)) + msm_align(MSM_BATCH * sizeof(uint32_t));
 #endif
     return b;
 }
@@ -235,6 +236,8 @@ static uint8_t *ba_ctx_init(ba_ctx *cx, uint8_t *p)
     p += msm_align(MSM_BATCH / 2 * sizeof(uint32_t));
     cx->io = (uint32_t *)p;
     p += msm_align(MSM_BATCH / 2 * sizeof(uint32_t));
+    cx->mv = (uint32_t *)p;
+    p += msm_align(MSM_BATCH * sizeof(uint32_t));
 #endif
     return p;
 }
@@ -255,22 +258,16 @@ static void ba_batch_inv(ba_ctx *cx, size_t n)
 }
 
 #ifdef MSM_IFMA
-/* Second half of a ba_rounds round on the IFMA path (den, flag and the
- * operand / output slots ia / io filled; b = buf[ia + 1]): the eight-lane
- * kernel, then the odd leftovers (after the kernel: a leftover's new slot
- * may hold a pair's input).  Same results as the scalar pass. */
-static void ba_rounds_ifma(ba_ctx *cx, size_t nseg, size_t np)
+/* Second half of a ba_rounds round on the IFMA path (pass 1 filled den,
+ * flag, the operand / output slots ia / io (b = buf[ia + 1]), the new
+ * segment lengths and nmv moves of odd leftovers): the eight-lane kernel,
+ * then the moves (after it: a leftover's new slot may hold a pair's input).
+ * Same results as the scalar pass. */
+static void ba_rounds_ifma(ba_ctx *cx, size_t np, size_t nmv)
 {
     AFF *buf = cx->buf;
-    size_t i = 0;
     msm_ifma_pairs(buf, buf, buf + 1, cx->io, cx->ia, cx->ia, cx->flag, cx->den, cx->acc, np);
-    for (size_t s = 0; s < nseg; s++) {
-        msm_seg *sg = &cx->segs[s];
-        uint32_t out = 0, j;
-        for (j = 0; j + 1 < sg->len; j += 2, i++) out += cx->flag[i] != 2;
-        if (j < sg->len) buf[sg->start + out++] = buf[sg->start + j];
-        sg->len = out;
-    }
+    for (size_t m = 0; m < nmv; m++) buf[cx->mv[2 * m + 1]] = buf[cx->mv[2 * m]];
 }
 #endif
 
@@ -289,9 +286,10 @@ static void ba_rounds(ba_ctx *cx, size_t nseg, size_t min_pairs)
         np = 0;
 #ifdef MSM_IFMA
         int vec = msm_ifma_active();
+        size_t nmv = 0;
 #endif
         for (size_t s = 0; s < nseg; s++) {
-            const msm_seg *sg = &cx->segs[s];
+            msm_seg *sg = &cx->segs[s];
 #ifdef MSM_IFMA
             uint32_t out = sg->start; /* next output slot (IFMA path) */
 #endif
@@ -317,11 +315,23 @@ static void ba_rounds(ba_ctx *cx, size_t nseg, size_t min_pairs)
 #endif
                 np++;
             }
+#ifdef MSM_IFMA
+            if (vec) { /* the lengths after this round; odd leftovers move later */
+                if (sg->len & 1) {
+                    if (sg->len > 1) {
+                        cx->mv[2 * nmv] = sg->start + sg->len - 1;
+                        cx->mv[2 * nmv++ + 1] = out;
+                    }
+                    out++;
+                }
+                sg->len = out - sg->start;
+            }
+#endif
         }
         if (np == 0) return;
 #ifdef MSM_IFMA
         if (vec) {
-            ba_rounds_ifma(cx, nseg, np);
+            ba_rounds_ifma(cx, np, nmv);
             continue;
         }
 #endif
