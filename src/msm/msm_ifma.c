@@ -45,7 +45,8 @@ static int ifma_ok, ifma_off;
 static void init_constants(void)
 {
     const uint64_t *m = CUZK_FP_MODULUS;
-    _Pragma("GCC unroll 8") for (int i = 0; i < 8; i++) {
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; i++) {
         unsigned s = 52 * i, w = s / 64, o = s % 64;
         uint64_t v = m[w] >> o;
         if (o > 12 && w < 5) v |= m[w + 1] << (64 - o);
@@ -65,9 +66,18 @@ __attribute__((constructor)) static void ifma_detect(void)
     init_constants();
 }
 
-int msm_ifma_available(void) { return ifma_ok; }
-int msm_ifma_active(void) { return ifma_ok && !ifma_off; }
-void msm_ifma_force_scalar(int force) { ifma_off = force; }
+int msm_ifma_available(void)
+{
+    return ifma_ok;
+}
+int msm_ifma_active(void)
+{
+    return ifma_ok && !ifma_off;
+}
+void msm_ifma_force_scalar(int force)
+{
+    ifma_off = force;
+}
 
 /* ---- layout conversion ----------------------------------------------------- */
 
@@ -80,11 +90,13 @@ TGT void tr8(__m512i out[8], const __m512i r[8])
     const __m512i lo = IDX(0, 1, 8, 9, 4, 5, 12, 13), hi = IDX(2, 3, 10, 11, 6, 7, 14, 15);
     const __m512i h0 = IDX(0, 1, 2, 3, 8, 9, 10, 11), h1 = IDX(4, 5, 6, 7, 12, 13, 14, 15);
     __m512i t[8], s[8];
-    _Pragma("GCC unroll 8") for (int i = 0; i < 4; i++) {
+#pragma GCC unroll 8
+    for (int i = 0; i < 4; i++) {
         t[2 * i] = _mm512_unpacklo_epi64(r[2 * i], r[2 * i + 1]);     /* words 0,2,4,6 */
         t[2 * i + 1] = _mm512_unpackhi_epi64(r[2 * i], r[2 * i + 1]); /* 1,3,5,7 */
     }
-    _Pragma("GCC unroll 8") for (int i = 0; i < 2; i++) {
+#pragma GCC unroll 8
+    for (int i = 0; i < 2; i++) {
         s[4 * i + 0] = _mm512_permutex2var_epi64(t[4 * i], lo, t[4 * i + 2]);     /* 0, 4 */
         s[4 * i + 1] = _mm512_permutex2var_epi64(t[4 * i], hi, t[4 * i + 2]);     /* 2, 6 */
         s[4 * i + 2] = _mm512_permutex2var_epi64(t[4 * i + 1], lo, t[4 * i + 3]); /* 1, 5 */
@@ -120,7 +132,9 @@ TGT v8fp recut(const __m512i w[6])
 TGT v8fp load8p(const cuzk_fp *const p[8])
 {
     __m512i r[8], w[8];
-    _Pragma("GCC unroll 8") for (int e = 0; e < 8; e++) r[e] = _mm512_maskz_loadu_epi64(0x3f, p[e]->l);
+#pragma GCC unroll 8
+    for (int e = 0; e < 8; e++)
+        r[e] = _mm512_maskz_loadu_epi64(0x3f, p[e]->l);
     tr8(w, r);
     return recut(w);
 }
@@ -139,13 +153,13 @@ TGT void store8p(cuzk_fp *const p[8], const v8fp *x, __mmask8 mask)
     w[1] = _mm512_or_si512(_mm512_srli_epi64(x->l[1], 12), _mm512_slli_epi64(x->l[2], 40));
     w[2] = _mm512_or_si512(_mm512_srli_epi64(x->l[2], 24), _mm512_slli_epi64(x->l[3], 28));
     w[3] = _mm512_or_si512(_mm512_srli_epi64(x->l[3], 36), _mm512_slli_epi64(x->l[4], 16));
-    w[4] = _mm512_or_si512(_mm512_or_si512(_mm512_srli_epi64(x->l[4], 48),
-                                           _mm512_slli_epi64(x->l[5], 4)),
+    w[4] = _mm512_or_si512(_mm512_or_si512(_mm512_srli_epi64(x->l[4], 48), _mm512_slli_epi64(x->l[5], 4)),
                            _mm512_slli_epi64(x->l[6], 56));
     w[5] = _mm512_or_si512(_mm512_srli_epi64(x->l[6], 8), _mm512_slli_epi64(x->l[7], 44));
     w[6] = w[7] = _mm512_setzero_si512();
     tr8(t, w);
-    _Pragma("GCC unroll 8") for (int e = 0; e < 8; e++)
+#pragma GCC unroll 8
+    for (int e = 0; e < 8; e++)
         if (mask >> e & 1) _mm512_mask_storeu_epi64(p[e]->l, 0x3f, t[e]);
 }
 
@@ -162,7 +176,8 @@ TGT void store8(cuzk_fp *p, const v8fp *x)
 TGT void carry(__m512i t[8])
 {
     const __m512i m = _mm512_set1_epi64((long long)MASK52);
-    _Pragma("GCC unroll 8") for (int k = 0; k < 7; k++) {
+#pragma GCC unroll 8
+    for (int k = 0; k < 7; k++) {
         t[k + 1] = _mm512_add_epi64(t[k + 1], _mm512_srai_epi64(t[k], 52));
         t[k] = _mm512_and_si512(t[k], m);
     }
@@ -172,12 +187,14 @@ TGT void carry(__m512i t[8])
 TGT v8fp sub_p_once(const __m512i t[8])
 {
     __m512i d[8];
-    _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++)
+#pragma GCC unroll 8
+    for (int k = 0; k < 8; k++)
         d[k] = _mm512_sub_epi64(t[k], _mm512_set1_epi64((long long)p52[k]));
     carry(d);
     __mmask8 keep = _mm512_cmplt_epi64_mask(d[7], _mm512_setzero_si512()); /* t < p */
     v8fp r;
-    _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++)
+#pragma GCC unroll 8
+    for (int k = 0; k < 8; k++)
         r.l[k] = _mm512_mask_blend_epi64(keep, d[k], t[k]);
     return r;
 }
@@ -192,7 +209,9 @@ TGT v8fp reduce_once(__m512i t[8])
 TGT v8fp v_add(const v8fp *a, const v8fp *b)
 {
     __m512i t[8];
-    _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) t[k] = _mm512_add_epi64(a->l[k], b->l[k]);
+#pragma GCC unroll 8
+    for (int k = 0; k < 8; k++)
+        t[k] = _mm512_add_epi64(a->l[k], b->l[k]);
     return reduce_once(t);
 }
 
@@ -201,10 +220,13 @@ TGT v8fp v_add(const v8fp *a, const v8fp *b)
 TGT v8fp v_sub(const v8fp *a, const v8fp *b)
 {
     v8fp r;
-    _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) r.l[k] = _mm512_sub_epi64(a->l[k], b->l[k]);
+#pragma GCC unroll 8
+    for (int k = 0; k < 8; k++)
+        r.l[k] = _mm512_sub_epi64(a->l[k], b->l[k]);
     carry(r.l);
     __mmask8 neg = _mm512_cmplt_epi64_mask(r.l[7], _mm512_setzero_si512());
-    _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++)
+#pragma GCC unroll 8
+    for (int k = 0; k < 8; k++)
         r.l[k] = _mm512_mask_add_epi64(r.l[k], neg, r.l[k], _mm512_set1_epi64((long long)p52[k]));
     carry(r.l);
     return r;
@@ -214,7 +236,9 @@ TGT v8fp v_sub(const v8fp *a, const v8fp *b)
 TGT __mmask8 v_is_zero(const v8fp *a)
 {
     __m512i o = a->l[0];
-    _Pragma("GCC unroll 8") for (int k = 1; k < 8; k++) o = _mm512_or_si512(o, a->l[k]);
+#pragma GCC unroll 8
+    for (int k = 1; k < 8; k++)
+        o = _mm512_or_si512(o, a->l[k]);
     return _mm512_cmpeq_epi64_mask(o, _mm512_setzero_si512());
 }
 
@@ -224,9 +248,10 @@ TGT v8fp shl32(const v8fp *a)
     const __m512i m = _mm512_set1_epi64((long long)MASK52);
     v8fp r;
     r.l[0] = _mm512_and_si512(_mm512_slli_epi64(a->l[0], 32), m);
-    _Pragma("GCC unroll 8") for (int k = 1; k < 8; k++)
-        r.l[k] = _mm512_ternarylogic_epi64(_mm512_slli_epi64(a->l[k], 32),
-                                           _mm512_srli_epi64(a->l[k - 1], 20), m, 0xa8);
+#pragma GCC unroll 8
+    for (int k = 1; k < 8; k++)
+        r.l[k] = _mm512_ternarylogic_epi64(_mm512_slli_epi64(a->l[k], 32), _mm512_srli_epi64(a->l[k - 1], 20),
+                                           m, 0xa8);
     return r;
 }
 
@@ -235,24 +260,37 @@ TGT v8fp v_mul_sh(const v8fp *as, const v8fp *b)
 {
     const __m512i z = _mm512_setzero_si512(), mp = _mm512_set1_epi64((long long)mp52);
     __m512i t[9];
-    _Pragma("GCC unroll 8") for (int k = 0; k < 9; k++) t[k] = z;
-    _Pragma("GCC unroll 8") for (int i = 0; i < 8; i++) {
+#pragma GCC unroll 8
+    for (int k = 0; k < 9; k++)
+        t[k] = z;
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; i++) {
         __m512i bi = b->l[i];
-        _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) t[k] = _mm512_madd52lo_epu64(t[k], as->l[k], bi);
-        _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) t[k + 1] = _mm512_madd52hi_epu64(t[k + 1], as->l[k], bi);
+#pragma GCC unroll 8
+        for (int k = 0; k < 8; k++)
+            t[k] = _mm512_madd52lo_epu64(t[k], as->l[k], bi);
+#pragma GCC unroll 8
+        for (int k = 0; k < 8; k++)
+            t[k + 1] = _mm512_madd52hi_epu64(t[k + 1], as->l[k], bi);
         __m512i q = _mm512_madd52lo_epu64(z, t[0], mp);
-        _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++)
+#pragma GCC unroll 8
+        for (int k = 0; k < 8; k++)
             t[k] = _mm512_madd52lo_epu64(t[k], q, _mm512_set1_epi64((long long)p52[k]));
-        _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++)
+#pragma GCC unroll 8
+        for (int k = 0; k < 8; k++)
             t[k + 1] = _mm512_madd52hi_epu64(t[k + 1], q, _mm512_set1_epi64((long long)p52[k]));
         /* t[0] = 0 mod 2^52: divide by 2^52 */
         t[1] = _mm512_add_epi64(t[1], _mm512_srli_epi64(t[0], 52));
-        _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) t[k] = t[k + 1];
+#pragma GCC unroll 8
+        for (int k = 0; k < 8; k++)
+            t[k] = t[k + 1];
         t[8] = z;
     }
     carry(t);
     v8fp r;
-    _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) r.l[k] = t[k];
+#pragma GCC unroll 8
+    for (int k = 0; k < 8; k++)
+        r.l[k] = t[k];
     return r;
 }
 
@@ -280,7 +318,10 @@ TGT_FN void msm_ifma_mul8(cuzk_fp out[8], const cuzk_fp a[8], const cuzk_fp b[8]
 
 /* ---- batch-affine pair additions ------------------------------------------- */
 
-size_t msm_ifma_work_bytes(size_t n) { return (n + 15) / 16 * 2 * sizeof(v8fp) + 64; }
+size_t msm_ifma_work_bytes(size_t n)
+{
+    return (n + 15) / 16 * 2 * sizeof(v8fp) + 64;
+}
 
 /* den[i] <- den[i]^-1 for i < n8 (a nonzero multiple of 16) as eight-lane
  * prefix products in two interleaved chains (blocks 2j and 2j+1; two
@@ -306,7 +347,8 @@ TGT void batch_inv(v8fp *inv, const cuzk_fp *den, size_t n8)
     store8(tot, &c0);
     store8(tot + 8, &c1);
     pre[0] = tot[0];
-    for (int k = 1; k < 16; k++) cuzk_fp_mul_inl(&pre[k], &pre[k - 1], &tot[k]);
+    for (int k = 1; k < 16; k++)
+        cuzk_fp_mul_inl(&pre[k], &pre[k - 1], &tot[k]);
     msm_fp_inv_var(&r, &pre[15]);
     for (int k = 15; k > 0; k--) {
         cuzk_fp_mul_inl(&ti[k], &r, &pre[k - 1]);
@@ -326,12 +368,13 @@ TGT void batch_inv(v8fp *inv, const cuzk_fp *den, size_t n8)
 }
 
 TGT_FN void msm_ifma_pairs(cuzk_g1_affine *O, const cuzk_g1_affine *A, const cuzk_g1_affine *B,
-                           const uint32_t *io, const uint32_t *ia, const uint32_t *ib,
-                           const uint8_t *flag, cuzk_fp *den, void *work, size_t n)
+                           const uint32_t *io, const uint32_t *ia, const uint32_t *ib, const uint8_t *flag,
+                           cuzk_fp *den, void *work, size_t n)
 {
     if (n == 0) return;
     size_t n8 = (n + 15) / 16 * 16;
-    for (size_t i = n; i < n8; i++) den[i] = CUZK_FP_ONE;
+    for (size_t i = n; i < n8; i++)
+        den[i] = CUZK_FP_ONE;
     v8fp *inv = (v8fp *)(((uintptr_t)work + 63) & ~(uintptr_t)63);
     batch_inv(inv, den, n8);
     for (size_t j = 0; j * 8 < n; j++) {
@@ -353,7 +396,8 @@ TGT_FN void msm_ifma_pairs(cuzk_g1_affine *O, const cuzk_g1_affine *A, const cuz
             t = v_mul(&xa, &xa);
             lam = v_add(&t, &t);
             lam = v_add(&lam, &t);
-            _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++)
+#pragma GCC unroll 8
+            for (int k = 0; k < 8; k++)
                 num.l[k] = _mm512_mask_blend_epi64(dbl, num.l[k], lam.l[k]);
         }
         lam = v_mul_lazy(&num, &inv[j]); /* feeds products only */
@@ -369,19 +413,30 @@ TGT_FN void msm_ifma_pairs(cuzk_g1_affine *O, const cuzk_g1_affine *A, const cuz
 }
 
 #else
-int msm_ifma_available(void) { return 0; }
-int msm_ifma_active(void) { return 0; }
-void msm_ifma_force_scalar(int force) { (void)force; }
+int msm_ifma_available(void)
+{
+    return 0;
+}
+int msm_ifma_active(void)
+{
+    return 0;
+}
+void msm_ifma_force_scalar(int force)
+{
+    (void)force;
+}
 void msm_ifma_mul8(cuzk_fp out[8], const cuzk_fp a[8], const cuzk_fp b[8])
 {
     (void)out, (void)a, (void)b;
 }
-size_t msm_ifma_work_bytes(size_t n) { return (void)n, 0; }
-void msm_ifma_pairs(cuzk_g1_affine *O, const cuzk_g1_affine *A, const cuzk_g1_affine *B,
-                    const uint32_t *io, const uint32_t *ia, const uint32_t *ib,
-                    const uint8_t *flag, cuzk_fp *den, void *work, size_t n)
+size_t msm_ifma_work_bytes(size_t n)
 {
-    (void)O, (void)A, (void)B, (void)io, (void)ia, (void)ib, (void)flag, (void)den, (void)work,
-        (void)n;
+    return (void)n, 0;
+}
+void msm_ifma_pairs(cuzk_g1_affine *O, const cuzk_g1_affine *A, const cuzk_g1_affine *B, const uint32_t *io,
+                    const uint32_t *ia, const uint32_t *ib, const uint8_t *flag, cuzk_fp *den, void *work,
+                    size_t n)
+{
+    (void)O, (void)A, (void)B, (void)io, (void)ia, (void)ib, (void)flag, (void)den, (void)work, (void)n;
 }
 #endif

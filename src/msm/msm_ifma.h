@@ -39,8 +39,8 @@ size_t msm_ifma_work_bytes(size_t n);
  * output may overwrite the inputs of its own or an earlier block (the
  * in-place compaction of ba_rounds).  Results are bit-identical to the
  * scalar formulas.  Call only if msm_ifma_available(). */
-void msm_ifma_pairs(cuzk_g1_affine *O, const cuzk_g1_affine *A, const cuzk_g1_affine *B,
-                    const uint32_t *io, const uint32_t *ia, const uint32_t *ib,
-                    const uint8_t *flag, cuzk_fp *den, void *work, size_t n);
+void msm_ifma_pairs(cuzk_g1_affine *O, const cuzk_g1_affine *A, const cuzk_g1_affine *B, const uint32_t *io,
+                    const uint32_t *ia, const uint32_t *ib, const uint8_t *flag, cuzk_fp *den, void *work,
+                    size_t n);
 
 #endif

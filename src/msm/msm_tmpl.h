@@ -242,6 +242,45 @@ static uint8_t *ba_ctx_init(ba_ctx *cx, uint8_t *p)
     return p;
 }
 
+/* Denominator of pair i = a + b (flag[i] preset to 0 by the caller):
+ * x_b - x_a for an addition; equal x: 2y and flag 1 for a doubling, else
+ * (b = -a, or y = 0) 1 and flag 2, the sum is infinity. */
+static inline void ba_pair_den(ba_ctx *cx, size_t i, const AFF *a, const AFF *b)
+{
+    FE_SUB(&cx->den[i], &b->x, &a->x);
+    if (FE_IS_ZERO(&cx->den[i])) {
+        if (FE_EQ(&a->y, &b->y) && !FE_IS_ZERO(&a->y)) {
+            FE_DBL(&cx->den[i], &a->y);
+            cx->flag[i] = 1;
+        } else {
+            cx->den[i] = FE_ONE;
+            cx->flag[i] = 2;
+        }
+    }
+}
+
+/* o = a + b given inv = 1 / den (flag 0: addition, 1: doubling); o may be
+ * a (a's y is read before o is written). */
+static inline void ba_pair_sum(AFF *o, const AFF *a, const AFF *b, const FE *inv, int flag)
+{
+    FE lam, t, x3;
+    if (flag == 0) {
+        FE_SUB(&t, &b->y, &a->y);
+    } else {
+        FE_SQR(&lam, &a->x);
+        FE_DBL(&t, &lam);
+        FE_ADD(&t, &t, &lam);
+    }
+    FE_MUL(&lam, &t, inv);
+    FE_SQR(&x3, &lam);
+    FE_SUB(&x3, &x3, &a->x);
+    FE_SUB(&x3, &x3, &b->x);
+    FE_SUB(&t, &a->x, &x3);
+    FE_MUL(&t, &lam, &t);
+    FE_SUB(&o->y, &t, &a->y);
+    o->x = x3;
+}
+
 /* den[i] <- den[i]^-1 for i < n (all nonzero) with one inversion. */
 static void ba_batch_inv(ba_ctx *cx, size_t n)
 {
@@ -295,17 +334,8 @@ static void ba_rounds(ba_ctx *cx, size_t nseg, size_t min_pairs)
 #endif
             for (uint32_t j = 0; j + 1 < sg->len; j += 2) {
                 const AFF *a = &buf[sg->start + j], *b = a + 1;
-                FE_SUB(&cx->den[np], &b->x, &a->x);
                 cx->flag[np] = 0;
-                if (FE_IS_ZERO(&cx->den[np])) {
-                    if (FE_EQ(&a->y, &b->y) && !FE_IS_ZERO(&a->y)) {
-                        FE_DBL(&cx->den[np], &a->y);
-                        cx->flag[np] = 1;
-                    } else {
-                        cx->den[np] = FE_ONE;
-                        cx->flag[np] = 2;
-                    }
-                }
+                ba_pair_den(cx, np, a, b);
 #ifdef MSM_IFMA
                 if (vec) {
                     cx->ia[np] = sg->start + j;
@@ -342,24 +372,8 @@ static void ba_rounds(ba_ctx *cx, size_t nseg, size_t min_pairs)
             uint32_t out = 0, j;
             for (j = 0; j + 1 < sg->len; j += 2, np++) {
                 const AFF *a = &buf[sg->start + j], *b = a + 1;
-                FE lam, t, x3;
                 if (cx->flag[np] == 2) continue;
-                if (cx->flag[np] == 0) {
-                    FE_SUB(&t, &b->y, &a->y);
-                } else {
-                    FE_SQR(&lam, &a->x);
-                    FE_DBL(&t, &lam);
-                    FE_ADD(&t, &t, &lam);
-                }
-                FE_MUL(&lam, &t, &cx->den[np]);
-                FE_SQR(&x3, &lam);
-                FE_SUB(&x3, &x3, &a->x);
-                FE_SUB(&x3, &x3, &b->x);
-                FE_SUB(&t, &a->x, &x3);
-                FE_MUL(&t, &lam, &t);
-                AFF *o = &buf[sg->start + out++];
-                FE_SUB(&o->y, &t, &a->y);
-                o->x = x3;
+                ba_pair_sum(&buf[sg->start + out++], a, b, &cx->den[np], cx->flag[np]);
             }
             if (j < sg->len) buf[sg->start + out++] = buf[sg->start + j];
             sg->len = out;
@@ -400,110 +414,7 @@ static void rsum_emit(rsum *r, uint32_t key, const AFF *p)
     xyzz_madd(&r->running, &p->x, &p->y);
 }
 
-/* ---- lane-parallel running sums in affine coordinates ------------------- */
-/* p[i] += q[i * qs] for i < n, affine, one shared inversion (cx->den/acc,
- * n <= MSM_BATCH / 2).  Infinity is (0, 0) on either side. */
-static void lanes_add(ba_ctx *cx, AFF *p, const AFF *q, size_t qs, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        const AFF *a = &p[i], *b = &q[i * qs];
-        cx->flag[i] = 0;
-        if (aff_is_inf(b) || aff_is_inf(a)) {
-            cx->flag[i] = aff_is_inf(b) ? 3 : 4;
-            cx->den[i] = FE_ONE;
-            continue;
-        }
-        FE_SUB(&cx->den[i], &b->x, &a->x);
-        if (FE_IS_ZERO(&cx->den[i])) {
-            if (FE_EQ(&a->y, &b->y) && !FE_IS_ZERO(&a->y)) {
-                FE_DBL(&cx->den[i], &a->y);
-                cx->flag[i] = 1;
-            } else {
-                cx->den[i] = FE_ONE;
-                cx->flag[i] = 2;
-            }
-        }
-    }
-#ifdef MSM_IFMA
-    if (msm_ifma_active()) {
-        for (size_t i = 0; i < n; i++) {
-            cx->ia[i] = (uint32_t)i;
-            cx->ib[i] = (uint32_t)(i * qs);
-        }
-        msm_ifma_pairs(p, p, q, cx->ia, cx->ia, cx->ib, cx->flag, cx->den, cx->acc, n);
-        for (size_t i = 0; i < n; i++) {
-            if (cx->flag[i] == 4) p[i] = q[i * qs];
-            else if (cx->flag[i] == 2) memset(&p[i], 0, sizeof p[i]);
-        }
-        return;
-    }
-#endif
-    ba_batch_inv(cx, n);
-    for (size_t i = 0; i < n; i++) {
-        AFF *a = &p[i];
-        const AFF *b = &q[i * qs];
-        FE lam, t, x3;
-        switch (cx->flag[i]) {
-        case 3: continue;
-        case 4: *a = *b; continue;
-        case 2: memset(a, 0, sizeof *a); continue;
-        case 0: FE_SUB(&t, &b->y, &a->y); break;
-        default:
-            FE_SQR(&lam, &a->x);
-            FE_DBL(&t, &lam);
-            FE_ADD(&t, &t, &lam);
-        }
-        FE_MUL(&lam, &t, &cx->den[i]);
-        FE_SQR(&x3, &lam);
-        FE_SUB(&x3, &x3, &a->x);
-        FE_SUB(&x3, &x3, &b->x);
-        FE_SUB(&t, &a->x, &x3);
-        FE_MUL(&t, &lam, &t);
-        FE_SUB(&a->y, &t, &a->y);
-        a->x = x3;
-    }
-}
-
-/* sum_{key=1..nb} key * bk[key-1] with the buckets cut into S segments of
- * m keys run side by side: each step adds one bucket to every segment's
- * running sum R_s and R_s to its total T_s with one shared inversion per
- * S additions (~7 products per addition instead of the 10 / 14 of XYZZ
- * mixed / full additions).  Then T_s = sum (key - lo_s + 1) B_key, so the
- * window sum is sum_s T_s + m * sum_s s R_s (the latter a short XYZZ
- * running sum over the segments).  Uses cx->buf for R and T. */
-#define MSM_LANES 256
-#define MSM_LANES_MIN_NB 4096
-/* With the IFMA pair additions the lanes pay from 2048 buckets (Filecoin
- * 2^20: -10 %, perf-notes "MSM: AVX-512 IFMA pair additions"). */
-#define MSM_LANES_MIN_NB_IFMA 2048
-static uint32_t lanes_min_nb(void)
-{
-#ifdef MSM_IFMA
-    if (msm_ifma_active()) return MSM_LANES_MIN_NB_IFMA;
-#endif
-    return MSM_LANES_MIN_NB;
-}
-static void lanes_rsum(xyzz *out, ba_ctx *cx, const AFF *bk, uint32_t nb)
-{
-    uint32_t S = nb / 32 < MSM_LANES ? nb / 32 : MSM_LANES, m = nb / S;
-    AFF *R = cx->buf, *T = cx->buf + S;
-    memset(R, 0, 2 * (size_t)S * sizeof(AFF));
-    for (uint32_t j = 0; j < m; j++) {
-        lanes_add(cx, R, &bk[m - 1 - j], m, S);
-        lanes_add(cx, T, R, 1, S);
-    }
-    xyzz run, tot;
-    xyzz_set_inf(&run);
-    xyzz_set_inf(&tot);
-    for (uint32_t s = S - 1; s >= 1; s--) {
-        if (!aff_is_inf(&R[s])) xyzz_madd(&run, &R[s].x, &R[s].y);
-        xyzz_add(&tot, &run);
-    }
-    for (uint32_t d = m; d > 1; d >>= 1) xyzz_dbl(&tot, &tot);
-    for (uint32_t s = 0; s < S; s++)
-        if (!aff_is_inf(&T[s])) xyzz_madd(&tot, &T[s].x, &T[s].y);
-    *out = tot;
-}
+#include "msm/msm_lanes_tmpl.h"
 
 /* Loads the points of sorted entries e[0..n) into the buffer from slot
  * start, negating where flagged and dropping infinities; returns the count. */
