@@ -343,6 +343,7 @@ static void test_g1_large(void)
 {
     for (int it = 0; it < test_iterations; it++) {
         run_g1_case(3000, 0, 0, 0);
+        run_g1_case(9000, 0, 1, 0); /* small window: two 8192-point chunks */
         run_g1_case(4100, 1, 1, 0);
         run_g1_case(1500, 3, 1, 1);
     }

@@ -91,9 +91,14 @@ static inline int g1_fp_eq(const cuzk_fp *a, const cuzk_fp *b)
 #define AFF cuzk_g1_affine
 #define JAC cuzk_g1
 #define G(name) cuzk_msm_g1_##name
-/* 8704 points = 816 KiB of chunk buffer: fits L2 with the pair arrays
- * (chunks of 8704 / 2 - 512 = 3840 points; 12800 measured no faster). */
-#define MSM_BATCH 8704
+/* Chunks of 3840 points (816 KiB of chunk buffer with the bucket values)
+ * from 8192 buckets on: buffer, pair arrays and buckets share L2 (12800
+ * measured no faster).  Smaller bucket arrays take chunks of
+ * 17408 / 2 - 512 = 8192 points: longer segments, fewer rounds and
+ * inversions (Filecoin-like 2^20 -6 %, 2^16 random -3 %; perf-notes). */
+#define MSM_BATCH 17408
+#define MSM_CHUNK_SMALL 3840
+#define MSM_CHUNK_SMALL_NB 8192
 /* Binary-Euclid inversion (msm_fp_inv_var) in Fp multiplications. */
 #define MSM_INV_COST 250.0
 

@@ -443,6 +443,16 @@ static uint32_t ba_gather(ba_ctx *cx, uint32_t start, const AFF *bases, const ui
 /* Bucket-array window: chunk of points + carried leftovers. */
 #define MSM_CARRY (2 * MSM_MIN_PAIRS)
 #define MSM_CHUNK (MSM_BATCH / 2 - MSM_CARRY)
+/* Points per window_bucket chunk: the whole batch for small bucket arrays,
+ * MSM_CHUNK_SMALL from MSM_CHUNK_SMALL_NB buckets on (the chunk buffer and
+ * a large bucket array compete for L2). */
+static size_t chunk_points(size_t nb)
+{
+#ifdef MSM_CHUNK_SMALL
+    if (nb >= MSM_CHUNK_SMALL_NB) return MSM_CHUNK_SMALL;
+#endif
+    return MSM_CHUNK;
+}
 
 static size_t bucket_bytes(size_t nb)
 {
@@ -558,7 +568,7 @@ static void window_sorted(xyzz *out, uint32_t *sorted, uint32_t *end, ba_ctx *cx
 }
 
 /* One window with an affine bucket array (strategy 1): points are taken in
- * their own order, MSM_CHUNK at a time (sequential reads of the bases; the
+ * their own order, chunk_points(nb) at a time (sequential reads of the bases; the
  * 2^(c-1) buckets are the only random accesses).  Each chunk is grouped by
  * bucket, every group gets its bucket's current value in front, and
  * ba_rounds reduces all groups to one point with shared inversions.  Rounds
@@ -596,11 +606,12 @@ static void window_bucket(xyzz *out, bucket_ws *ws, const AFF *bases, const uint
                           unsigned w)
 {
     uint32_t nb = 1u << (c - 1), ncarry = 0;
+    size_t chunk = chunk_points(nb);
     ba_ctx *cx = &ws->cx;
     memset(ws->bk, 0, nb * sizeof(AFF));
     memset(ws->cnt, 0, (nb + 1) * sizeof(uint32_t));
     for (size_t t0 = 0; t0 < n || ncarry;) {
-        size_t t1 = n - t0 > MSM_CHUNK ? t0 + MSM_CHUNK : n;
+        size_t t1 = n - t0 > chunk ? t0 + chunk : n;
         int last = t1 == n;
         uint32_t ntouch = 0, nseg = 0;
         /* count per key (cnt holds counts while touched lists the keys) */
