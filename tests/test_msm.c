@@ -629,7 +629,7 @@ static void edge_fp(cuzk_fp *a, unsigned v)
     }
 }
 
-/* Eight-lane product against the field layer's, bit for bit. */
+/* Eight-lane product and square against the field layer's, bit for bit. */
 static void test_ifma_mul(void)
 {
     if (!msm_ifma_available()) {
@@ -652,6 +652,12 @@ static void test_ifma_mul(void)
         msm_ifma_mul8(got, a, b);
         for (unsigned e = 0; e < 8; e++) {
             cuzk_fp_mul(&want, &a[e], &b[e]);
+            CHECK(memcmp(&got[e], &want, sizeof want) == 0);
+        }
+        msm_ifma_sqr8(got, it & 1 ? a : b);
+        for (unsigned e = 0; e < 8; e++) {
+            const cuzk_fp *x = it & 1 ? &a[e] : &b[e];
+            cuzk_fp_mul(&want, x, x);
             CHECK(memcmp(&got[e], &want, sizeof want) == 0);
         }
     }

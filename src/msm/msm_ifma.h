@@ -24,6 +24,8 @@ void msm_ifma_force_scalar(int force);
 /* out[i] = a[i] * b[i] (Montgomery product) for i < 8; for tests and
  * measurements.  Call only if msm_ifma_available(). */
 void msm_ifma_mul8(cuzk_fp out[8], const cuzk_fp a[8], const cuzk_fp b[8]);
+/* out[i] = a[i]^2, likewise. */
+void msm_ifma_sqr8(cuzk_fp out[8], const cuzk_fp a[8]);
 
 /* Bytes of the work area msm_ifma_pairs needs for n pairs (64-byte
  * alignment included). */
