@@ -12,11 +12,14 @@
  * left by 32 bits (as an integer, a * 2^32 < 2^413 still fits eight limbs):
  * (a * 2^32) * b * 2^-416 = a * b * 2^-384, the library's product.  The
  * bound (a 2^32 b + q p) / 2^416 < p (2^413 / 2^416 + 1) < 2p leaves one
- * conditional subtraction.
+ * conditional subtraction, skipped where the result only feeds other
+ * products (v_mul_lazy: inputs and outputs in [0, 2p)).  Squares use
+ * (a 2^16)^2 = a^2 2^32 instead, a symmetric product (v_sqr).
  *
- * Ranges: every function takes and returns fully reduced values with
- * normalized limbs (< 2^52).  Constant time per vector; the callers in the
- * MSM are variable time (public data). */
+ * Ranges: limbs are normalized (< 2^52) between operations; values are
+ * fully reduced except the lazy products' as stated.  Memory results are
+ * bit-identical to the scalar field code.  Constant time per vector; the
+ * pair kernel is variable time (public MSM data). */
 #include "msm/msm_ifma.h"
 
 #include <stdlib.h>
@@ -25,7 +28,6 @@
 #include "msm/msm_internal.h"
 
 #if defined(__x86_64__) && defined(__GNUC__) && defined(CUZK_HAVE_ASM)
-#define MSM_IFMA_COMPILED 1
 #include <immintrin.h>
 
 #define TGT __attribute__((target("avx512f,avx512ifma,avx512vbmi2"), always_inline)) static inline
