@@ -39,7 +39,9 @@
  * cuzk_msm_g1_scratch_sizeof(nvars, par); passing scratch == NULL makes the
  * call do exactly one malloc of that size and free it before returning
  * (CUZK_ERR_NOMEM if that fails).  cuzk_msm_g1_scratch_sizeof is enough for
- * every variant; the _canonical ones need only
+ * every variant with default options (the _opts variants with a forced
+ * window or strategy may need more: pass scratch == NULL there, or get
+ * CUZK_ERR_ARG); the _canonical ones need only
  * cuzk_msm_g1_canonical_scratch_sizeof (scalars are read in place, not
  * copied), which is what the engine should use for large vectors. */
 #ifndef CUZK_MSM_H
@@ -108,8 +110,9 @@ typedef struct {
 #define CUZK_MSM_MAX_WINDOW 20u
 
 /* As cuzk_msm_g1_canonical with explicit knobs (opts == NULL: defaults).
- * A forced window above cuzk_msm_window_bits(nvars) needs more scratch than
- * the *_scratch_sizeof functions give: pass scratch == NULL then. */
+ * A forced window or strategy may need more scratch than the
+ * *_scratch_sizeof functions give (they size the cost model's choices):
+ * pass scratch == NULL then. */
 int cuzk_msm_g1_opts(cuzk_par *par, cuzk_g1 *out, const cuzk_g1_affine *bases, size_t nbases,
                      const cuzk_scalar *scalars, size_t nvars, const uint64_t *density,
                      void *scratch, size_t scratch_len, const cuzk_msm_opts *opts);

@@ -49,6 +49,7 @@ void msm_choose(size_t n, double inv_cost, size_t batch, unsigned *c, int *strat
     *strategy = MSM_STRAT_XYZZ;
     for (unsigned cc = 1; cc <= CUZK_MSM_MAX_WINDOW; cc++)
         for (int st = MSM_STRAT_AFFINE; st <= MSM_STRAT_XYZZ; st++) {
+            if (st == MSM_STRAT_XYZZ && cc > MSM_XYZZ_MAX_C) continue;
             double v = msm_cost(n, cc, st, inv_cost, batch);
             if ((cc == 1 && st == MSM_STRAT_AFFINE) || v < best) {
                 best = v;

@@ -51,6 +51,10 @@ typedef struct {
 #define MSM_STRAT_XYZZ 2
 #define MSM_STRAT_SORTED 3
 double msm_cost(size_t n, unsigned c, int strategy, double inv_cost, size_t batch);
+/* The cost model never picks XYZZ buckets above this window (it would not
+ * anyway: they win only for small inputs, c <= 6 in practice), so the
+ * whole-MSM scratch need not hold 2^(c-1) XYZZ points for large c. */
+#define MSM_XYZZ_MAX_C 8u
 /* Best (c, strategy) for n terms. */
 void msm_choose(size_t n, double inv_cost, size_t batch, unsigned *c, int *strategy);
 

@@ -37,11 +37,12 @@ static split plan_split(size_t K, unsigned nwin)
  * the Pippenger terms (Fr input) or their variable indices (canonical
  * input, read in place), base indices and the ones list, window sums, then
  * one tile scratch per task. */
-static size_t scratch_for(size_t nvars, size_t K, unsigned c, int is_fr, split *sp)
+static size_t scratch_for(size_t nvars, size_t K, unsigned c, int is_fr, int forced, split *sp)
 {
     unsigned nwin = cuzk_msm_nwindows(c);
     split s = plan_split(K, nwin);
-    s.tile_bytes = msm_align(G(tile_scratch_sizeof)((nvars + s.P - 1) / s.P, c));
+    /* default options: the cost model's strategies only; forced ones: any */
+    s.tile_bytes = msm_align(forced ? G(tile_scratch_sizeof)((nvars + s.P - 1) / s.P, c) : tile_auto_bytes(c));
     if (sp) *sp = s;
     return msm_align(nvars * (is_fr ? sizeof(cuzk_scalar) : sizeof(uint32_t))) +
            2 * msm_align(nvars * sizeof(uint32_t)) +
@@ -49,11 +50,11 @@ static size_t scratch_for(size_t nvars, size_t K, unsigned c, int is_fr, split *
            msm_align(s.ntasks * sizeof(xyzz)) + s.ntasks * s.tile_bytes + 64;
 }
 
-static size_t scratch_bound(size_t nvars, size_t K, unsigned cup, int is_fr)
+static size_t scratch_bound(size_t nvars, size_t K, unsigned cup, int is_fr, int forced)
 {
     size_t best = 0;
     for (unsigned c = 1; c <= cup; c++) {
-        size_t b = scratch_for(nvars, K, c, is_fr, NULL);
+        size_t b = scratch_for(nvars, K, c, is_fr, forced, NULL);
         if (b > best) best = b;
     }
     return best;
@@ -69,12 +70,12 @@ static unsigned model_c(size_t n)
 
 size_t G(scratch_sizeof)(size_t nvars, const cuzk_par *par)
 {
-    return scratch_bound(nvars, cuzk_par_threads(par), model_c(nvars), 1);
+    return scratch_bound(nvars, cuzk_par_threads(par), model_c(nvars), 1, 0);
 }
 
 size_t G(canonical_scratch_sizeof)(size_t nvars, const cuzk_par *par)
 {
-    return scratch_bound(nvars, cuzk_par_threads(par), model_c(nvars), 0);
+    return scratch_bound(nvars, cuzk_par_threads(par), model_c(nvars), 0, 0);
 }
 
 typedef struct {
@@ -145,7 +146,8 @@ static int msm_run(cuzk_par *par, JAC *out, const AFF *bases, size_t nbases, con
     size_t K = cuzk_par_threads(par);
     unsigned cup = model_c(nvars);
     if (o.window > cup) cup = o.window;
-    size_t need = scratch_bound(nvars, K, cup, is_fr);
+    const int forced = o.window || o.strategy;
+    size_t need = scratch_bound(nvars, K, cup, is_fr, forced);
     void *mem = NULL;
     if (!scratch) {
         mem = malloc(need);
@@ -269,7 +271,7 @@ static int msm_run(cuzk_par *par, JAC *out, const AFF *bases, size_t nbases, con
         if (o.strategy) j.strategy = o.strategy;
     }
     j.nwin = cuzk_msm_nwindows(j.c);
-    scratch_for(nvars, K, j.c, is_fr, &j.sp);
+    scratch_for(nvars, K, j.c, is_fr, forced, &j.sp);
     j.win = (xyzz *)p;
     size_t nsums = j.sp.balanced ? j.sp.ntasks : j.sp.P;
     p += msm_align(nsums * j.nwin * sizeof(xyzz));

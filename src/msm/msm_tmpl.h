@@ -461,17 +461,35 @@ static size_t bucket_bytes(size_t nb)
            msm_align(MSM_CARRY * sizeof(uint32_t)) + ba_ctx_bytes();
 }
 
+/* Scratch bytes of one tile of n terms with window c for a resolved
+ * strategy (not MSM_STRAT_AUTO). */
+static size_t tile_need(size_t n, unsigned c, int strategy)
+{
+    size_t nb = (size_t)1 << (c - 1);
+    if (strategy == MSM_STRAT_XYZZ) return msm_align(nb * sizeof(xyzz)) + 64;
+    if (strategy == MSM_STRAT_AFFINE) return bucket_bytes(nb) + 64;
+    return msm_align(n * sizeof(uint32_t)) + msm_align((nb + 1) * sizeof(uint32_t)) + ba_ctx_bytes() + 64;
+}
+
+/* The strategies the cost model picks (msm_choose): affine buckets, or
+ * XYZZ buckets for c <= MSM_XYZZ_MAX_C only.  Sizing the whole-MSM scratch
+ * by these rather than by every strategy keeps G2's 384-byte XYZZ buckets
+ * (6 MiB per task at c = 15) out of it. */
+static size_t tile_auto_bytes(unsigned c)
+{
+    size_t a = tile_need(0, c, MSM_STRAT_AFFINE);
+    size_t x = c <= MSM_XYZZ_MAX_C ? tile_need(0, c, MSM_STRAT_XYZZ) : 0;
+    return a > x ? a : x;
+}
+
 size_t G(tile_scratch_sizeof)(size_t n, unsigned c)
 {
     if (c < 1) c = 1;
     if (c > CUZK_MSM_MAX_WINDOW) c = CUZK_MSM_MAX_WINDOW;
-    size_t nb = (size_t)1 << (c - 1);
-    size_t sorted = msm_align(n * sizeof(uint32_t)) + msm_align((nb + 1) * sizeof(uint32_t)) +
-                    ba_ctx_bytes();
-    size_t bucket = bucket_bytes(nb);
-    size_t xz = msm_align(nb * sizeof(xyzz));
-    size_t m = sorted > bucket ? sorted : bucket;
-    return (m > xz ? m : xz) + 64;
+    size_t m = tile_need(n, c, MSM_STRAT_AFFINE);
+    for (int s = MSM_STRAT_XYZZ; s <= MSM_STRAT_SORTED; s++)
+        if (tile_need(n, c, s) > m) m = tile_need(n, c, s);
+    return m;
 }
 
 /* Scalar of term t: k[kidx[t]] when the terms index into the caller's
@@ -694,12 +712,12 @@ static int tile_impl(xyzz *out, const AFF *bases, const uint32_t *idx, const cuz
         n > CUZK_MSM_MAX_TERMS || (n && (!bases || !k)) || (w1 > w0 && !out) ||
         strategy < 0 || strategy > MSM_STRAT_SORTED)
         return CUZK_ERR_ARG;
-    if (scratch_len < G(tile_scratch_sizeof)(n, c) || !scratch) return CUZK_ERR_ARG;
     if (strategy == MSM_STRAT_AUTO)
-        strategy = msm_cost(n, c, MSM_STRAT_AFFINE, MSM_INV_COST, MSM_BATCH) <
-                           msm_cost(n, c, MSM_STRAT_XYZZ, MSM_INV_COST, MSM_BATCH)
-                       ? MSM_STRAT_AFFINE
-                       : MSM_STRAT_XYZZ;
+        strategy = c <= MSM_XYZZ_MAX_C && msm_cost(n, c, MSM_STRAT_XYZZ, MSM_INV_COST, MSM_BATCH) <=
+                                              msm_cost(n, c, MSM_STRAT_AFFINE, MSM_INV_COST, MSM_BATCH)
+                       ? MSM_STRAT_XYZZ
+                       : MSM_STRAT_AFFINE;
+    if (scratch_len < tile_need(n, c, strategy) || !scratch) return CUZK_ERR_ARG;
     uint8_t *p = (uint8_t *)msm_align((uintptr_t)scratch);
     size_t nb = (size_t)1 << (c - 1);
     for (unsigned w = w0; w < w1; w++) {
@@ -725,6 +743,9 @@ int G(tile)(JAC *out, const AFF *bases, const uint32_t *idx, const cuzk_scalar *
 {
     xyzz tmp[256];
     if (w1 > w0 && w1 - w0 > 256) return CUZK_ERR_ARG;
+    /* the public contract: scratch for any strategy (tile_impl checks only
+     * what the resolved one needs) */
+    if (scratch_len < G(tile_scratch_sizeof)(n, c)) return CUZK_ERR_ARG;
     int rc = tile_impl(tmp, bases, idx, k, NULL, n, c, w0, w1, strategy, scratch, scratch_len);
     if (rc != CUZK_OK) return rc;
     for (unsigned w = w0; w < w1; w++) xyzz_to_jac(&out[w - w0], &tmp[w - w0]);

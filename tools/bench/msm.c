@@ -176,7 +176,7 @@ int cmd_msm(int argc, char **argv)
         make_g1(bases, n);
     size_t len =
         g2 ? cuzk_msm_g2_canonical_scratch_sizeof(n, par) : cuzk_msm_g1_canonical_scratch_sizeof(n, par);
-    if (o.window) len = 0; /* forced window: let the call size its own scratch */
+    if (o.window || o.strategy) len = 0; /* forced knobs: let the call size its own scratch */
     void *scratch = len ? malloc(len) : NULL;
     double *t = malloc(reps * sizeof *t);
     uint8_t sink[sizeof(cuzk_g2)];
