@@ -38,8 +38,11 @@ static int parse_u64(uint64_t *out, const char *v, uint64_t max)
     return 0;
 }
 
-/* Bytes one partition holds: the cs's 3 evaluation arrays and assignment,
- * the prover's 3 NTT arrays of m = 2^ceil(log2 constraints) and scratch. */
+/* Bytes one partition reserves: the estimate of the prover that copied the
+ * evaluations (3 cs arrays, 3 NTT arrays of m = 2^ceil(log2 constraints),
+ * assignment, scratch).  The in-place prover needs ~(4.5 m + c) x 32 B
+ * (post_provider.c); the test budgets were tuned with this larger figure,
+ * which only makes the test provider's reservations conservative. */
 static uint64_t chain_bytes(size_t n)
 {
     uint64_t c = n + 2, m = 1;
