@@ -26,6 +26,15 @@
 /* Fewest pairs worth one inversion in a round (else mixed additions). */
 #define MSM_MIN_PAIRS 24
 
+/* Pair additions eight at a time with AVX-512 IFMA when the CPU has it
+ * (msm_ifma_g2.c; runtime switch msm_ifma_active, shared with G1). */
+#if defined(CUZK_HAVE_ASM) && defined(__x86_64__) && defined(__GNUC__)
+#include "msm/msm_ifma.h"
+#define MSM_IFMA 1
+#define MSM_IFMA_PAIRS msm_ifma_g2_pairs
+#define MSM_IFMA_WORK_BYTES msm_ifma_g2_work_bytes
+#endif
+
 #include "msm/msm_tmpl.h"
 #include "msm/msm_run_tmpl.h"
 

@@ -1,5 +1,5 @@
-/* AVX-512 IFMA Fp arithmetic for the G1 batch-affine additions: eight Fp
- * elements per vector operation (msm_ifma.c).  Values in memory keep the
+/* AVX-512 IFMA Fp arithmetic for the G1 and G2 batch-affine additions:
+ * eight Fp / Fp2 elements per vector operation (msm_ifma.c, msm_ifma_g2.c).  Values in memory keep the
  * library's format (6 x 64-bit limbs, Montgomery form with R = 2^384,
  * fully reduced); results are bit-identical to the scalar field code. */
 #ifndef CUZK_MSM_IFMA_H
@@ -15,7 +15,7 @@
  * compiled in (x86-64 asm builds). */
 int msm_ifma_available(void);
 
-/* Nonzero if the G1 MSM uses the kernels: available and not switched off by
+/* Nonzero if the G1 and G2 MSMs use the kernels: available and not switched off by
  * msm_ifma_force_scalar(1) (tests, A/B measurements) or by the environment
  * variable CUZK_MSM_NO_IFMA at load time. */
 int msm_ifma_active(void);
@@ -44,5 +44,17 @@ size_t msm_ifma_work_bytes(size_t n);
 void msm_ifma_pairs(cuzk_g1_affine *O, const cuzk_g1_affine *A, const cuzk_g1_affine *B, const uint32_t *io,
                     const uint32_t *ia, const uint32_t *ib, const uint8_t *flag, cuzk_fp *den, void *work,
                     size_t n);
+
+/* The same for G2 (msm_ifma_g2.c), coordinates in Fp2 = Fp[u]/(u^2+1):
+ * out[i] = a[i] * b[i] and out[i] = a[i]^2 in Fp2 for i < 8, and the pair
+ * additions with the contract of msm_ifma_pairs (flag 1: den[i] = 2y,
+ * lambda = 3x^2 / 2y), except that den needs room for n rounded up to a
+ * multiple of 8 only.  Call only if msm_ifma_available(). */
+void msm_ifma_g2_mul8(cuzk_fp2 out[8], const cuzk_fp2 a[8], const cuzk_fp2 b[8]);
+void msm_ifma_g2_sqr8(cuzk_fp2 out[8], const cuzk_fp2 a[8]);
+size_t msm_ifma_g2_work_bytes(size_t n);
+void msm_ifma_g2_pairs(cuzk_g2_affine *O, const cuzk_g2_affine *A, const cuzk_g2_affine *B,
+                       const uint32_t *io, const uint32_t *ia, const uint32_t *ib, const uint8_t *flag,
+                       cuzk_fp2 *den, void *work, size_t n);
 
 #endif

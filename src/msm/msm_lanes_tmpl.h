@@ -23,7 +23,7 @@ static void lanes_add(ba_ctx *cx, AFF *p, const AFF *q, size_t qs, size_t n)
             cx->ia[i] = (uint32_t)i;
             cx->ib[i] = (uint32_t)(i * qs);
         }
-        msm_ifma_pairs(p, p, q, cx->ia, cx->ia, cx->ib, cx->flag, cx->den, cx->acc, n);
+        MSM_IFMA_PAIRS(p, p, q, cx->ia, cx->ia, cx->ib, cx->flag, cx->den, cx->acc, n);
         for (size_t i = 0; i < n; i++) {
             if (cx->flag[i] == 4)
                 p[i] = q[i * qs];

@@ -196,12 +196,20 @@ typedef struct {
 #endif
 } ba_ctx;
 
-/* acc doubles as msm_ifma_pairs' work area */
+#ifdef MSM_IFMA
+/* The group's eight-lane pair kernel (G2 names its own; G1 the default). */
+#ifndef MSM_IFMA_PAIRS
+#define MSM_IFMA_PAIRS msm_ifma_pairs
+#define MSM_IFMA_WORK_BYTES msm_ifma_work_bytes
+#endif
+#endif
+
+/* acc doubles as the pair kernel's work area */
 static size_t ba_acc_bytes(void)
 {
     size_t b = msm_align(MSM_BATCH / 2 * sizeof(FE));
 #ifdef MSM_IFMA
-    size_t w = msm_align(msm_ifma_work_bytes(MSM_BATCH / 2));
+    size_t w = msm_align(MSM_IFMA_WORK_BYTES(MSM_BATCH / 2));
     if (w > b) b = w;
 #endif
     return b;
@@ -305,7 +313,7 @@ static void ba_batch_inv(ba_ctx *cx, size_t n)
 static void ba_rounds_ifma(ba_ctx *cx, size_t np, size_t nmv)
 {
     AFF *buf = cx->buf;
-    msm_ifma_pairs(buf, buf, buf + 1, cx->io, cx->ia, cx->ia, cx->flag, cx->den, cx->acc, np);
+    MSM_IFMA_PAIRS(buf, buf, buf + 1, cx->io, cx->ia, cx->ia, cx->flag, cx->den, cx->acc, np);
     for (size_t m = 0; m < nmv; m++) buf[cx->mv[2 * m + 1]] = buf[cx->mv[2 * m]];
 }
 #endif
