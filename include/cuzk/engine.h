@@ -25,7 +25,8 @@
  * the prove queue and batch flushing all order by priority first, so a
  * CRITICAL job never waits behind queued NORMAL partitions; a lower-priority
  * batch already in the prover is preempted at its next phase boundary and
- * requeued (the CRITICAL one waits at most one prover phase).
+ * its partitions are synthesized again (the prover works in their
+ * evaluations in place; the CRITICAL one waits at most one prover phase).
  *
  * Every accepted job ends COMPLETED, FAILED or CANCELLED exactly once and
  * every waiter is told; TIMEOUT is only an await answer (the job goes on).
