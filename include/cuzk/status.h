@@ -6,6 +6,8 @@
 #ifndef CUZK_STATUS_H
 #define CUZK_STATUS_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -31,6 +33,12 @@ enum cuzk_status {
 
 /* Human-readable description of a status code; never NULL. */
 const char *cuzk_strerror(int status);
+
+/* Formats a precise message into err (if err != NULL and len > 0, always
+ * NUL-terminated) and returns status, so that error paths read
+ * `return cuzk_errf(err, len, CUZK_ERR_FORMAT, "...", ...)`.  The one helper
+ * every layer uses for its caller-supplied error buffers. */
+int cuzk_errf(char *err, size_t len, int status, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 #ifdef __cplusplus
 }

@@ -3,23 +3,11 @@
  * cuzk/post.h. */
 #include "cuzk/post.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cuzk/status.h"
 #include "post_internal.h"
-
-int cuzk_post_errf(char *err, size_t len, int st, const char *fmt, ...)
-{
-    if (err && len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, len, fmt, ap);
-        va_end(ap);
-    }
-    return st;
-}
 
 int cuzk_post_por_shape(cuzk_por_shape *out, uint64_t sector_size)
 {
@@ -152,30 +140,29 @@ int cuzk_post_public_inputs(cuzk_fr *out, size_t cap, size_t *n_out, const cuzk_
                             uint32_t partition, char *err, size_t err_len)
 {
     if (!info || !out || !randomness || (!sectors && n_sectors))
-        return cuzk_post_errf(err, err_len, CUZK_ERR_ARG, "public inputs: NULL argument");
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "public inputs: NULL argument");
     size_t need = cuzk_post_num_inputs(info), sc = info->circuit_sector_count;
     size_t cc = info->circuit_challenge_count, per = 1 + cc;
     if (cap < need)
-        return cuzk_post_errf(err, err_len, CUZK_ERR_ARG, "public inputs: room for %zu, need %zu", cap, need);
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "public inputs: room for %zu, need %zu", cap, need);
     if (!cuzk_fil_domain_valid(randomness))
-        return cuzk_post_errf(err, err_len, CUZK_ERR_ENC_NONCANONICAL,
-                              "randomness is not a canonical Fr (>= r)");
+        return cuzk_errf(err, err_len, CUZK_ERR_ENC_NONCANONICAL, "randomness is not a canonical Fr (>= r)");
     const cuzk_post_sector *chunk = sectors;
     size_t n = n_sectors;
     if (info->winning) {
         if (n_sectors != 1 || partition != 0)
-            return cuzk_post_errf(err, err_len, CUZK_ERR_ARG,
-                                  "WinningPoSt: %zu sectors, partition %u (want one sector, partition 0)",
-                                  n_sectors, partition);
+            return cuzk_errf(err, err_len, CUZK_ERR_ARG,
+                             "WinningPoSt: %zu sectors, partition %u (want one sector, partition 0)",
+                             n_sectors, partition);
     } else if (n_sectors > sc) {
         /* the whole list: partition k is chunk k (compound.rs chunks().nth(k)) */
         if ((size_t)partition * sc >= n_sectors)
-            return cuzk_post_errf(err, err_len, CUZK_ERR_ARG, "partition %u out of range for %zu sectors",
-                                  partition, n_sectors);
+            return cuzk_errf(err, err_len, CUZK_ERR_ARG, "partition %u out of range for %zu sectors",
+                             partition, n_sectors);
         chunk = sectors + (size_t)partition * sc;
         n = n_sectors - (size_t)partition * sc < sc ? n_sectors - (size_t)partition * sc : sc;
     } else if (n_sectors == 0) {
-        return cuzk_post_errf(err, err_len, CUZK_ERR_ARG, "WindowPoSt: no sectors");
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "WindowPoSt: no sectors");
     }
     size_t k = 0;
     /* Winning: the sector repeated 66 times, copy i is sector_index i
@@ -184,9 +171,8 @@ int cuzk_post_public_inputs(cuzk_fr *out, size_t cap, size_t *n_out, const cuzk_
     for (size_t i = 0; i < rows; i++) {
         const cuzk_post_sector *s = info->winning ? &chunk[0] : &chunk[i];
         if (!cuzk_fil_domain_valid(s->comm_r))
-            return cuzk_post_errf(err, err_len, CUZK_ERR_ENC_NONCANONICAL,
-                                  "sector %llu: comm_r is not a canonical Fr",
-                                  (unsigned long long)s->sector_id);
+            return cuzk_errf(err, err_len, CUZK_ERR_ENC_NONCANONICAL,
+                             "sector %llu: comm_r is not a canonical Fr", (unsigned long long)s->sector_id);
         cuzk_fr_from_bytes_le(&out[k++], s->comm_r);
         uint64_t sector_index = info->winning ? i : (uint64_t)partition * sc + i;
         for (size_t c = 0; c < cc; c++) {

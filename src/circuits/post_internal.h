@@ -5,6 +5,5 @@
 #include <stddef.h>
 
 /* snprintf the message into err (if given) and return st. */
-int cuzk_post_errf(char *err, size_t len, int st, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 #endif

@@ -94,31 +94,29 @@ static int job_parse(cuzk_post_job *j, const uint8_t *const *vanilla, const size
                      char *err, size_t err_len)
 {
     size_t n = j->n_vanilla;
-    if (!len) return cuzk_post_errf(err, err_len, CUZK_ERR_ARG, "vanilla proof lengths: NULL");
+    if (!len) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "vanilla proof lengths: NULL");
     for (size_t i = 0; i < n; i++)
-        if (!vanilla[i]) return cuzk_post_errf(err, err_len, CUZK_ERR_ARG, "vanilla proof %zu: NULL", i);
+        if (!vanilla[i]) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "vanilla proof %zu: NULL", i);
     parse_task t = {j, vanilla, len, calloc(n, sizeof(int)), calloc(n, CUZK_FIL_ERR_LEN)};
     int st = CUZK_OK;
     if (!t.st || !t.err) {
-        st = cuzk_post_errf(err, err_len, CUZK_ERR_NOMEM, "post job: out of memory");
+        st = cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "post job: out of memory");
         goto done;
     }
     cuzk_par_for(par, parse_one, &t, n);
     for (size_t i = 0; i < n && !st; i++) {
         if (t.st[i] == 1)
-            st = cuzk_post_errf(err, err_len, CUZK_ERR_ARG,
-                                "vanilla proof %zu (sector %llu) does not verify: %s", i,
-                                (unsigned long long)j->v[i].sector_id, t.err[i]);
+            st = cuzk_errf(err, err_len, CUZK_ERR_ARG, "vanilla proof %zu (sector %llu) does not verify: %s",
+                           i, (unsigned long long)j->v[i].sector_id, t.err[i]);
         else if (t.st[i])
-            st = cuzk_post_errf(err, err_len, t.st[i], "vanilla proof %zu: %s", i, t.err[i]);
+            st = cuzk_errf(err, err_len, t.st[i], "vanilla proof %zu: %s", i, t.err[i]);
     }
     /* duplicates: single_partition_vanilla_proofs finds proofs by sector id */
     for (size_t i = 0; i < n && !st; i++)
         for (size_t k = 0; k < i && !st; k++)
             if (j->v[k].sector_id == j->v[i].sector_id)
-                st =
-                    cuzk_post_errf(err, err_len, CUZK_ERR_ARG, "vanilla proofs %zu and %zu: same sector %llu",
-                                   k, i, (unsigned long long)j->v[i].sector_id);
+                st = cuzk_errf(err, err_len, CUZK_ERR_ARG, "vanilla proofs %zu and %zu: same sector %llu", k,
+                               i, (unsigned long long)j->v[i].sector_id);
 done:
     free(t.st);
     free(t.err);
@@ -158,23 +156,22 @@ int cuzk_post_job_new_par(cuzk_post_job **out, uint64_t registered_proof, const 
     const cuzk_fil_post_info *p;
     *out = NULL;
     if (cuzk_fil_post_lookup(&p, registered_proof))
-        return cuzk_post_errf(err, err_len, CUZK_ERR_ARG, "unknown registered PoSt proof %llu",
-                              (unsigned long long)registered_proof);
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "unknown registered PoSt proof %llu",
+                         (unsigned long long)registered_proof);
     if (!randomness || !prover_id || !vanilla)
-        return cuzk_post_errf(err, err_len, CUZK_ERR_ARG, "post job: NULL argument");
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "post job: NULL argument");
     if (p->winning && (n_vanilla != 1 || partition != 0))
-        return cuzk_post_errf(err, err_len, CUZK_ERR_ARG,
-                              "%s: %zu vanilla proofs, partition %u (want exactly one, partition 0)", p->name,
-                              n_vanilla, partition);
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG,
+                         "%s: %zu vanilla proofs, partition %u (want exactly one, partition 0)", p->name,
+                         n_vanilla, partition);
     if (!p->winning && (n_vanilla == 0 || n_vanilla > p->circuit_sector_count))
-        return cuzk_post_errf(err, err_len, CUZK_ERR_ARG,
-                              "%s: %zu vanilla proofs (want 1 to %u per partition)", p->name, n_vanilla,
-                              p->circuit_sector_count);
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: %zu vanilla proofs (want 1 to %u per partition)",
+                         p->name, n_vanilla, p->circuit_sector_count);
     if (!cuzk_fil_domain_valid(randomness))
-        return cuzk_post_errf(err, err_len, CUZK_ERR_ENC_NONCANONICAL,
-                              "randomness is not a canonical Fr (>= r; Curio clears the top two bits)");
+        return cuzk_errf(err, err_len, CUZK_ERR_ENC_NONCANONICAL,
+                         "randomness is not a canonical Fr (>= r; Curio clears the top two bits)");
     if (!cuzk_fil_domain_valid(prover_id))
-        return cuzk_post_errf(err, err_len, CUZK_ERR_ENC_NONCANONICAL, "prover_id is not a canonical Fr");
+        return cuzk_errf(err, err_len, CUZK_ERR_ENC_NONCANONICAL, "prover_id is not a canonical Fr");
     cuzk_post_job *j = calloc(1, sizeof *j);
     if (!j) return CUZK_ERR_NOMEM;
     j->info = p;
@@ -184,7 +181,7 @@ int cuzk_post_job_new_par(cuzk_post_job **out, uint64_t registered_proof, const 
     int st = cuzk_post_circuit_blank(&j->ctx, p);
     if (st) {
         cuzk_post_job_free(j);
-        return cuzk_post_errf(err, err_len, st, "%s: unsupported sector size", p->name);
+        return cuzk_errf(err, err_len, st, "%s: unsupported sector size", p->name);
     }
     j->n_vanilla = n_vanilla;
     j->v = calloc(n_vanilla, sizeof *j->v);
@@ -195,7 +192,7 @@ int cuzk_post_job_new_par(cuzk_post_job **out, uint64_t registered_proof, const 
     if (!j->v || !j->csec || !j->inputs || !ps) {
         free(ps);
         cuzk_post_job_free(j);
-        return cuzk_post_errf(err, err_len, CUZK_ERR_NOMEM, "post job: out of memory");
+        return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "post job: out of memory");
     }
     st = job_parse(j, vanilla, len, par, err, err_len);
     if (!st) {
@@ -225,12 +222,12 @@ int cuzk_post_job_synthesize(cuzk_cs **out, const cuzk_post_job *j, cuzk_cs_mode
     *out = NULL;
     cuzk_cs *cs;
     int st = cuzk_cs_new(&cs, mode, flags);
-    if (st) return cuzk_post_errf(err, err_len, st, "post: cannot create the constraint system");
+    if (st) return cuzk_errf(err, err_len, st, "post: cannot create the constraint system");
     size_t nc = cuzk_post_num_constraints(j->info);
     cuzk_cs_reserve(cs, nc + j->n_inputs + 1, j->n_inputs + 1, nc);
     st = cuzk_cs_synthesize(cs, cuzk_post_circuit, (void *)&j->ctx);
     if (st) {
-        cuzk_post_errf(err, err_len, st, "post: synthesis failed: %s", cuzk_cs_error(cs));
+        cuzk_errf(err, err_len, st, "post: synthesis failed: %s", cuzk_cs_error(cs));
         cuzk_cs_free(cs);
         return st;
     }
@@ -239,14 +236,14 @@ int cuzk_post_job_synthesize(cuzk_cs **out, const cuzk_post_job *j, cuzk_cs_mode
     cuzk_cs_get_counts(cs, &k);
     if (k.inputs != j->n_inputs + 1) {
         cuzk_cs_free(cs);
-        return cuzk_post_errf(err, err_len, CUZK_ERR_ARG, "post: circuit has %zu inputs, expected %zu",
-                              k.inputs - 1, j->n_inputs);
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "post: circuit has %zu inputs, expected %zu",
+                         k.inputs - 1, j->n_inputs);
     }
     for (size_t i = 0; in && i < j->n_inputs; i++)
         if (!cuzk_fr_eq(&in[i + 1], &j->inputs[i])) {
             cuzk_cs_free(cs);
-            return cuzk_post_errf(err, err_len, CUZK_ERR_ARG,
-                                  "post: circuit input %zu differs from the computed public input", i);
+            return cuzk_errf(err, err_len, CUZK_ERR_ARG,
+                             "post: circuit input %zu differs from the computed public input", i);
         }
     *out = cs;
     return CUZK_OK;
@@ -268,7 +265,7 @@ int cuzk_post_job_prove(uint8_t proof[CUZK_G16_PROOF_BYTES], const cuzk_post_job
     }
     st = cuzk_groth16_witness_from_cs(&w, cs);
     if (!st) st = cuzk_groth16_prove((uint8_t(*)[CUZK_G16_PROOF_BYTES])proof, params, &w, 1, &o);
-    if (st) cuzk_post_errf(err, err_len, st, "post: prove failed: %s", o.err);
+    if (st) cuzk_errf(err, err_len, st, "post: prove failed: %s", o.err);
     cuzk_cs_free(cs);
     return st;
 }
@@ -281,13 +278,13 @@ int cuzk_post_verify(bool *valid, const cuzk_groth16_vk *vk, uint64_t registered
     *valid = false;
     const cuzk_fil_post_info *p;
     if (cuzk_fil_post_lookup(&p, registered_proof))
-        return cuzk_post_errf(err, err_len, CUZK_ERR_ARG, "unknown registered PoSt proof %llu",
-                              (unsigned long long)registered_proof);
-    if (!vk || !proof) return cuzk_post_errf(err, err_len, CUZK_ERR_ARG, "verify: NULL argument");
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "unknown registered PoSt proof %llu",
+                         (unsigned long long)registered_proof);
+    if (!vk || !proof) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "verify: NULL argument");
     size_t need = cuzk_post_num_inputs(p), n = 0;
     if (vk->n_ic != need + 1)
-        return cuzk_post_errf(err, err_len, CUZK_ERR_ARG, "verifying key has %zu IC points, %s needs %zu",
-                              vk->n_ic, p->name, need + 1);
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "verifying key has %zu IC points, %s needs %zu",
+                         vk->n_ic, p->name, need + 1);
     cuzk_fr *in = malloc(need * sizeof *in);
     if (!in) return CUZK_ERR_NOMEM;
     int st =
@@ -296,7 +293,7 @@ int cuzk_post_verify(bool *valid, const cuzk_groth16_vk *vk, uint64_t registered
         cuzk_groth16_pvk pvk;
         cuzk_groth16_pvk_prepare(&pvk, vk);
         st = cuzk_groth16_verify(valid, &pvk, proof, in, n, err, err_len);
-        if (!st && !*valid) cuzk_post_errf(err, err_len, CUZK_OK, "proof does not verify for these inputs");
+        if (!st && !*valid) cuzk_errf(err, err_len, CUZK_OK, "proof does not verify for these inputs");
     }
     free(in);
     return st;
@@ -306,7 +303,7 @@ static int vk_g1(cuzk_g1_affine *r, const uint8_t **b, const char *what, size_t 
 {
     int st = cuzk_g1_decompress(r, *b);
     *b += 48;
-    if (st) return cuzk_post_errf(err, err_len, st, "compressed vk: %s[%zu]: %s", what, i, cuzk_strerror(st));
+    if (st) return cuzk_errf(err, err_len, st, "compressed vk: %s[%zu]: %s", what, i, cuzk_strerror(st));
     return CUZK_OK;
 }
 
@@ -314,7 +311,7 @@ static int vk_g2(cuzk_g2_affine *r, const uint8_t **b, const char *what, char *e
 {
     int st = cuzk_g2_decompress(r, *b);
     *b += 96;
-    if (st) return cuzk_post_errf(err, err_len, st, "compressed vk: %s: %s", what, cuzk_strerror(st));
+    if (st) return cuzk_errf(err, err_len, st, "compressed vk: %s: %s", what, cuzk_strerror(st));
     return CUZK_OK;
 }
 
@@ -324,12 +321,12 @@ int cuzk_post_vk_decode_compressed(cuzk_groth16_vk **out, const uint8_t *buf, si
     enum { FIXED = 48 + 48 + 96 + 96 + 48 + 96 };
     *out = NULL;
     if (!buf || len < FIXED + 4)
-        return cuzk_post_errf(err, err_len, CUZK_ERR_ENC_LENGTH, "compressed vk: %zu bytes, too short", len);
+        return cuzk_errf(err, err_len, CUZK_ERR_ENC_LENGTH, "compressed vk: %zu bytes, too short", len);
     const uint8_t *b = buf + FIXED;
     size_t n_ic = (size_t)b[0] << 24 | (size_t)b[1] << 16 | (size_t)b[2] << 8 | b[3];
     if (n_ic == 0 || (len - FIXED - 4) / 48 != n_ic || (len - FIXED - 4) % 48)
-        return cuzk_post_errf(err, err_len, CUZK_ERR_ENC_LENGTH, "compressed vk: %zu bytes for %zu IC points",
-                              len, n_ic);
+        return cuzk_errf(err, err_len, CUZK_ERR_ENC_LENGTH, "compressed vk: %zu bytes for %zu IC points", len,
+                         n_ic);
     cuzk_groth16_vk *vk = calloc(1, sizeof *vk);
     if (vk) vk->ic = malloc(n_ic * sizeof *vk->ic);
     if (!vk || !vk->ic) {

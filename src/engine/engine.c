@@ -32,19 +32,6 @@ void eng_timeout_at(struct timespec *ts, uint64_t ms_from_now)
     }
 }
 
-static int set_err(char *err, size_t len, int st, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int set_err(char *err, size_t len, int st, const char *fmt, ...)
-{
-    if (err && len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, len, fmt, ap);
-        va_end(ap);
-    }
-    return st;
-}
-
 /* ---- job table ------------------------------------------------------------ */
 
 static unsigned id_hash(const char *s)
@@ -171,21 +158,21 @@ static int start_thread(pthread_t *th, void *(*fn)(void *), void *arg)
 int cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg, char *err,
                        size_t err_len)
 {
-    if (!out || !cfg) return set_err(err, err_len, CUZK_ERR_ARG, "engine: NULL argument");
+    if (!out || !cfg) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "engine: NULL argument");
     *out = NULL;
     if (cfg->max_batch_size < 1 || cfg->max_batch_size > 1024)
-        return set_err(err, err_len, CUZK_ERR_ARG,
-                       "scheduler.max_batch_size = %u: must be 1..1024", cfg->max_batch_size);
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "scheduler.max_batch_size = %u: must be 1..1024",
+                         cfg->max_batch_size);
     if (cfg->synthesis_threads < 1 || cfg->synthesis_threads > ENGINE_MAX_SYNTH)
-        return set_err(err, err_len, CUZK_ERR_ARG, "synthesis.threads = %u: must be 1..%u",
-                       cfg->synthesis_threads, ENGINE_MAX_SYNTH);
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "synthesis.threads = %u: must be 1..%u",
+                         cfg->synthesis_threads, ENGINE_MAX_SYNTH);
     if (cfg->prover_threads < 1 || cfg->prover_threads > CUZK_POOL_MAX_THREADS)
-        return set_err(err, err_len, CUZK_ERR_ARG, "pipeline.prover_threads = %u: must be 1..%u",
-                       cfg->prover_threads, CUZK_POOL_MAX_THREADS);
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "pipeline.prover_threads = %u: must be 1..%u",
+                         cfg->prover_threads, CUZK_POOL_MAX_THREADS);
     if (cfg->pipeline_depth < 1)
-        return set_err(err, err_len, CUZK_ERR_ARG, "pipeline.max_pending must be >= 1");
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "pipeline.max_pending must be >= 1");
     cuzk_engine *e = calloc(1, sizeof *e);
-    if (!e) return set_err(err, err_len, CUZK_ERR_NOMEM, "engine: out of memory");
+    if (!e) return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "engine: out of memory");
     e->cfg = *cfg;
     cuzk_log_set_level(cfg->log_level);
     if (cfg->memory_total_budget) {
@@ -217,8 +204,8 @@ int cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg, char *e
     if (st) {
         e->pool = NULL;
         cuzk_engine_destroy(e);
-        return set_err(err, err_len, st, "engine: cannot create the prover pool (%u threads)",
-                       cfg->prover_threads);
+        return cuzk_errf(err, err_len, st, "engine: cannot create the prover pool (%u threads)",
+                         cfg->prover_threads);
     }
     /* synthesis_threads general workers plus one urgent worker that takes
      * CRITICAL work only, so a WinningPoSt never waits for a long PoRep
@@ -247,7 +234,7 @@ int cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg, char *e
     }
     if (st) {
         cuzk_engine_destroy(e);
-        return set_err(err, err_len, st, "engine: cannot start threads");
+        return cuzk_errf(err, err_len, st, "engine: cannot start threads");
     }
     cuzk_log(CUZK_LOG_INFO, NULL,
              "engine started: budget %llu MiB, %u synthesis + 1 urgent worker(s), prover pool %u "
@@ -376,33 +363,31 @@ int cuzk_engine_submit(cuzk_engine *e, char job_id[CUZK_JOB_ID_MAX], uint32_t *q
                        bool *existing, const cuzk_engine_request *req, char *err,
                        size_t err_len)
 {
-    if (!e || !job_id || !req) return set_err(err, err_len, CUZK_ERR_ARG, "submit: NULL argument");
+    if (!e || !job_id || !req) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "submit: NULL argument");
     if (existing) *existing = false;
     if (queue_position) *queue_position = 0;
     const char *rid = req->request_id && *req->request_id ? req->request_id : NULL;
     if (rid) {
         size_t n = strlen(rid);
         if (n >= CUZK_JOB_ID_MAX)
-            return set_err(err, err_len, CUZK_ERR_ARG,
-                           "request_id is %zu bytes long; at most %d are accepted", n,
-                           CUZK_JOB_ID_MAX - 1);
+            return cuzk_errf(err, err_len, CUZK_ERR_ARG,
+                             "request_id is %zu bytes long; at most %d are accepted", n, CUZK_JOB_ID_MAX - 1);
         for (size_t i = 0; i < n; i++)
             if ((uint8_t)rid[i] < 0x20 || rid[i] == 0x7f)
-                return set_err(err, err_len, CUZK_ERR_ARG,
-                               "request_id contains a control character at byte %zu", i);
+                return cuzk_errf(err, err_len, CUZK_ERR_ARG,
+                                 "request_id contains a control character at byte %zu", i);
     }
     if ((unsigned)req->priority > CUZK_PRIO_CRITICAL)
-        return set_err(err, err_len, CUZK_ERR_ARG, "priority %d is not one of 0..4",
-                       (int)req->priority);
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "priority %d is not one of 0..4", (int)req->priority);
     job *j = calloc(1, sizeof *j);
-    if (!j) return set_err(err, err_len, CUZK_ERR_NOMEM, "submit: out of memory");
+    if (!j) return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "submit: out of memory");
 
     pthread_mutex_lock(&e->mu);
     if (!e->accepting) {
         pthread_mutex_unlock(&e->mu);
         free(j);
-        return set_err(err, err_len, CUZK_ENGINE_ERR_SHUTDOWN, "%s",
-                       cuzk_engine_strerror(CUZK_ENGINE_ERR_SHUTDOWN));
+        return cuzk_errf(err, err_len, CUZK_ENGINE_ERR_SHUTDOWN, "%s",
+                         cuzk_engine_strerror(CUZK_ENGINE_ERR_SHUTDOWN));
     }
     if (rid) {
         job *old = find_locked(e, rid);
@@ -423,7 +408,7 @@ int cuzk_engine_submit(cuzk_engine *e, char job_id[CUZK_JOB_ID_MAX], uint32_t *q
             if (make_uuid(j->id)) {
                 pthread_mutex_unlock(&e->mu);
                 free(j);
-                return set_err(err, err_len, CUZK_ERR_IO, "submit: getrandom failed");
+                return cuzk_errf(err, err_len, CUZK_ERR_IO, "submit: getrandom failed");
             }
         } while (find_locked(e, j->id));
     }

@@ -17,16 +17,6 @@ typedef struct {
     bool bad_inputs;
 } chain_req;
 
-static int perr(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int perr(char *err, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, len, fmt, ap);
-    va_end(ap);
-    return CUZK_ERR_FORMAT;
-}
-
 static int parse_u64(uint64_t *out, const char *v, uint64_t max)
 {
     if (!*v) return -1;
@@ -57,13 +47,15 @@ static int tp_parse(void *ctx, void **state, char circuit_id[64], size_t *partit
     chain_req r = {.n = 64, .partitions = 1, .x0 = 3};
     char line[512];
     size_t len = req->vanilla_proof_len;
-    if (len >= sizeof line) return perr(err, err_len, "test provider: settings longer than %zu bytes", sizeof line - 1);
+    if (len >= sizeof line)
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "test provider: settings longer than %zu bytes",
+                         sizeof line - 1);
     if (len) memcpy(line, req->vanilla_proof, len);
     line[len] = 0;
     char *save = NULL;
     for (char *tok = strtok_r(line, " \t\r\n", &save); tok; tok = strtok_r(NULL, " \t\r\n", &save)) {
         char *eq = strchr(tok, '=');
-        if (!eq) return perr(err, err_len, "test provider: '%s' is not key=value", tok);
+        if (!eq) return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "test provider: '%s' is not key=value", tok);
         *eq = 0;
         const char *k = tok, *v = eq + 1;
         uint64_t x;
@@ -76,14 +68,15 @@ static int tp_parse(void *ctx, void **state, char circuit_id[64], size_t *partit
         else if (!strcmp(k, "bad_inputs")) bad = parse_u64(&x, v, 1), r.bad_inputs = x;
         else if (!strcmp(k, "fail")) {
             bad = parse_u64(&x, v, 1);
-            if (!bad && x) return perr(err, err_len, "test provider: fail=1 requested");
+            if (!bad && x) return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "test provider: fail=1 requested");
         } else {
-            return perr(err, err_len, "test provider: unknown key '%s'", k);
+            return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "test provider: unknown key '%s'", k);
         }
-        if (bad) return perr(err, err_len, "test provider: bad value '%s' for %s", v, k);
+        if (bad)
+            return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "test provider: bad value '%s' for %s", v, k);
     }
     chain_req *s = malloc(sizeof *s);
-    if (!s) return perr(err, err_len, "test provider: out of memory");
+    if (!s) return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "test provider: out of memory");
     *s = r;
     *state = s;
     snprintf(circuit_id, 64, "chain-%zu", r.n);
@@ -129,7 +122,8 @@ static int tp_srs_file(void *ctx, const char *id, char *file, size_t cap, cuzk_g
 static int tp_srs_create(void *ctx, const char *id, const char *path, char *err, size_t err_len)
 {
     size_t n;
-    if (circuit_n(&n, id)) return perr(err, err_len, "test provider: unknown circuit %s", id);
+    if (circuit_n(&n, id))
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "test provider: unknown circuit %s", id);
     cuzk_cs *cs = NULL;
     cuzk_chain_ctx cc = {.n = n};
     cuzk_fr_from_u64(&cc.x0, 3);
@@ -186,7 +180,8 @@ static int tp_public_inputs(void *ctx, cuzk_fr *out, size_t cap, size_t *n, cons
                             size_t k, char *err, size_t err_len)
 {
     const chain_req *r = state;
-    if (cap < 1) return perr(err, err_len, "test provider: vk has no public input slot");
+    if (cap < 1)
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "test provider: vk has no public input slot");
     cuzk_fr x0;
     cuzk_fr_from_u64(&x0, r->x0 + k);
     cuzk_chain_output(&out[0], &x0, r->n); /* independent slow reference */

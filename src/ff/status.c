@@ -1,5 +1,19 @@
 #include "cuzk/status.h"
 
+#include <stdarg.h>
+#include <stdio.h>
+
+int cuzk_errf(char *err, size_t len, int status, const char *fmt, ...)
+{
+    if (err && len) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, len, fmt, ap);
+        va_end(ap);
+    }
+    return status;
+}
+
 const char *cuzk_strerror(int status)
 {
     switch (status) {

@@ -74,49 +74,48 @@ int cuzk_fil_vanilla_verify(bool *ok, const cuzk_fil_post_vanilla *v, const cuzk
     *ok = false;
     cuzk_fil_tree_shape shape;
     if (cuzk_fil_tree_shape_for_sector(&shape, p->sector_size))
-        return fil_err(err, err_len, CUZK_ERR_UNSUPPORTED, "sector size %llu has no tree shape",
-                       (unsigned long long)p->sector_size);
+        return cuzk_errf(err, err_len, CUZK_ERR_UNSUPPORTED, "sector size %llu has no tree shape",
+                         (unsigned long long)p->sector_size);
     if (!cuzk_fil_domain_valid(randomness))
-        return fil_err(err, err_len, CUZK_ERR_ENC_NONCANONICAL, "randomness is not a field element");
+        return cuzk_errf(err, err_len, CUZK_ERR_ENC_NONCANONICAL, "randomness is not a field element");
     if (v->n_sectors != 1)
-        return fil_err(err, err_len, CUZK_OK, "sector %llu: %zu SectorProofs, expected 1",
-                       (unsigned long long)v->sector_id, v->n_sectors);
+        return cuzk_errf(err, err_len, CUZK_OK, "sector %llu: %zu SectorProofs, expected 1",
+                         (unsigned long long)v->sector_id, v->n_sectors);
     const cuzk_fil_sector_proof *sp = &v->sectors[0];
     uint8_t comm_r[32];
     int st = cuzk_fil_comm_r(comm_r, sp->comm_c, sp->comm_r_last, err, err_len);
     if (st) return st;
     if (memcmp(comm_r, v->comm_r, 32))
-        return fil_err(err, err_len, CUZK_OK, "sector %llu: comm_r != Poseidon2(comm_c, comm_r_last)",
-                       (unsigned long long)v->sector_id);
+        return cuzk_errf(err, err_len, CUZK_OK, "sector %llu: comm_r != Poseidon2(comm_c, comm_r_last)",
+                         (unsigned long long)v->sector_id);
     if (sp->n_proofs != p->challenge_count)
-        return fil_err(err, err_len, CUZK_OK, "sector %llu: %zu inclusion proofs, expected %u",
-                       (unsigned long long)v->sector_id, sp->n_proofs, p->challenge_count);
+        return cuzk_errf(err, err_len, CUZK_OK, "sector %llu: %zu inclusion proofs, expected %u",
+                         (unsigned long long)v->sector_id, sp->n_proofs, p->challenge_count);
     for (size_t n = 0; n < sp->n_proofs; n++) {
         const cuzk_fil_merkle_proof *mp = &sp->proofs[n];
         if (!cuzk_fil_merkle_proof_matches(mp, &shape))
-            return fil_err(err, err_len, CUZK_OK,
-                           "sector %llu proof %zu: path shape does not match a %llu-byte sector",
-                           (unsigned long long)v->sector_id, n, (unsigned long long)p->sector_size);
+            return cuzk_errf(err, err_len, CUZK_OK,
+                             "sector %llu proof %zu: path shape does not match a %llu-byte sector",
+                             (unsigned long long)v->sector_id, n, (unsigned long long)p->sector_size);
         if (memcmp(mp->root, sp->comm_r_last, 32))
-            return fil_err(err, err_len, CUZK_OK, "sector %llu proof %zu: root != comm_r_last",
-                           (unsigned long long)v->sector_id, n);
+            return cuzk_errf(err, err_len, CUZK_OK, "sector %llu proof %zu: root != comm_r_last",
+                             (unsigned long long)v->sector_id, n);
         bool path_ok;
         uint64_t leaf;
         char sub[CUZK_FIL_ERR_LEN] = "";
         st = cuzk_fil_merkle_verify_poseidon(&path_ok, &leaf, mp, sub, sizeof sub);
         if (st)
-            return fil_err(err, err_len, st, "sector %llu proof %zu: %s", (unsigned long long)v->sector_id,
-                           n, sub);
+            return cuzk_errf(err, err_len, st, "sector %llu proof %zu: %s", (unsigned long long)v->sector_id,
+                             n, sub);
         if (!path_ok)
-            return fil_err(err, err_len, CUZK_OK, "sector %llu proof %zu: %s",
-                           (unsigned long long)v->sector_id, n, sub);
+            return cuzk_errf(err, err_len, CUZK_OK, "sector %llu proof %zu: %s",
+                             (unsigned long long)v->sector_id, n, sub);
         uint64_t ci = cuzk_fil_post_challenge_index(p->api_version, sector_index, p->challenge_count, n);
         uint64_t want = cuzk_fil_post_leaf_challenge(randomness, v->sector_id, ci, p->sector_size);
         if (leaf != want)
-            return fil_err(err, err_len, CUZK_OK,
-                           "sector %llu proof %zu: proves leaf %llu, the challenge is leaf %llu",
-                           (unsigned long long)v->sector_id, n, (unsigned long long)leaf,
-                           (unsigned long long)want);
+            return cuzk_errf(
+                err, err_len, CUZK_OK, "sector %llu proof %zu: proves leaf %llu, the challenge is leaf %llu",
+                (unsigned long long)v->sector_id, n, (unsigned long long)leaf, (unsigned long long)want);
     }
     *ok = true;
     return CUZK_OK;

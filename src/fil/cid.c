@@ -52,10 +52,10 @@ int cuzk_fil_cid_decode(uint8_t comm[32], int *kind, const char *cid, char *err,
     if (!comm || !kind || !cid) return CUZK_ERR_ARG;
     size_t n = strlen(cid);
     if (n < 2 || cid[0] != 'b')
-        return fil_err(err, err_len, CUZK_ERR_FORMAT,
-                       "cid: expected multibase base32 lower (prefix 'b'), got '%.1s'", cid);
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
+                         "cid: expected multibase base32 lower (prefix 'b'), got '%.1s'", cid);
     if (n - 1 > CID_BIN_MAX * 8 / 5)
-        return fil_err(err, err_len, CUZK_ERR_FORMAT, "cid: %zu characters is too long", n);
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "cid: %zu characters is too long", n);
     uint8_t bin[CID_BIN_MAX];
     size_t len = 0;
     uint32_t acc = 0;
@@ -63,8 +63,8 @@ int cuzk_fil_cid_decode(uint8_t comm[32], int *kind, const char *cid, char *err,
     for (size_t i = 1; i < n; i++) {
         int v = fil_b32_value(cid[i]);
         if (v < 0)
-            return fil_err(err, err_len, CUZK_ERR_FORMAT, "cid: character %zu ('%c') is not base32 lower",
-                           i, cid[i]);
+            return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "cid: character %zu ('%c') is not base32 lower",
+                             i, cid[i]);
         acc = (acc << 5) | (uint32_t)v;
         bits += 5;
         if (bits >= 8) {
@@ -73,28 +73,29 @@ int cuzk_fil_cid_decode(uint8_t comm[32], int *kind, const char *cid, char *err,
         }
     }
     if (bits >= 5 || (acc & ((1u << bits) - 1)))
-        return fil_err(err, err_len, CUZK_ERR_FORMAT, "cid: base32 tail has stray bits");
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "cid: base32 tail has stray bits");
     size_t pos = 0;
     uint64_t version, codec, mh, dlen;
     if (fil_varint(&version, bin, len, &pos) || fil_varint(&codec, bin, len, &pos) ||
         fil_varint(&mh, bin, len, &pos) || fil_varint(&dlen, bin, len, &pos))
-        return fil_err(err, err_len, CUZK_ERR_FORMAT, "cid: truncated or bad varint at byte %zu", pos);
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "cid: truncated or bad varint at byte %zu", pos);
     if (version != 1)
-        return fil_err(err, err_len, CUZK_ERR_FORMAT, "cid: version %llu, expected 1",
-                       (unsigned long long)version);
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "cid: version %llu, expected 1",
+                         (unsigned long long)version);
     if (codec == 0xf102 && mh == 0xb401) {
         *kind = CUZK_FIL_COMM_R;
     } else if (codec == 0xf101 && mh == 0x1012) {
         *kind = CUZK_FIL_COMM_D;
     } else {
-        return fil_err(err, err_len, CUZK_ERR_FORMAT,
-                       "cid: codec 0x%llx with multihash 0x%llx is not a Filecoin commitment "
-                       "(sealed 0xf102/0xb401 or unsealed 0xf101/0x1012)",
-                       (unsigned long long)codec, (unsigned long long)mh);
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
+                         "cid: codec 0x%llx with multihash 0x%llx is not a Filecoin commitment "
+                         "(sealed 0xf102/0xb401 or unsealed 0xf101/0x1012)",
+                         (unsigned long long)codec, (unsigned long long)mh);
     }
     if (dlen != 32 || len - pos != 32)
-        return fil_err(err, err_len, CUZK_ERR_FORMAT, "cid: digest length %llu (%zu bytes present), expected 32",
-                       (unsigned long long)dlen, len - pos);
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
+                         "cid: digest length %llu (%zu bytes present), expected 32", (unsigned long long)dlen,
+                         len - pos);
     memcpy(comm, bin + pos, 32);
     return CUZK_OK;
 }

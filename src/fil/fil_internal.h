@@ -3,25 +3,12 @@
 #ifndef CUZK_FIL_INTERNAL_H
 #define CUZK_FIL_INTERNAL_H
 
-#include <stdarg.h>
 #include <stdio.h>
 
 #include "cuzk/filecoin.h"
 #include "cuzk/status.h"
 
 /* Write a message into err (if given) and return status. */
-static inline int fil_err(char *err, size_t err_len, int status, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static inline int fil_err(char *err, size_t err_len, int status, const char *fmt, ...)
-{
-    if (err && err_len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, err_len, fmt, ap);
-        va_end(ap);
-    }
-    return status;
-}
 
 static inline uint64_t fil_le64(const uint8_t *p)
 {

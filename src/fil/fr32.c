@@ -21,9 +21,9 @@ int cuzk_fil_domain_to_fr(cuzk_fr *out, const uint8_t dom[32], const char *what,
                           size_t err_len)
 {
     if (cuzk_fr_from_bytes_le(out, dom) != CUZK_OK)
-        return fil_err(err, err_len, CUZK_ERR_ENC_NONCANONICAL,
-                       "%s is not a canonical field element (>= r; last byte 0x%02x)",
-                       what ? what : "domain element", dom[31]);
+        return cuzk_errf(err, err_len, CUZK_ERR_ENC_NONCANONICAL,
+                         "%s is not a canonical field element (>= r; last byte 0x%02x)",
+                         what ? what : "domain element", dom[31]);
     return CUZK_OK;
 }
 

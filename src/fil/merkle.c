@@ -82,13 +82,13 @@ int cuzk_fil_merkle_verify_poseidon(bool *ok, uint64_t *leaf_index, const cuzk_f
         const cuzk_fil_path *path = &p->path[k];
         if (path->levels == 0) continue;
         if (!cuzk_poseidon_arity_supported(path->arity))
-            return fil_err(err, err_len, CUZK_ERR_FORMAT, "%s path: arity %u is not a Poseidon arity",
-                           names[k], path->arity);
+            return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s path: arity %u is not a Poseidon arity",
+                             names[k], path->arity);
         for (uint32_t l = 0; l < path->levels; l++) {
             uint64_t at = path->index[l];
             if (at >= path->arity)
-                return fil_err(err, err_len, CUZK_ERR_FORMAT, "%s path level %u: index %llu >= arity %u",
-                               names[k], l, (unsigned long long)at, path->arity);
+                return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s path level %u: index %llu >= arity %u",
+                                 names[k], l, (unsigned long long)at, path->arity);
             const uint8_t *hs = path->hashes + (size_t)l * (path->arity - 1) * 32;
             for (uint32_t j = 0, s = 0; j < path->arity; j++) {
                 if (j == at) {
@@ -101,7 +101,7 @@ int cuzk_fil_merkle_verify_poseidon(bool *ok, uint64_t *leaf_index, const cuzk_f
                 if (st) return st;
             }
             st = cuzk_poseidon_hash(&h, in, path->arity);
-            if (st) return fil_err(err, err_len, st, "poseidon: %s", cuzk_strerror(st));
+            if (st) return cuzk_errf(err, err_len, st, "poseidon: %s", cuzk_strerror(st));
             if (overflow || (idx += at * mult, mult > UINT64_MAX / path->arity)) overflow = true;
             mult *= path->arity;
         }
@@ -110,7 +110,7 @@ int cuzk_fil_merkle_verify_poseidon(bool *ok, uint64_t *leaf_index, const cuzk_f
     cuzk_fr_to_bytes_le(root, &h);
     if (leaf_index) *leaf_index = overflow ? UINT64_MAX : idx;
     *ok = memcmp(root, p->root, 32) == 0;
-    if (!*ok) fil_err(err, err_len, CUZK_OK, "path does not hash to the proof's root");
+    if (!*ok) cuzk_errf(err, err_len, CUZK_OK, "path does not hash to the proof's root");
     return CUZK_OK;
 }
 
@@ -121,16 +121,16 @@ int cuzk_fil_merkle_verify_sha256(bool *ok, uint64_t *leaf_index, const cuzk_fil
     *ok = false;
     const cuzk_fil_path *path = &p->path[0];
     if (p->kind != CUZK_FIL_PROOF_SINGLE || (path->levels && path->arity != 2))
-        return fil_err(err, err_len, CUZK_ERR_FORMAT, "sha256 proof must be a binary Single proof");
-    if (path->levels > 63) return fil_err(err, err_len, CUZK_ERR_FORMAT, "sha256 path too long");
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "sha256 proof must be a binary Single proof");
+    if (path->levels > 63) return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "sha256 path too long");
     uint8_t h[32], buf[64];
     memcpy(h, p->leaf, 32);
     uint64_t idx = 0;
     for (uint32_t l = 0; l < path->levels; l++) {
         uint64_t at = path->index[l];
         if (at > 1)
-            return fil_err(err, err_len, CUZK_ERR_FORMAT, "sha256 path level %u: index %llu > 1", l,
-                           (unsigned long long)at);
+            return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "sha256 path level %u: index %llu > 1", l,
+                             (unsigned long long)at);
         memcpy(buf + 32 * at, h, 32);
         memcpy(buf + 32 * (1 - at), path->hashes + 32 * (size_t)l, 32);
         cuzk_fil_sha256_trunc254(h, buf, 64);
@@ -138,7 +138,7 @@ int cuzk_fil_merkle_verify_sha256(bool *ok, uint64_t *leaf_index, const cuzk_fil
     }
     if (leaf_index) *leaf_index = idx;
     *ok = memcmp(h, p->root, 32) == 0;
-    if (!*ok) fil_err(err, err_len, CUZK_OK, "sha256 path does not hash to the proof's root");
+    if (!*ok) cuzk_errf(err, err_len, CUZK_OK, "sha256 path does not hash to the proof's root");
     return CUZK_OK;
 }
 
@@ -225,7 +225,7 @@ int cuzk_fil_tree_build(cuzk_fil_tree **out, const cuzk_fil_tree_shape *shape, c
                                  shape->top_arity) ||
         chk.base_levels != shape->base_levels || chk.n_base != shape->n_base ||
         chk.base_leaves != shape->base_leaves)
-        return fil_err(err, err_len, CUZK_ERR_ARG, "tree shape is not consistent");
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "tree shape is not consistent");
     cuzk_fil_tree *t = calloc(1, sizeof *t);
     if (!t) return CUZK_ERR_NOMEM;
     t->shape = *shape;
@@ -245,8 +245,8 @@ int cuzk_fil_tree_build(cuzk_fil_tree **out, const cuzk_fil_tree_shape *shape, c
     t->mem = malloc((size_t)total * sizeof(cuzk_fr));
     if (!t->mem) {
         free(t);
-        return fil_err(err, err_len, CUZK_ERR_NOMEM, "tree: cannot allocate %llu nodes",
-                       (unsigned long long)total);
+        return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "tree: cannot allocate %llu nodes",
+                         (unsigned long long)total);
     }
     cuzk_fr *p = t->mem;
     for (uint32_t l = 1; l <= L; l++) {
@@ -267,10 +267,10 @@ int cuzk_fil_tree_build(cuzk_fil_tree **out, const cuzk_fil_tree_shape *shape, c
             if (st) {
                 cuzk_fil_tree_free(t);
                 if (st == CUZK_ERR_ENC_NONCANONICAL)
-                    return fil_err(err, err_len, st, "tree: leaf %llu is not a canonical field element",
-                                   (unsigned long long)atomic_load(&job.bad_leaf));
-                return fil_err(err, err_len, st, "tree: building level %u failed: %s", l + 1,
-                               cuzk_strerror(st));
+                    return cuzk_errf(err, err_len, st, "tree: leaf %llu is not a canonical field element",
+                                     (unsigned long long)atomic_load(&job.bad_leaf));
+                return cuzk_errf(err, err_len, st, "tree: building level %u failed: %s", l + 1,
+                                 cuzk_strerror(st));
             }
             if (progress && l == 0) progress(progress_ctx, c + n, chunks0);
         }

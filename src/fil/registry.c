@@ -194,7 +194,7 @@ int cuzk_fil_params_json_lookup(cuzk_fil_param_entry *out, const char *json, siz
     const char *p = json;
     for (;;) {
         p = memchr(p, '"', (size_t)(end - p));
-        if (!p) return fil_err(err, err_len, CUZK_ERR_ARG, "parameters.json has no entry %s", name);
+        if (!p) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "parameters.json has no entry %s", name);
         if ((size_t)(end - p) > nl + 1 && !memcmp(p + 1, name, nl) && p[nl + 1] == '"') break;
         p++;
     }
@@ -237,27 +237,27 @@ int cuzk_fil_params_json_lookup(cuzk_fil_param_entry *out, const char *json, siz
     if (have != 7) goto bad;
     return CUZK_OK;
 bad:
-    return fil_err(err, err_len, CUZK_ERR_FORMAT,
-                   "parameters.json: malformed entry for %s near byte %zu", name, (size_t)(p ? p - json : 0));
+    return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "parameters.json: malformed entry for %s near byte %zu",
+                     name, (size_t)(p ? p - json : 0));
 }
 
 int cuzk_fil_file_digest(char out[33], const char *path, char *err, size_t err_len)
 {
     if (!out || !path) return CUZK_ERR_ARG;
     FILE *f = fopen(path, "rb");
-    if (!f) return fil_err(err, err_len, CUZK_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+    if (!f) return cuzk_errf(err, err_len, CUZK_ERR_IO, "cannot open %s: %s", path, strerror(errno));
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
     size_t cap = 1 << 20;
     uint8_t *buf = malloc(cap);
     int st = CUZK_OK;
     if (!ctx || !buf || !EVP_DigestInit_ex(ctx, EVP_blake2b512(), NULL)) {
-        st = fil_err(err, err_len, CUZK_ERR_NOMEM, "blake2b: cannot set up the digest");
+        st = cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "blake2b: cannot set up the digest");
         goto done;
     }
     size_t n;
     while ((n = fread(buf, 1, cap, f)) > 0) EVP_DigestUpdate(ctx, buf, n);
     if (ferror(f)) {
-        st = fil_err(err, err_len, CUZK_ERR_IO, "reading %s failed", path);
+        st = cuzk_errf(err, err_len, CUZK_ERR_IO, "reading %s failed", path);
         goto done;
     }
     uint8_t md[64];
@@ -283,8 +283,9 @@ int cuzk_fil_params_check_file(const char *json, size_t json_len, const char *pa
     char d[33];
     if ((st = cuzk_fil_file_digest(d, path, err, err_len))) return st;
     if (strcmp(d, e.digest))
-        return fil_err(err, err_len, CUZK_ERR_FORMAT,
-                       "%s: BLAKE2b-512 digest %s does not match parameters.json (%s): corrupt or "
-                       "incomplete download", base, d, e.digest);
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
+                         "%s: BLAKE2b-512 digest %s does not match parameters.json (%s): corrupt or "
+                         "incomplete download",
+                         base, d, e.digest);
     return CUZK_OK;
 }

@@ -54,9 +54,9 @@ static void rd_pop(rd *r, size_t old)
 
 static int rd_fail(rd *r, const char *what, size_t need)
 {
-    return fil_err(r->err, r->err_len, CUZK_ERR_FORMAT,
-                   "vanilla proof truncated at byte %zu reading %s%s (need %zu bytes, %zu left)", r->pos,
-                   r->field, what, need, r->len - r->pos);
+    return cuzk_errf(r->err, r->err_len, CUZK_ERR_FORMAT,
+                     "vanilla proof truncated at byte %zu reading %s%s (need %zu bytes, %zu left)", r->pos,
+                     r->field, what, need, r->len - r->pos);
 }
 
 static int rd_bytes(rd *r, uint8_t *out, size_t n, const char *what)
@@ -82,13 +82,13 @@ static int rd_count(rd *r, uint64_t *n, uint64_t max, size_t min_size, const cha
     int st = rd_u64(r, n, what);
     if (st) return st;
     if (*n > max)
-        return fil_err(r->err, r->err_len, CUZK_ERR_FORMAT,
-                       "vanilla proof: %s%s = %llu at byte %zu exceeds the limit %llu", r->field, what,
-                       (unsigned long long)*n, at, (unsigned long long)max);
+        return cuzk_errf(r->err, r->err_len, CUZK_ERR_FORMAT,
+                         "vanilla proof: %s%s = %llu at byte %zu exceeds the limit %llu", r->field, what,
+                         (unsigned long long)*n, at, (unsigned long long)max);
     if (*n > (r->len - r->pos) / min_size)
-        return fil_err(r->err, r->err_len, CUZK_ERR_FORMAT,
-                       "vanilla proof: %s%s = %llu at byte %zu is inconsistent with the %zu bytes left",
-                       r->field, what, (unsigned long long)*n, at, r->len - r->pos);
+        return cuzk_errf(r->err, r->err_len, CUZK_ERR_FORMAT,
+                         "vanilla proof: %s%s = %llu at byte %zu is inconsistent with the %zu bytes left",
+                         r->field, what, (unsigned long long)*n, at, r->len - r->pos);
     return CUZK_OK;
 }
 
@@ -106,21 +106,22 @@ static int rd_path(rd *r, cuzk_fil_path *out, const char *name)
         at = r->pos;
         if ((st = rd_count(r, &k, CUZK_POSEIDON_MAX_ARITY - 1, 32, ".hashes.len"))) return st;
         if (l == 0 && (k == 0 || !cuzk_poseidon_arity_supported((size_t)k + 1)))
-            return fil_err(r->err, r->err_len, CUZK_ERR_FORMAT,
-                           "vanilla proof: %s.hashes.len = %llu at byte %zu: arity %llu is not supported",
-                           r->field, (unsigned long long)k, at, (unsigned long long)k + 1);
+            return cuzk_errf(r->err, r->err_len, CUZK_ERR_FORMAT,
+                             "vanilla proof: %s.hashes.len = %llu at byte %zu: arity %llu is not supported",
+                             r->field, (unsigned long long)k, at, (unsigned long long)k + 1);
         if (l == 0) k0 = k;
         if (k != k0)
-            return fil_err(r->err, r->err_len, CUZK_ERR_FORMAT,
-                           "vanilla proof: %s.hashes.len = %llu at byte %zu is inconsistent with level 0 (%llu)",
-                           r->field, (unsigned long long)k, at, (unsigned long long)k0);
+            return cuzk_errf(
+                r->err, r->err_len, CUZK_ERR_FORMAT,
+                "vanilla proof: %s.hashes.len = %llu at byte %zu is inconsistent with level 0 (%llu)",
+                r->field, (unsigned long long)k, at, (unsigned long long)k0);
         if ((st = rd_bytes(r, hash ? hash + l * k * 32 : NULL, (size_t)k * 32, ".hashes"))) return st;
         at = r->pos;
         if ((st = rd_u64(r, &index, ".index"))) return st;
         if (index > k)
-            return fil_err(r->err, r->err_len, CUZK_ERR_FORMAT,
-                           "vanilla proof: %s.index = %llu at byte %zu is >= arity %llu", r->field,
-                           (unsigned long long)index, at, (unsigned long long)k + 1);
+            return cuzk_errf(r->err, r->err_len, CUZK_ERR_FORMAT,
+                             "vanilla proof: %s.index = %llu at byte %zu is >= arity %llu", r->field,
+                             (unsigned long long)index, at, (unsigned long long)k + 1);
         if (idx) idx[l] = index;
         rd_pop(r, f1);
     }
@@ -141,9 +142,10 @@ static int rd_merkle(rd *r, cuzk_fil_merkle_proof *p)
     uint32_t tag = b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
     r->pos += 4;
     if (tag > CUZK_FIL_PROOF_TOP)
-        return fil_err(r->err, r->err_len, CUZK_ERR_FORMAT,
-                       "vanilla proof: %s has unknown MerkleProof tag %u at byte %zu (0 Single, 1 Sub, 2 Top)",
-                       r->field, tag, at);
+        return cuzk_errf(
+            r->err, r->err_len, CUZK_ERR_FORMAT,
+            "vanilla proof: %s has unknown MerkleProof tag %u at byte %zu (0 Single, 1 Sub, 2 Top)", r->field,
+            tag, at);
     static const char *const names[3] = {"base_proof", "sub_proof", "top_proof"};
     int st;
     uint8_t *root = r->fill ? p->root : NULL, *leaf = r->fill ? p->leaf : NULL;
@@ -198,9 +200,9 @@ static int rd_all(rd *r, cuzk_fil_post_vanilla *v)
     }
     r->n_sectors = ns;
     if (r->pos != r->len)
-        return fil_err(r->err, r->err_len, CUZK_ERR_FORMAT,
-                       "vanilla proof: %zu trailing bytes after the proof (ends at byte %zu of %zu)",
-                       r->len - r->pos, r->pos, r->len);
+        return cuzk_errf(r->err, r->err_len, CUZK_ERR_FORMAT,
+                         "vanilla proof: %zu trailing bytes after the proof (ends at byte %zu of %zu)",
+                         r->len - r->pos, r->pos, r->len);
     return CUZK_OK;
 }
 
@@ -220,7 +222,7 @@ int cuzk_fil_vanilla_parse(cuzk_fil_post_vanilla *out, const uint8_t *buf, size_
     size_t sz_prf = r.n_proofs * sizeof(cuzk_fil_merkle_proof);
     size_t sz_idx = r.n_levels * sizeof(uint64_t);
     uint8_t *mem = malloc(sz_sec + sz_prf + sz_idx + r.n_hash + 1);
-    if (!mem) return fil_err(err, err_len, CUZK_ERR_NOMEM, "vanilla proof: out of memory");
+    if (!mem) return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "vanilla proof: out of memory");
     rd w = {.buf = buf, .len = len, .err = err, .err_len = err_len, .lim = r.lim, .fill = true,
             .sec = (cuzk_fil_sector_proof *)mem, .prf = (cuzk_fil_merkle_proof *)(mem + sz_sec),
             .idx = (uint64_t *)(mem + sz_sec + sz_prf), .hash = mem + sz_sec + sz_prf + sz_idx};

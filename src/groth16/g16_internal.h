@@ -30,11 +30,6 @@ enum g16_mode { G16_CHECKED = 0, G16_NO_SUBGROUP = 1, G16_RAW = 2 };
 int g16_decode_g1(cuzk_g1_affine *r, const uint8_t in[G16_G1_BYTES], enum g16_mode mode);
 int g16_decode_g2(cuzk_g2_affine *r, const uint8_t in[G16_G2_BYTES], enum g16_mode mode);
 
-/* snprintf into err (if not NULL); returns status so callers can
- * `return g16_err(err, len, CUZK_ERR_FORMAT, "...")`. */
-int g16_err(char *err, size_t err_len, int status, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
 /* m = smallest power of two >= n (n >= 1), and its log. */
 unsigned g16_log2_ceil(size_t n);
 

@@ -127,24 +127,24 @@ static int read_vec(g16_src *s, const char *name, bool g2, enum g16_mode mode, b
     const uint8_t *p;
     size_t at = s->pos;
     if (!src_get(s, &p, cb, 4))
-        return g16_err(err, err_len, CUZK_ERR_FORMAT,
-                       "%s: truncated: file ends at byte %zu, before the count of vector %s",
-                       s->what, at, name);
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
+                         "%s: truncated: file ends at byte %zu, before the count of vector %s", s->what, at,
+                         name);
     size_t n = (size_t)p[0] << 24 | (size_t)p[1] << 16 | (size_t)p[2] << 8 | p[3];
     *count = n;
     *off = s->pos;
     if (s->mem && (s->len - s->pos) / esz < n)
-        return g16_err(err, err_len, CUZK_ERR_FORMAT,
-                       "%s: truncated: vector %s declares %zu points (%zu bytes) but only %zu "
-                       "bytes remain",
-                       s->what, name, n, n * esz, s->len - s->pos);
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
+                         "%s: truncated: vector %s declares %zu points (%zu bytes) but only %zu "
+                         "bytes remain",
+                         s->what, name, n, n * esz, s->len - s->pos);
     uint8_t *arr = NULL;
     if (keep && n) {
         /* streams may lie about n: allocate as points arrive */
         size_t cap = s->mem ? n : (n < CHUNK_POINTS ? n : CHUNK_POINTS);
         if (!(arr = malloc(cap * psz)))
-            return g16_err(err, err_len, CUZK_ERR_NOMEM, "%s: out of memory for vector %s (%zu points)",
-                           s->what, name, n);
+            return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "%s: out of memory for vector %s (%zu points)",
+                             s->what, name, n);
         for (size_t done = 0; done < n;) {
             size_t k = s->mem ? n : (n - done < CHUNK_POINTS ? n - done : CHUNK_POINTS);
             if (done + k > cap) {
@@ -152,8 +152,8 @@ static int read_vec(g16_src *s, const char *name, bool g2, enum g16_mode mode, b
                 uint8_t *t = realloc(arr, ncap * psz);
                 if (!t) {
                     free(arr);
-                    return g16_err(err, err_len, CUZK_ERR_NOMEM,
-                                   "%s: out of memory for vector %s (%zu points)", s->what, name, n);
+                    return cuzk_errf(err, err_len, CUZK_ERR_NOMEM,
+                                     "%s: out of memory for vector %s (%zu points)", s->what, name, n);
                 }
                 arr = t;
                 cap = ncap;
@@ -161,17 +161,17 @@ static int read_vec(g16_src *s, const char *name, bool g2, enum g16_mode mode, b
             at = s->pos;
             if (!src_get(s, &p, s->bounce, k * esz)) {
                 free(arr);
-                return g16_err(err, err_len, CUZK_ERR_FORMAT,
-                               "%s: truncated: vector %s declares %zu points, file ends within "
-                               "points %zu..%zu (byte %zu on)",
-                               s->what, name, n, done, done + k - 1, at);
+                return cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
+                                 "%s: truncated: vector %s declares %zu points, file ends within "
+                                 "points %zu..%zu (byte %zu on)",
+                                 s->what, name, n, done, done + k - 1, at);
             }
             size_t bad = 0;
             int st = validate_points(arr + done * psz, p, k, g2, mode, par, &bad);
             if (st) {
                 free(arr);
-                return g16_err(err, err_len, st, "%s: %s[%zu]: %s", s->what, name, done + bad,
-                               cuzk_strerror(st));
+                return cuzk_errf(err, err_len, st, "%s: %s[%zu]: %s", s->what, name, done + bad,
+                                 cuzk_strerror(st));
             }
             done += k;
         }
@@ -180,9 +180,7 @@ static int read_vec(g16_src *s, const char *name, bool g2, enum g16_mode mode, b
         if (!src_get(s, &p, NULL, n * esz)) return CUZK_ERR_FORMAT; /* checked above */
         size_t bad = 0;
         int st = validate_points(NULL, p, n, g2, mode, par, &bad);
-        if (st)
-            return g16_err(err, err_len, st, "%s: %s[%zu]: %s", s->what, name, bad,
-                           cuzk_strerror(st));
+        if (st) return cuzk_errf(err, err_len, st, "%s: %s[%zu]: %s", s->what, name, bad, cuzk_strerror(st));
     }
     if (dst) *dst = arr;
     return CUZK_OK;
@@ -210,15 +208,14 @@ static int read_vk(cuzk_groth16_vk *vk, g16_src *s, enum g16_mode mode, cuzk_par
         const uint8_t *p;
         size_t at = s->pos;
         if (!src_get(s, &p, buf, fixed[i].g2 ? G16_G2_BYTES : G16_G1_BYTES))
-            return g16_err(err, err_len, CUZK_ERR_FORMAT,
-                           "%s: truncated: file ends at byte %zu, inside vk.%s (the fixed part is "
-                           "864 bytes)",
-                           s->what, at, fixed[i].name);
+            return cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
+                             "%s: truncated: file ends at byte %zu, inside vk.%s (the fixed part is "
+                             "864 bytes)",
+                             s->what, at, fixed[i].name);
         void *dst = (uint8_t *)vk + fixed[i].field;
         int st = fixed[i].g2 ? g16_decode_g2(dst, p, mode) : g16_decode_g1(dst, p, mode);
         if (st)
-            return g16_err(err, err_len, st, "%s: vk.%s: %s", s->what, fixed[i].name,
-                           cuzk_strerror(st));
+            return cuzk_errf(err, err_len, st, "%s: vk.%s: %s", s->what, fixed[i].name, cuzk_strerror(st));
     }
     size_t off;
     void *ic = NULL;
@@ -226,8 +223,8 @@ static int read_vk(cuzk_groth16_vk *vk, g16_src *s, enum g16_mode mode, cuzk_par
     vk->ic = ic;
     if (st) return st;
     if (vk->n_ic == 0)
-        return g16_err(err, err_len, CUZK_ERR_FORMAT,
-                       "%s: vk.ic is empty (it needs one point per input including ONE)", s->what);
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
+                         "%s: vk.ic is empty (it needs one point per input including ONE)", s->what);
     return CUZK_OK;
 }
 
@@ -240,46 +237,46 @@ int cuzk_groth16_params_check_shape(const cuzk_groth16_params *p, const cuzk_gro
     size_t n_ic = p->vk.n_ic;
     /* internal consistency, independent of the circuit */
     if (!is_pow2(c[CUZK_G16_H] + 1))
-        return g16_err(err, err_len, CUZK_ERR_FORMAT,
-                       "params: h has %zu points; it must have m-1 for a power-of-two domain size m",
-                       c[CUZK_G16_H]);
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
+                         "params: h has %zu points; it must have m-1 for a power-of-two domain size m",
+                         c[CUZK_G16_H]);
     if (c[CUZK_G16_B_G1] != c[CUZK_G16_B_G2])
-        return g16_err(err, err_len, CUZK_ERR_FORMAT,
-                       "params: b_g1 has %zu points but b_g2 has %zu (they share one index set)",
-                       c[CUZK_G16_B_G1], c[CUZK_G16_B_G2]);
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
+                         "params: b_g1 has %zu points but b_g2 has %zu (they share one index set)",
+                         c[CUZK_G16_B_G1], c[CUZK_G16_B_G2]);
     if (c[CUZK_G16_A] < n_ic || c[CUZK_G16_A] > n_ic + c[CUZK_G16_L])
-        return g16_err(err, err_len, CUZK_ERR_FORMAT,
-                       "params: a has %zu points; it must hold every input (%zu) plus at most one "
-                       "per aux variable (%zu)",
-                       c[CUZK_G16_A], n_ic, c[CUZK_G16_L]);
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
+                         "params: a has %zu points; it must hold every input (%zu) plus at most one "
+                         "per aux variable (%zu)",
+                         c[CUZK_G16_A], n_ic, c[CUZK_G16_L]);
     if (c[CUZK_G16_B_G1] > n_ic + c[CUZK_G16_L])
-        return g16_err(err, err_len, CUZK_ERR_FORMAT,
-                       "params: b_g1 has %zu points, more than inputs + aux (%zu)",
-                       c[CUZK_G16_B_G1], n_ic + c[CUZK_G16_L]);
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
+                         "params: b_g1 has %zu points, more than inputs + aux (%zu)", c[CUZK_G16_B_G1],
+                         n_ic + c[CUZK_G16_L]);
     if (!sh) return CUZK_OK;
     size_t m = (size_t)1 << g16_log2_ceil(sh->n_constraints ? sh->n_constraints : 1);
     if (n_ic != sh->n_inputs)
-        return g16_err(err, err_len, CUZK_ERR_FORMAT,
-                       "params: vk.ic has %zu points but the circuit has %zu inputs (including ONE)",
-                       n_ic, sh->n_inputs);
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
+                         "params: vk.ic has %zu points but the circuit has %zu inputs (including ONE)", n_ic,
+                         sh->n_inputs);
     if (c[CUZK_G16_H] != m - 1)
-        return g16_err(err, err_len, CUZK_ERR_FORMAT,
-                       "params: h has %zu points but the circuit's %zu constraints need m-1 = %zu",
-                       c[CUZK_G16_H], sh->n_constraints, m - 1);
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
+                         "params: h has %zu points but the circuit's %zu constraints need m-1 = %zu",
+                         c[CUZK_G16_H], sh->n_constraints, m - 1);
     if (c[CUZK_G16_L] != sh->n_aux)
-        return g16_err(err, err_len, CUZK_ERR_FORMAT,
-                       "params: l has %zu points but the circuit has %zu aux variables",
-                       c[CUZK_G16_L], sh->n_aux);
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
+                         "params: l has %zu points but the circuit has %zu aux variables", c[CUZK_G16_L],
+                         sh->n_aux);
     if (c[CUZK_G16_A] != sh->n_inputs + sh->n_a_aux)
-        return g16_err(err, err_len, CUZK_ERR_FORMAT,
-                       "params: a has %zu points but the circuit's A density needs %zu "
-                       "(%zu inputs + %zu aux)",
-                       c[CUZK_G16_A], sh->n_inputs + sh->n_a_aux, sh->n_inputs, sh->n_a_aux);
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
+                         "params: a has %zu points but the circuit's A density needs %zu "
+                         "(%zu inputs + %zu aux)",
+                         c[CUZK_G16_A], sh->n_inputs + sh->n_a_aux, sh->n_inputs, sh->n_a_aux);
     if (c[CUZK_G16_B_G1] != sh->n_b_inputs + sh->n_b_aux)
-        return g16_err(err, err_len, CUZK_ERR_FORMAT,
-                       "params: b_g1/b_g2 have %zu points but the circuit's B density needs %zu "
-                       "(%zu inputs + %zu aux)",
-                       c[CUZK_G16_B_G1], sh->n_b_inputs + sh->n_b_aux, sh->n_b_inputs, sh->n_b_aux);
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
+                         "params: b_g1/b_g2 have %zu points but the circuit's B density needs %zu "
+                         "(%zu inputs + %zu aux)",
+                         c[CUZK_G16_B_G1], sh->n_b_inputs + sh->n_b_aux, sh->n_b_inputs, sh->n_b_aux);
     return CUZK_OK;
 }
 
@@ -302,10 +299,10 @@ static int parse_params(cuzk_groth16_params *p, g16_src *s, bool keep,
         if (st) return st;
     }
     if (s->mem && s->pos != s->len)
-        return g16_err(err, el, CUZK_ERR_FORMAT, "params: %zu trailing bytes after vector b_g2",
-                       s->len - s->pos);
+        return cuzk_errf(err, el, CUZK_ERR_FORMAT, "params: %zu trailing bytes after vector b_g2",
+                         s->len - s->pos);
     if (!s->mem && fgetc(s->f) != EOF)
-        return g16_err(err, el, CUZK_ERR_FORMAT, "params: trailing bytes after vector b_g2");
+        return cuzk_errf(err, el, CUZK_ERR_FORMAT, "params: trailing bytes after vector b_g2");
     return cuzk_groth16_params_check_shape(p, o ? o->shape : NULL, err, el);
 }
 
@@ -360,21 +357,21 @@ int cuzk_groth16_params_decode(cuzk_groth16_params **out, const uint8_t *buf, si
 static int map_file(const uint8_t **map, size_t *len, const char *path, char *err, size_t el)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return g16_err(err, el, CUZK_ERR_IO, "%s: %s", path, strerror(errno));
+    if (fd < 0) return cuzk_errf(err, el, CUZK_ERR_IO, "%s: %s", path, strerror(errno));
     struct stat st;
     if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
         close(fd);
-        return g16_err(err, el, CUZK_ERR_IO, "%s: not a regular file", path);
+        return cuzk_errf(err, el, CUZK_ERR_IO, "%s: not a regular file", path);
     }
     *len = (size_t)st.st_size;
     if (!*len) {
         close(fd);
-        return g16_err(err, el, CUZK_ERR_FORMAT, "%s: empty file", path);
+        return cuzk_errf(err, el, CUZK_ERR_FORMAT, "%s: empty file", path);
     }
     void *m = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
     int e = errno;
     close(fd);
-    if (m == MAP_FAILED) return g16_err(err, el, CUZK_ERR_IO, "%s: mmap: %s", path, strerror(e));
+    if (m == MAP_FAILED) return cuzk_errf(err, el, CUZK_ERR_IO, "%s: mmap: %s", path, strerror(e));
     *map = m;
     return CUZK_OK;
 }
@@ -402,7 +399,7 @@ int cuzk_groth16_params_load(cuzk_groth16_params **out, const char *path,
         *out = p;
     } else {
         FILE *f = fopen(path, "rb");
-        if (!f) return g16_err(err, el, CUZK_ERR_IO, "%s: %s", path, strerror(errno));
+        if (!f) return cuzk_errf(err, el, CUZK_ERR_IO, "%s: %s", path, strerror(errno));
         st = cuzk_groth16_params_read(out, f, o);
         fclose(f);
         if (st) return st;
@@ -471,14 +468,13 @@ static int vk_from_src(cuzk_groth16_vk **out, g16_src *s, const cuzk_groth16_loa
     if (!vk) return CUZK_ERR_NOMEM;
     int st = read_vk(vk, s, mode_of(o), o ? o->par : NULL, err, el);
     if (!st && exact && s->mem && s->pos != s->len)
-        st = g16_err(err, el, CUZK_ERR_FORMAT, "vk: %zu trailing bytes after vk.ic",
-                     s->len - s->pos);
+        st = cuzk_errf(err, el, CUZK_ERR_FORMAT, "vk: %zu trailing bytes after vk.ic", s->len - s->pos);
     if (!st && exact && !s->mem && fgetc(s->f) != EOF)
-        st = g16_err(err, el, CUZK_ERR_FORMAT, "vk: trailing bytes after vk.ic");
+        st = cuzk_errf(err, el, CUZK_ERR_FORMAT, "vk: trailing bytes after vk.ic");
     if (!st && o && o->shape && o->shape->n_inputs != vk->n_ic)
-        st = g16_err(err, el, CUZK_ERR_FORMAT,
-                     "vk: ic has %zu points but the circuit has %zu inputs (including ONE)",
-                     vk->n_ic, o->shape->n_inputs);
+        st = cuzk_errf(err, el, CUZK_ERR_FORMAT,
+                       "vk: ic has %zu points but the circuit has %zu inputs (including ONE)", vk->n_ic,
+                       o->shape->n_inputs);
     if (st) {
         cuzk_groth16_vk_free(vk);
         return st;
@@ -513,8 +509,8 @@ int cuzk_groth16_vk_load(cuzk_groth16_vk **out, const char *path, const cuzk_gro
     *out = NULL;
     FILE *f = path ? fopen(path, "rb") : NULL;
     if (!f)
-        return g16_err(o ? o->err : NULL, o ? o->err_len : 0, CUZK_ERR_IO, "%s: %s",
-                       path ? path : "(null)", strerror(errno));
+        return cuzk_errf(o ? o->err : NULL, o ? o->err_len : 0, CUZK_ERR_IO, "%s: %s", path ? path : "(null)",
+                         strerror(errno));
     int st = cuzk_groth16_vk_read(out, f, o);
     fclose(f);
     if (!st) (*out)->is_test = cuzk_groth16_is_test_file(path);

@@ -89,10 +89,10 @@ static int check_witness(const cuzk_groth16_params *p, const cuzk_groth16_witnes
     bool inplace = w->a_mut && w->b_mut && w->c_mut;
     if ((!inplace && (!w->a || !w->b || !w->c)) || !w->input || (w->n_aux && !w->aux) ||
         !w->b_input_density || (w->n_aux && (!w->a_aux_density || !w->b_aux_density)))
-        return g16_err(err, el, CUZK_ERR_ARG,
-                       "prove: circuit %zu: missing evaluations, assignment "
-                       "or density",
-                       i);
+        return cuzk_errf(err, el, CUZK_ERR_ARG,
+                         "prove: circuit %zu: missing evaluations, assignment "
+                         "or density",
+                         i);
     cuzk_groth16_shape sh = {
         .n_inputs = w->n_inputs,
         .n_aux = w->n_aux,
@@ -103,18 +103,18 @@ static int check_witness(const cuzk_groth16_params *p, const cuzk_groth16_witnes
     };
     char msg[CUZK_G16_ERR_LEN];
     int st = cuzk_groth16_params_check_shape(p, &sh, msg, sizeof msg);
-    if (st) return g16_err(err, el, st, "prove: circuit %zu does not match the parameters: %s", i, msg);
+    if (st) return cuzk_errf(err, el, st, "prove: circuit %zu does not match the parameters: %s", i, msg);
     if (!cuzk_fr_is_one(&w->input[0]))
-        return g16_err(err, el, CUZK_ERR_ARG, "prove: circuit %zu: input 0 (ONE) is not 1", i);
+        return cuzk_errf(err, el, CUZK_ERR_ARG, "prove: circuit %zu: input 0 (ONE) is not 1", i);
     /* chunked MSMs over mapped bases use one density for the whole batch */
     if (w != w0 && (w->n_aux != w0->n_aux || w->n_inputs != w0->n_inputs ||
                     (w->n_aux && (memcmp(w->a_aux_density, w0->a_aux_density, words(w->n_aux) * 8) ||
                                   memcmp(w->b_aux_density, w0->b_aux_density, words(w->n_aux) * 8))) ||
                     memcmp(w->b_input_density, w0->b_input_density, words(w->n_inputs) * 8)))
-        return g16_err(err, el, CUZK_ERR_ARG,
-                       "prove: circuit %zu has a different density from circuit 0; a batch must "
-                       "share one circuit",
-                       i);
+        return cuzk_errf(err, el, CUZK_ERR_ARG,
+                         "prove: circuit %zu has a different density from circuit 0; a batch must "
+                         "share one circuit",
+                         i);
     return CUZK_OK;
 }
 
@@ -389,11 +389,11 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
     cuzk_groth16_timings tm = {0};
     const bool cpu = o && o->cpu_time;
     double t0 = g16_clock(cpu), t;
-    if (!proofs || !p || (!w && n)) return g16_err(err, el, CUZK_ERR_ARG, "prove: NULL argument");
+    if (!proofs || !p || (!w && n)) return cuzk_errf(err, el, CUZK_ERR_ARG, "prove: NULL argument");
     if (!n) return CUZK_OK;
     size_t chunk = o && o->chunk_vars ? o->chunk_vars : CHUNK_VARS;
     if (chunk % 64 || chunk > CHUNK_VARS)
-        return g16_err(err, el, CUZK_ERR_ARG, "prove: chunk_vars must be a multiple of 64, <= 2^20");
+        return cuzk_errf(err, el, CUZK_ERR_ARG, "prove: chunk_vars must be a multiple of 64, <= 2^20");
     int st;
     for (size_t i = 0; i < n; i++)
         if ((st = check_witness(p, &w[i], i, &w[0], err, el))) return st;
@@ -418,7 +418,7 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
     most = most < chunk ? most : chunk;
     void *buf = p->map ? malloc((most ? most : 1) * sizeof(cuzk_g2_affine)) : NULL;
     if (!x.h || !x.l || !x.a || !x.b1 || !x.b2 || !x.hcoef || !x.owned || !sc || (p->map && !buf)) {
-        st = g16_err(err, el, CUZK_ERR_NOMEM, "prove: out of memory");
+        st = cuzk_errf(err, el, CUZK_ERR_NOMEM, "prove: out of memory");
         goto done;
     }
     for (size_t i = 0; i < n; i++) {
@@ -434,11 +434,11 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
     for (size_t i = 0; i < n; i++) {
         x.owned[i] = !(w[i].a_mut && w[i].b_mut && w[i].c_mut);
         if (o && o->checkpoint && (st = o->checkpoint(o->checkpoint_ctx))) {
-            g16_err(err, el, st, "prove: stopped at a safe point before H (circuit %zu)", i);
+            cuzk_errf(err, el, st, "prove: stopped at a safe point before H (circuit %zu)", i);
             goto done;
         }
         if ((st = h_phase(be, par, &w[i], m, log_m, &x.hcoef[i]))) {
-            g16_err(err, el, st, "prove: circuit %zu: H computation failed: %s", i, cuzk_strerror(st));
+            cuzk_errf(err, el, st, "prove: circuit %zu: H computation failed: %s", i, cuzk_strerror(st));
             goto done;
         }
     }
@@ -465,13 +465,13 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
         x.kin = calloc(n, sizeof *x.kin);
         x.kaux_owned = calloc(n, sizeof *x.kaux_owned);
         if (!scratch || !x.kaux || !x.kin || !x.kaux_owned) {
-            st = g16_err(err, el, CUZK_ERR_NOMEM, "prove: out of memory");
+            st = cuzk_errf(err, el, CUZK_ERR_NOMEM, "prove: out of memory");
             goto done;
         }
     }
     const cuzk_scalar **kc = calloc(n, sizeof *kc);
     if (!kc) {
-        st = g16_err(err, el, CUZK_ERR_NOMEM, "prove: out of memory");
+        st = cuzk_errf(err, el, CUZK_ERR_NOMEM, "prove: out of memory");
         goto done;
     }
 
@@ -486,7 +486,7 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
         st = run_query(be, par, &q, acc, buf);                                                               \
         tm.field += g16_clock(cpu) - t;                                                                      \
         if (st) {                                                                                            \
-            g16_err(err, el, st, "prove: MSM over %s failed: %s", #vec, cuzk_strerror(st));                  \
+            cuzk_errf(err, el, st, "prove: MSM over %s failed: %s", #vec, cuzk_strerror(st));                \
             free(kc);                                                                                        \
             goto done;                                                                                       \
         }                                                                                                    \
@@ -509,7 +509,7 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
         x.kaux[i] = reuse ? (cuzk_scalar *)w[i].b_mut : malloc((n_aux ? n_aux : 1) * sizeof(cuzk_scalar));
         x.kin[i] = malloc(n_in * sizeof(cuzk_scalar));
         if (!x.kaux[i] || !x.kin[i]) {
-            st = g16_err(err, el, CUZK_ERR_NOMEM, "prove: out of memory");
+            st = cuzk_errf(err, el, CUZK_ERR_NOMEM, "prove: out of memory");
             free(kc);
             goto done;
         }
@@ -531,7 +531,7 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
     for (size_t i = 0; i < n; i++) {
         cuzk_fr r = CUZK_FR_ZERO, s = CUZK_FR_ZERO;
         if (!(o && o->deterministic) && ((st = random_fr(&r)) || (st = random_fr(&s)))) {
-            g16_err(err, el, st, "prove: getrandom failed");
+            cuzk_errf(err, el, st, "prove: getrandom failed");
             goto done;
         }
         assemble(proofs[i], &p->vk, &x.a[i], &x.b1[i], &x.b2[i], &x.h[i], &x.l[i], &r, &s);

@@ -76,20 +76,20 @@ static int check_cs(const cuzk_groth16_r1cs *cs, char *err, size_t el)
     const cuzk_csr *m[3] = {&cs->a, &cs->b, &cs->c};
     size_t cols = cs->n_inputs + cs->n_aux;
     if (!cs->n_constraints || !cs->n_inputs)
-        return g16_err(err, el, CUZK_ERR_ARG, "setup: empty circuit (%zu constraints, %zu inputs)",
-                       cs->n_constraints, cs->n_inputs);
+        return cuzk_errf(err, el, CUZK_ERR_ARG, "setup: empty circuit (%zu constraints, %zu inputs)",
+                         cs->n_constraints, cs->n_inputs);
     if (cols > UINT32_MAX || cs->n_constraints > ((size_t)1 << 31))
-        return g16_err(err, el, CUZK_ERR_ARG, "setup: circuit too large");
+        return cuzk_errf(err, el, CUZK_ERR_ARG, "setup: circuit too large");
     for (int k = 0; k < 3; k++) {
         if (m[k]->rows != cs->n_constraints || m[k]->cols != cols || !m[k]->row_ptr ||
             m[k]->row_ptr[m[k]->rows] != m[k]->nnz)
-            return g16_err(err, el, CUZK_ERR_ARG,
-                           "setup: matrix %c is %zux%zu with %zu nonzeros; expected %zux%zu",
-                           "ABC"[k], m[k]->rows, m[k]->cols, m[k]->nnz, cs->n_constraints, cols);
+            return cuzk_errf(err, el, CUZK_ERR_ARG,
+                             "setup: matrix %c is %zux%zu with %zu nonzeros; expected %zux%zu", "ABC"[k],
+                             m[k] -> rows, m[k] -> cols, m[k] -> nnz, cs -> n_constraints, cols);
         for (size_t t = 0; t < m[k]->nnz; t++)
             if (m[k]->col[t] >= cols)
-                return g16_err(err, el, CUZK_ERR_ARG, "setup: matrix %c entry %zu: column %u >= %zu",
-                               "ABC"[k], t, m[k]->col[t], cols);
+                return cuzk_errf(err, el, CUZK_ERR_ARG, "setup: matrix %c entry %zu: column %u >= %zu",
+                                 "ABC"[k], t, m[k] -> col[t], cols);
     }
     return CUZK_OK;
 }
@@ -225,7 +225,7 @@ static int compute_scalars(scalars *sc, const cuzk_groth16_r1cs *cs, const toxic
     size_t m = (size_t)1 << log_m;
     cuzk_fr omega, zt, t, m_inv, gamma_inv, delta_inv;
     int st = cuzk_ntt_root_of_unity(&omega, log_m);
-    if (st) return g16_err(err, el, st, "setup: no root of unity of order 2^%u", log_m);
+    if (st) return cuzk_errf(err, el, st, "setup: no root of unity of order 2^%u", log_m);
 
     /* Z(tau) = tau^m - 1 (constant time: square log_m times) */
     zt = tw->tau;
@@ -245,7 +245,7 @@ static int compute_scalars(scalars *sc, const cuzk_groth16_r1cs *cs, const toxic
     sc->a = malloc(cols * sizeof *sc->a);
     sc->b = malloc(cols * sizeof *sc->b);
     if (!lag || !tmp || !wpow || !uvw || !sc->h || !sc->ic || !sc->l || !sc->a || !sc->b) {
-        st = g16_err(err, el, CUZK_ERR_NOMEM, "setup: out of memory");
+        st = cuzk_errf(err, el, CUZK_ERR_NOMEM, "setup: out of memory");
         goto done;
     }
     /* tau - omega^i, which must be nonzero (probability n/r of failing) */
@@ -254,7 +254,7 @@ static int compute_scalars(scalars *sc, const cuzk_groth16_r1cs *cs, const toxic
         wpow[i] = w;
         cuzk_fr_sub(&lag[i], &tw->tau, &w);
         if (cuzk_fr_is_zero(&lag[i])) {
-            st = g16_err(err, el, CUZK_ERR_ARG, "setup: tau is a root of unity; use another seed");
+            st = cuzk_errf(err, el, CUZK_ERR_ARG, "setup: tau is a root of unity; use another seed");
             goto done;
         }
         cuzk_fr_mul(&w, &w, &omega);
@@ -284,7 +284,7 @@ static int compute_scalars(scalars *sc, const cuzk_groth16_r1cs *cs, const toxic
     if (!da || !db) {
         free(da);
         free(db);
-        st = g16_err(err, el, CUZK_ERR_NOMEM, "setup: out of memory");
+        st = cuzk_errf(err, el, CUZK_ERR_NOMEM, "setup: out of memory");
         goto done;
     }
     col_nonzero(&cs->a, n, cols, da);
@@ -301,10 +301,10 @@ static int compute_scalars(scalars *sc, const cuzk_groth16_r1cs *cs, const toxic
             cuzk_fr_mul(&sc->ic[j], &e, &gamma_inv);
         } else {
             if (cuzk_fr_is_zero(&e)) {
-                st = g16_err(err, el, CUZK_ERR_ARG,
-                             "setup: aux variable %zu is unconstrained (its L point would be the "
-                             "identity)",
-                             j - cs->n_inputs);
+                st = cuzk_errf(err, el, CUZK_ERR_ARG,
+                               "setup: aux variable %zu is unconstrained (its L point would be the "
+                               "identity)",
+                               j - cs->n_inputs);
                 break;
             }
             cuzk_fr_mul(&sc->l[j - cs->n_inputs], &e, &delta_inv);
@@ -367,13 +367,13 @@ int cuzk_groth16_setup_test_progress(cuzk_groth16_params **out, const cuzk_groth
         (st = derive(&tw.delta, "delta", seed, seed_len)) ||
         (st = derive(&tw.tau, "tau", seed, seed_len))) {
         OPENSSL_cleanse(&tw, sizeof tw);
-        return g16_err(err, el, st, "setup: could not derive the toxic waste from the seed");
+        return cuzk_errf(err, el, st, "setup: could not derive the toxic waste from the seed");
     }
     scalars sc = {0};
     cuzk_groth16_params *p = calloc(1, sizeof *p);
     cuzk_g1_affine *t1 = malloc(CUZK_EC_FB_ENTRIES * sizeof *t1);
     cuzk_g2_affine *t2 = malloc(CUZK_EC_FB_ENTRIES * sizeof *t2);
-    if (!p || !t1 || !t2) st = g16_err(err, el, CUZK_ERR_NOMEM, "setup: out of memory");
+    if (!p || !t1 || !t2) st = cuzk_errf(err, el, CUZK_ERR_NOMEM, "setup: out of memory");
     if (!st) st = compute_scalars(&sc, cs, &tw, err, el);
     if (!st) {
         p->count[CUZK_G16_H] = sc.n_h;
@@ -385,7 +385,7 @@ int cuzk_groth16_setup_test_progress(cuzk_groth16_params **out, const cuzk_groth
         for (int v = 0; v < 4; v++) p->g1[v] = malloc((p->count[v] ? p->count[v] : 1) * sizeof(cuzk_g1_affine));
         p->g2 = malloc((sc.n_b ? sc.n_b : 1) * sizeof *p->g2);
         if (!p->vk.ic || !p->g1[0] || !p->g1[1] || !p->g1[2] || !p->g1[3] || !p->g2)
-            st = g16_err(err, el, CUZK_ERR_NOMEM, "setup: out of memory for the parameters");
+            st = cuzk_errf(err, el, CUZK_ERR_NOMEM, "setup: out of memory for the parameters");
     }
     if (!st) {
         cuzk_g1 g1, r1;
@@ -419,8 +419,8 @@ int cuzk_groth16_setup_test_progress(cuzk_groth16_params **out, const cuzk_groth
         for (int v = 0; v < 4 && !st; v++)
             for (size_t i = 0; i < p->count[v]; i++)
                 if (cuzk_g1_affine_is_inf(&p->g1[v][i])) {
-                    st = g16_err(err, el, CUZK_ERR_ARG,
-                                 "setup: query %d point %zu is the identity; use another seed", v, i);
+                    st = cuzk_errf(err, el, CUZK_ERR_ARG,
+                                   "setup: query %d point %zu is the identity; use another seed", v, i);
                     break;
                 }
         p->is_test = p->vk.is_test = true;

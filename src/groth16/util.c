@@ -6,17 +6,6 @@
 
 #include "g16_internal.h"
 
-int g16_err(char *err, size_t err_len, int status, const char *fmt, ...)
-{
-    if (err && err_len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, err_len, fmt, ap);
-        va_end(ap);
-    }
-    return status;
-}
-
 unsigned g16_log2_ceil(size_t n)
 {
     unsigned k = 0;

@@ -36,13 +36,13 @@ static int decode_proof(proof_pts *p, const uint8_t in[CUZK_G16_PROOF_BYTES], co
 {
     int st;
     if ((st = cuzk_g1_decompress(&p->a, in)) || (cuzk_g1_affine_is_inf(&p->a) && (st = CUZK_ERR_ENC_IDENTITY)))
-        return g16_err(err, el, st, "%sA: %s", who, cuzk_strerror(st));
+        return cuzk_errf(err, el, st, "%sA: %s", who, cuzk_strerror(st));
     if ((st = cuzk_g2_decompress(&p->b, in + 48)) ||
         (cuzk_g2_affine_is_inf(&p->b) && (st = CUZK_ERR_ENC_IDENTITY)))
-        return g16_err(err, el, st, "%sB: %s", who, cuzk_strerror(st));
+        return cuzk_errf(err, el, st, "%sB: %s", who, cuzk_strerror(st));
     if ((st = cuzk_g1_decompress(&p->c, in + 144)) ||
         (cuzk_g1_affine_is_inf(&p->c) && (st = CUZK_ERR_ENC_IDENTITY)))
-        return g16_err(err, el, st, "%sC: %s", who, cuzk_strerror(st));
+        return cuzk_errf(err, el, st, "%sC: %s", who, cuzk_strerror(st));
     return CUZK_OK;
 }
 
@@ -68,15 +68,15 @@ int cuzk_groth16_verify(bool *valid, const cuzk_groth16_pvk *pvk,
     if (!pvk || !proof || (!inputs && n_inputs)) return CUZK_ERR_ARG;
     const cuzk_groth16_vk *vk = pvk->vk;
     if (n_inputs + 1 != vk->n_ic)
-        return g16_err(err, el, CUZK_ERR_ARG,
-                       "wrong number of public inputs: %zu given, the verifying key expects %zu",
-                       n_inputs, vk->n_ic - 1);
+        return cuzk_errf(err, el, CUZK_ERR_ARG,
+                         "wrong number of public inputs: %zu given, the verifying key expects %zu", n_inputs,
+                         vk->n_ic - 1);
     proof_pts pp;
     int st = decode_proof(&pp, proof, "proof ", err, el);
     if (st) return st;
     cuzk_g1 acc;
     if ((st = ic_combine(&acc, vk, &CUZK_FR_ONE, inputs, n_inputs)))
-        return g16_err(err, el, st, "public input combination failed: %s", cuzk_strerror(st));
+        return cuzk_errf(err, el, st, "public input combination failed: %s", cuzk_strerror(st));
     cuzk_g1_affine p[3];
     cuzk_g2_affine q[3] = {pp.b, pvk->neg_gamma, pvk->neg_delta};
     p[0] = pp.a;
@@ -86,7 +86,7 @@ int cuzk_groth16_verify(bool *valid, const cuzk_groth16_pvk *pvk,
     cuzk_miller_loop_n(&f, q, p, 3);
     cuzk_final_exp(&f, &f);
     *valid = cuzk_fp12_eq(&f, &pvk->alpha_beta);
-    if (!*valid) g16_err(err, el, CUZK_OK, "pairing check failed");
+    if (!*valid) cuzk_errf(err, el, CUZK_OK, "pairing check failed");
     return CUZK_OK;
 }
 
@@ -98,10 +98,10 @@ int cuzk_groth16_verify_batch(bool *valid, const cuzk_groth16_pvk *pvk,
     if (!pvk || (!proofs && n) || (!inputs && n && n_inputs)) return CUZK_ERR_ARG;
     const cuzk_groth16_vk *vk = pvk->vk;
     if (n_inputs + 1 != vk->n_ic)
-        return g16_err(err, el, CUZK_ERR_ARG,
-                       "wrong number of public inputs: %zu per proof given, the verifying key "
-                       "expects %zu",
-                       n_inputs, vk->n_ic - 1);
+        return cuzk_errf(err, el, CUZK_ERR_ARG,
+                         "wrong number of public inputs: %zu per proof given, the verifying key "
+                         "expects %zu",
+                         n_inputs, vk->n_ic - 1);
     if (!n) {
         *valid = true;
         return CUZK_OK;
@@ -118,7 +118,7 @@ int cuzk_groth16_verify_batch(bool *valid, const cuzk_groth16_pvk *pvk,
     for (size_t got = 0; got < n * 16;) {
         ssize_t k = getrandom(rnd + got, n * 16 - got, 0);
         if (k <= 0) {
-            st = g16_err(err, el, CUZK_ERR_IO, "getrandom failed");
+            st = cuzk_errf(err, el, CUZK_ERR_IO, "getrandom failed");
             goto done;
         }
         got += (size_t)k;
@@ -147,7 +147,7 @@ int cuzk_groth16_verify_batch(bool *valid, const cuzk_groth16_pvk *pvk,
     cuzk_g1 acc, csum, al;
     if ((st = ic_combine(&acc, vk, &rho_sum, agg, n_inputs)) ||
         (st = cuzk_msm_g1(NULL, &csum, cs, n, rho, n, NULL, NULL, 0))) {
-        g16_err(err, el, st, "batch combination failed: %s", cuzk_strerror(st));
+        cuzk_errf(err, el, st, "batch combination failed: %s", cuzk_strerror(st));
         goto done;
     }
     cuzk_fr neg_sum;
@@ -161,7 +161,7 @@ int cuzk_groth16_verify_batch(bool *valid, const cuzk_groth16_pvk *pvk,
     cuzk_g1_to_affine(&p[n + 2], &al);
     q[n + 2] = pvk->beta_g2;
     *valid = cuzk_pairing_product_is_one(p, q, n + 3);
-    if (!*valid) g16_err(err, el, CUZK_OK, "batch pairing check failed (at least one proof is invalid)");
+    if (!*valid) cuzk_errf(err, el, CUZK_OK, "batch pairing check failed (at least one proof is invalid)");
 done:
     free(p);
     free(cs);
@@ -177,16 +177,15 @@ int cuzk_groth16_inputs_decode(cuzk_fr *out, const uint8_t *buf, size_t len, siz
 {
     *n_out = 0;
     if (len % 32)
-        return g16_err(err, el, CUZK_ERR_FORMAT,
-                       "public inputs: %zu bytes is not a multiple of 32 (one little-endian Fr each)",
-                       len);
+        return cuzk_errf(err, el, CUZK_ERR_FORMAT,
+                         "public inputs: %zu bytes is not a multiple of 32 (one little-endian Fr each)", len);
     size_t n = len / 32;
-    if (n > cap)
-        return g16_err(err, el, CUZK_ERR_ARG, "public inputs: %zu given, room for %zu", n, cap);
+    if (n > cap) return cuzk_errf(err, el, CUZK_ERR_ARG, "public inputs: %zu given, room for %zu", n, cap);
     for (size_t i = 0; i < n; i++) {
         int st = cuzk_fr_from_bytes_le(&out[i], buf + 32 * i);
         if (st)
-            return g16_err(err, el, st, "public input %zu: not canonical (>= the scalar field modulus r)", i);
+            return cuzk_errf(err, el, st, "public input %zu: not canonical (>= the scalar field modulus r)",
+                             i);
     }
     *n_out = n;
     return CUZK_OK;
