@@ -1,0 +1,122 @@
+/* The StackedDRG parent graph of rust-fil-proofs, bit-exact.
+ *
+ * Every node of a StackedDRG layer has 14 parents: 6 from the depth-robust
+ * BucketGraph (storage-proofs-core drgraph.rs, DRSample with a ChaCha8Rng
+ * per node) and 8 expander parents from a 3-round Feistel permutation
+ * (storage-proofs-porep stacked/vanilla/graph.rs, crypto/feistel.rs).  Both
+ * are seeded by the porep_id only (filecoin-formats.md 5), so one
+ * cuzk_seal_graph serves every sector of a registered proof.
+ *
+ * Contract:
+ *  - cuzk_seal_graph_init is the only fallible step; afterwards the graph is
+ *    immutable and every query is a pure function of (graph, node), safe to
+ *    call from any number of threads, allocation free.
+ *  - Parents are returned in rust-fil-proofs order (unsorted, may repeat):
+ *    DRG [node-1, p1..p5] for api >= V1_1, [p1..p5, node-1] for V1_0; nodes
+ *    0 and 1 have six 0 parents.  Expander parents in Feistel order.
+ *  - A node >= g->nodes has no parents: every entry is
+ *    CUZK_SEAL_GRAPH_NO_PARENT (never a valid index), so a caller checking a
+ *    foreign proof cannot hang or read out of range.
+ *  - Cost (one thread, see docs/architecture.md "StackedDRG graph"): DRG
+ *    parents two ChaCha8 blocks; expander parents ~16 one-block BLAKE2b-512
+ *    on average (8 parents x 3 rounds x ~2 cycle-walk steps at 2K..32G).
+ *
+ * All data is public: nothing here is constant time. */
+#ifndef CUZK_SEAL_GRAPH_H
+#define CUZK_SEAL_GRAPH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/filecoin.h"
+#include "cuzk/par.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CUZK_SEAL_GRAPH_DRG_DEGREE 6
+#define CUZK_SEAL_GRAPH_EXP_DEGREE 8
+#define CUZK_SEAL_GRAPH_PARENTS 14
+#define CUZK_SEAL_GRAPH_NO_PARENT UINT32_MAX
+/* rust-fil-proofs parameter_cache VERSION, part of the cache file name */
+#define CUZK_SEAL_GRAPH_CACHE_VERSION 28
+
+/* Feistel permutation over [0, n) (crypto/feistel.rs): the domain is
+ * widened to the next power of 4 (at least 4) and split into two halves of
+ * half_bits; out-of-range results are re-encrypted (cycle walking).  Only
+ * keys[0..2] are used (3 rounds); keys[3] is kept because rust-fil-proofs
+ * derives four and hashes all four into the cache file name. */
+typedef struct {
+    uint64_t n;
+    uint64_t keys[4];
+    uint64_t left_mask, right_mask;
+    unsigned half_bits;
+} cuzk_seal_feistel;
+
+typedef struct {
+    uint64_t nodes;            /* sector_size / 32 */
+    int api_version;           /* CUZK_FIL_API_V1_0 / _1_1 / _1_2 */
+    uint32_t drg_key[8];       /* ChaCha8 key words: sha256("Filecoin_DRSample" || porep_id)[..28] || node */
+    cuzk_seal_feistel feistel; /* n = 8 * nodes, keys from sha256("Filecoin_Feistel" || porep_id) */
+} cuzk_seal_graph;
+
+/* nodes in [1, 2^32 - 1] (rust-fil-proofs: "too many nodes" above u32),
+ * porep_id 32 bytes (cuzk_fil_seal_porep_id), api_version one of
+ * CUZK_FIL_API_*.  CUZK_ERR_ARG with a message otherwise. */
+int cuzk_seal_graph_init(cuzk_seal_graph *g, uint64_t nodes, const uint8_t porep_id[32], int api_version,
+                         char *err, size_t err_len);
+/* The graph of a registered seal proof: nodes = sector_size / 32, its
+ * porep_id and api version. */
+int cuzk_seal_graph_init_for_proof(cuzk_seal_graph *g, const cuzk_fil_seal_info *proof, char *err,
+                                   size_t err_len);
+
+void cuzk_seal_graph_drg_parents(const cuzk_seal_graph *g, uint64_t node, uint32_t out[6]);
+void cuzk_seal_graph_exp_parents(const cuzk_seal_graph *g, uint64_t node, uint32_t out[8]);
+/* the 14 parents in cache order (6 DRG then 8 expander) */
+void cuzk_seal_graph_parents(const cuzk_seal_graph *g, uint64_t node, uint32_t out[14]);
+
+/* sha256 digest of the whole parent cache file as rust-fil-proofs writes it
+ * (nodes x 14 u32 LE; what parent_cache.json lists), computed streaming in
+ * batches whose parents are spread over par (NULL = calling thread).
+ * progress(ctx, done, total) after each batch, may be NULL.  Memory: one
+ * batch buffer of a few MiB (CUZK_ERR_NOMEM if it cannot be allocated). */
+int cuzk_seal_graph_cache_digest(uint8_t out[32], const cuzk_seal_graph *g, cuzk_par *par,
+                                 void (*progress)(void *ctx, uint64_t done, uint64_t total),
+                                 void *progress_ctx, char *err, size_t err_len);
+
+/* Name (without ".cache") rust-fil-proofs gives the parent cache file of
+ * this graph and the key of parent_cache.json: "v28-sdr-parent-" || hex
+ * sha256("poseidon_hasher" || graph identifier || feistel keys u64 LE ||
+ * nodes u32 LE) (cache.rs cache_path; production trees use Poseidon).
+ * cap >= 80. */
+int cuzk_seal_graph_cache_id(char *out, size_t cap, const cuzk_seal_graph *g, char *err, size_t err_len);
+
+/* ---- primitives (exported for tests and other seal code) ---------------- */
+
+/* One ChaCha block as rand_chacha 0.3 lays it out: constants, key words
+ * (little endian), 64-bit block counter in words 12-13, 64-bit stream in
+ * words 14-15; `double_rounds` = 4 for ChaCha8, 10 for ChaCha20.  out gets
+ * the 16 output words in the order ChaChaXRng::next_u32 returns them. */
+void cuzk_seal_chacha_block(uint32_t out[16], const uint32_t key[8], uint64_t counter, uint64_t stream,
+                            unsigned double_rounds);
+
+/* num_elements >= 1 (the permutation of an empty set does not exist: n = 0
+ * is treated as 1). */
+void cuzk_seal_feistel_init(cuzk_seal_feistel *f, uint64_t num_elements, const uint64_t keys[4]);
+/* The round function F(right, key): first 8 bytes (big endian) of
+ * BLAKE2b-512(right u64 BE || key u64 BE), masked. */
+uint64_t cuzk_seal_feistel_round(uint64_t right, uint64_t key, uint64_t right_mask);
+/* index < f->n; the result is < f->n.  invert(permute(x)) == x.  An
+ * index >= f->n gives UINT64_MAX (cycle walking might not terminate). */
+uint64_t cuzk_seal_feistel_permute(const cuzk_seal_feistel *f, uint64_t index);
+uint64_t cuzk_seal_feistel_invert(const cuzk_seal_feistel *f, uint64_t index);
+/* One pass of the network without cycle walking (feistel.rs encode /
+ * decode): a bijection on [0, 4^half_bits). */
+uint64_t cuzk_seal_feistel_encode(const cuzk_seal_feistel *f, uint64_t index);
+uint64_t cuzk_seal_feistel_decode(const cuzk_seal_feistel *f, uint64_t index);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
