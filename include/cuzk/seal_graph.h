@@ -111,6 +111,10 @@ uint64_t cuzk_seal_feistel_round(uint64_t right, uint64_t key, uint64_t right_ma
  * index >= f->n gives UINT64_MAX (cycle walking might not terminate). */
 uint64_t cuzk_seal_feistel_permute(const cuzk_seal_feistel *f, uint64_t index);
 uint64_t cuzk_seal_feistel_invert(const cuzk_seal_feistel *f, uint64_t index);
+/* Eight permutations (out[i] = permute(in[i])), with AVX-512 when the CPU
+ * has it and allow_simd is set (0 forces the scalar path, for tests). */
+void cuzk_seal_feistel_permute8(const cuzk_seal_feistel *f, const uint64_t in[8], uint64_t out[8],
+                                int allow_simd);
 /* One pass of the network without cycle walking (feistel.rs encode /
  * decode): a bijection on [0, 4^half_bits). */
 uint64_t cuzk_seal_feistel_encode(const cuzk_seal_feistel *f, uint64_t index);

@@ -67,6 +67,9 @@ static uint64_t blake2b512_16_word0(uint64_t m0, uint64_t m1)
                       blake2b_iv[5],
                       ~blake2b_iv[6], /* final block */
                       blake2b_iv[7]};
+    /* fully unrolled: sigma indices become constants and the 14 zero
+     * message words fold away */
+#pragma GCC unroll 12
     for (int r = 0; r < 12; r++) {
         const uint8_t *s = blake2b_sigma[r];
         G(v[0], v[4], v[8], v[12], m[s[0]], m[s[1]]);
@@ -143,4 +146,116 @@ uint64_t cuzk_seal_feistel_invert(const cuzk_seal_feistel *f, uint64_t index)
     while (u >= f->n)
         u = cuzk_seal_feistel_decode(f, u);
     return u;
+}
+
+/* ---- eight permutations at once (the eight expander parents of a node) ---
+ * With AVX-512 each lane runs one BLAKE2b; lanes whose value left [0, n)
+ * keep encoding (a masked blend) until all eight are in range: on average
+ * ~4.3 passes of the network instead of 8 x 2 scalar ones. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+#define AVX512 __attribute__((target("avx512f,avx512bw")))
+
+#define G8(a, b, c, d, x, y)                                                                                 \
+    do {                                                                                                     \
+        a = _mm512_add_epi64(_mm512_add_epi64(a, b), x);                                                     \
+        d = _mm512_ror_epi64(_mm512_xor_si512(d, a), 32);                                                    \
+        c = _mm512_add_epi64(c, d);                                                                          \
+        b = _mm512_ror_epi64(_mm512_xor_si512(b, c), 24);                                                    \
+        a = _mm512_add_epi64(_mm512_add_epi64(a, b), y);                                                     \
+        d = _mm512_ror_epi64(_mm512_xor_si512(d, a), 16);                                                    \
+        c = _mm512_add_epi64(c, d);                                                                          \
+        b = _mm512_ror_epi64(_mm512_xor_si512(b, c), 63);                                                    \
+    } while (0)
+
+AVX512 static inline __m512i bswap64x8(__m512i x)
+{
+    const __m512i idx =
+        _mm512_broadcast_i32x4(_mm_set_epi8(8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7));
+    return _mm512_shuffle_epi8(x, idx);
+}
+
+/* cuzk_seal_feistel_round on eight `right` values with one key */
+AVX512 static __m512i feistel_round8(__m512i right, uint64_t key, __m512i right_mask)
+{
+    const __m512i zero = _mm512_setzero_si512();
+    __m512i m[16];
+    for (int i = 0; i < 16; i++)
+        m[i] = zero;
+    m[0] = bswap64x8(right);
+    m[1] = _mm512_set1_epi64((long long)__builtin_bswap64(key));
+    const __m512i h0 = _mm512_set1_epi64((long long)(blake2b_iv[0] ^ 0x01010040ull));
+    __m512i v[16];
+    v[0] = h0;
+    for (int i = 1; i < 8; i++)
+        v[i] = _mm512_set1_epi64((long long)blake2b_iv[i]);
+    for (int i = 0; i < 8; i++)
+        v[8 + i] = _mm512_set1_epi64((long long)blake2b_iv[i]);
+    v[12] = _mm512_set1_epi64((long long)(blake2b_iv[4] ^ 16));
+    v[14] = _mm512_set1_epi64((long long)~blake2b_iv[6]);
+#pragma GCC unroll 12
+    for (int r = 0; r < 12; r++) {
+        const uint8_t *s = blake2b_sigma[r];
+        G8(v[0], v[4], v[8], v[12], m[s[0]], m[s[1]]);
+        G8(v[1], v[5], v[9], v[13], m[s[2]], m[s[3]]);
+        G8(v[2], v[6], v[10], v[14], m[s[4]], m[s[5]]);
+        G8(v[3], v[7], v[11], v[15], m[s[6]], m[s[7]]);
+        G8(v[0], v[5], v[10], v[15], m[s[8]], m[s[9]]);
+        G8(v[1], v[6], v[11], v[12], m[s[10]], m[s[11]]);
+        G8(v[2], v[7], v[8], v[13], m[s[12]], m[s[13]]);
+        G8(v[3], v[4], v[9], v[14], m[s[14]], m[s[15]]);
+    }
+    __m512i w = _mm512_xor_si512(h0, _mm512_xor_si512(v[0], v[8]));
+    return _mm512_and_si512(bswap64x8(w), right_mask);
+}
+
+AVX512 static __m512i encode8(const cuzk_seal_feistel *f, __m512i index)
+{
+    const __m512i rmask = _mm512_set1_epi64((long long)f->right_mask);
+    const __m512i lmask = _mm512_set1_epi64((long long)f->left_mask);
+    __m512i left = _mm512_srli_epi64(_mm512_and_si512(index, lmask), f->half_bits);
+    __m512i right = _mm512_and_si512(index, rmask);
+    for (int i = 0; i < 3; i++) {
+        __m512i l = right;
+        right = _mm512_xor_si512(left, feistel_round8(right, f->keys[i], rmask));
+        left = l;
+    }
+    return _mm512_or_si512(_mm512_slli_epi64(left, f->half_bits), right);
+}
+
+AVX512 static void permute8_avx512(const cuzk_seal_feistel *f, const uint64_t in[8], uint64_t out[8])
+{
+    const __m512i n = _mm512_set1_epi64((long long)f->n);
+    __m512i x = _mm512_loadu_si512(in);
+    __mmask8 bad = _mm512_cmpge_epu64_mask(x, n);
+    __m512i u = encode8(f, x);
+    __mmask8 pending = (__mmask8)(~bad & _mm512_cmpge_epu64_mask(u, n));
+    while (pending) {
+        u = _mm512_mask_mov_epi64(u, pending, encode8(f, u));
+        pending &= _mm512_cmpge_epu64_mask(u, n);
+    }
+    u = _mm512_mask_mov_epi64(u, bad, _mm512_set1_epi64(-1)); /* index >= n */
+    _mm512_storeu_si512(out, u);
+}
+
+static int have_avx512(void)
+{
+    static int cached = -1; /* benign race: every thread computes the same value */
+    if (cached < 0) {
+        __builtin_cpu_init();
+        cached = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+    }
+    return cached;
+}
+#endif
+
+void cuzk_seal_feistel_permute8(const cuzk_seal_feistel *f, const uint64_t in[8], uint64_t out[8],
+                                int allow_simd)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (allow_simd && have_avx512()) return permute8_avx512(f, in, out);
+#endif
+    for (int i = 0; i < 8; i++)
+        out[i] = cuzk_seal_feistel_permute(f, in[i]);
 }

@@ -128,8 +128,12 @@ void cuzk_seal_graph_exp_parents(const cuzk_seal_graph *g, uint64_t node, uint32
 {
     if (node >= g->nodes) return no_parents(out, CUZK_SEAL_GRAPH_EXP_DEGREE);
     const int v1_0 = g->api_version == CUZK_FIL_API_V1_0;
+    uint64_t a[CUZK_SEAL_GRAPH_EXP_DEGREE], t8[CUZK_SEAL_GRAPH_EXP_DEGREE];
+    for (unsigned i = 0; i < CUZK_SEAL_GRAPH_EXP_DEGREE; i++)
+        a[i] = node * CUZK_SEAL_GRAPH_EXP_DEGREE + i;
+    cuzk_seal_feistel_permute8(&g->feistel, a, t8, 1);
     for (unsigned i = 0; i < CUZK_SEAL_GRAPH_EXP_DEGREE; i++) {
-        uint64_t t = cuzk_seal_feistel_permute(&g->feistel, node * CUZK_SEAL_GRAPH_EXP_DEGREE + i);
+        uint64_t t = t8[i];
         /* V1_0 truncates to u32 before dividing (the pathology fixed in V1_1,
          * visible only when 8 * nodes > 2^32, i.e. 32 and 64 GiB) */
         out[i] = v1_0 ? (uint32_t)t / CUZK_SEAL_GRAPH_EXP_DEGREE : (uint32_t)(t / CUZK_SEAL_GRAPH_EXP_DEGREE);
