@@ -64,10 +64,21 @@ size_t cuzk_por_constraints(const cuzk_por_shape *s);
  * arity 2, 4, 8; general arity * (arity - 1)). */
 size_t cuzk_insert_constraints(size_t arity);
 
+/* Hasher of the tree: Poseidon (tree C, tree R, PoSt) or SHA-256 (comm_d
+ * trees: binary only, each level hashes the two inserted numbers with
+ * Sha256Function::hash_multi_leaf_circuit = to_bits_le of both (512) +
+ * sha256 + pack, 45,379 constraints; a level is 1 + 2 + 45,379 = 45,382). */
+typedef enum { CUZK_POR_POSEIDON = 0, CUZK_POR_SHA256 = 1 } cuzk_por_hasher;
+
 /* PoRCircuit::synthesize(value = Root::Val(leaf), root = Root::Var(root),
  * private = true).  Adds one public input: the leaf index (packed index
  * bits). */
 int cuzk_por_gadget(cuzk_cs *cs, const cuzk_por_shape *s, const cuzk_por_witness *w, const cuzk_num *root);
+/* The same with value = Root::Var(leaf): the leaf is an already allocated
+ * number (w->leaf is ignored) -- how StackedDRG's enforce_inclusion calls
+ * it -- over either hasher (SHA-256: base arity 2, no sub/top tree). */
+int cuzk_por_gadget_var(cuzk_cs *cs, const cuzk_por_shape *s, cuzk_por_hasher h, const cuzk_por_witness *w,
+                        const cuzk_num *leaf, const cuzk_num *root);
 
 #ifdef __cplusplus
 }

@@ -2,6 +2,8 @@
  * private root): see cuzk/gadgets_por.h for the exact R1CS. */
 #include "cuzk/gadgets_por.h"
 
+#include "cuzk/gadgets_sha256.h"
+
 #include "cuzk/status.h"
 
 static unsigned log2_arity(uint32_t a)
@@ -51,8 +53,8 @@ size_t cuzk_por_constraints(const cuzk_por_shape *s)
 }
 
 /* One level of SubPath::synthesize: index bits, siblings, insert, hash. */
-static int por_level(cuzk_cs *cs, cuzk_num *cur, cuzk_bool *bits_out, uint32_t arity, const cuzk_fr *sib,
-                     const uint32_t *index)
+static int por_level(cuzk_cs *cs, cuzk_por_hasher h, cuzk_num *cur, cuzk_bool *bits_out, uint32_t arity,
+                     const cuzk_fr *sib, const uint32_t *index)
 {
     unsigned nb = log2_arity(arity);
     bool vals = cuzk_cs_needs_values(cs);
@@ -63,36 +65,23 @@ static int por_level(cuzk_cs *cs, cuzk_num *cur, cuzk_bool *bits_out, uint32_t a
     for (uint32_t i = 0; i + 1 < arity; i++)
         if ((rc = cuzk_num_alloc(cs, &path[i], vals ? &sib[i] : NULL))) return rc;
     if ((rc = cuzk_num_insert(cs, ins, cur, bits_out, nb, path))) return rc;
+    if (h == CUZK_POR_SHA256) return cuzk_fil_sha256_hash2(cs, cur, &ins[0], &ins[1]);
     return cuzk_poseidon_gadget(cs, cur, ins, arity);
 }
 
-int cuzk_por_gadget(cuzk_cs *cs, const cuzk_por_shape *s, const cuzk_por_witness *w, const cuzk_num *root)
+/* PoRCircuit::synthesize after the leaf: the path levels, the packed
+ * index input and the root equality. */
+static int por_path(cuzk_cs *cs, const cuzk_por_shape *s, cuzk_por_hasher h, const cuzk_por_witness *w,
+                    cuzk_num cur, const cuzk_num *root)
 {
-    if (cuzk_por_shape_check(s))
-        return cuzk_cs_set_error(
-            cs, CUZK_ERR_ARG, "por: unsupported tree shape (arities %u/%u/%u, %u levels)",
-            s ? s->base_arity : 0, s ? s->sub_arity : 0, s ? s->top_arity : 0, s ? s->base_levels : 0);
     bool vals = cuzk_cs_needs_values(cs);
-    if (vals && (!w || !w->leaf || !w->siblings || !w->index))
-        return cuzk_cs_set_error(cs, CUZK_ERR_ARG, "por: witness values missing");
     uint32_t levels = cuzk_por_levels(s);
-    if (vals)
-        for (uint32_t l = 0; l < levels; l++) {
-            uint32_t a = l < s->base_levels    ? s->base_arity
-                         : l == s->base_levels ? s->sub_arity
-                                               : s->top_arity;
-            if (w->index[l] >= a)
-                return cuzk_cs_set_error(cs, CUZK_ERR_ARG, "por: level %u index %u >= arity %u", l,
-                                         w->index[l], a);
-        }
-    cuzk_num cur;
-    int rc = cuzk_num_alloc(cs, &cur, vals ? w->leaf : NULL);
-    if (rc) return rc;
     cuzk_bool bits[64];
     size_t nbits = 0, sib_off = 0;
+    int rc;
     for (uint32_t l = 0; l < levels; l++) {
         uint32_t a = l < s->base_levels ? s->base_arity : l == s->base_levels ? s->sub_arity : s->top_arity;
-        rc = por_level(cs, &cur, &bits[nbits], a, vals ? w->siblings + sib_off : NULL,
+        rc = por_level(cs, h, &cur, &bits[nbits], a, vals ? w->siblings + sib_off : NULL,
                        vals ? &w->index[l] : NULL);
         if (rc) return rc;
         nbits += log2_arity(a);
@@ -100,4 +89,41 @@ int cuzk_por_gadget(cuzk_cs *cs, const cuzk_por_shape *s, const cuzk_por_witness
     }
     if ((rc = cuzk_pack_into_inputs(cs, bits, nbits))) return rc;
     return cuzk_num_enforce_equal(cs, &cur, root);
+}
+
+static int por_check(cuzk_cs *cs, const cuzk_por_shape *s, cuzk_por_hasher h, const cuzk_por_witness *w,
+                     bool need_leaf)
+{
+    if (cuzk_por_shape_check(s) || (h == CUZK_POR_SHA256 && (s->base_arity != 2 || s->sub_arity)))
+        return cuzk_cs_set_error(
+            cs, CUZK_ERR_ARG, "por: unsupported tree shape (arities %u/%u/%u, %u levels)",
+            s ? s->base_arity : 0, s ? s->sub_arity : 0, s ? s->top_arity : 0, s ? s->base_levels : 0);
+    if (!cuzk_cs_needs_values(cs)) return CUZK_OK;
+    if (!w || (need_leaf && !w->leaf) || !w->siblings || !w->index)
+        return cuzk_cs_set_error(cs, CUZK_ERR_ARG, "por: witness values missing");
+    uint32_t levels = cuzk_por_levels(s);
+    for (uint32_t l = 0; l < levels; l++) {
+        uint32_t a = l < s->base_levels ? s->base_arity : l == s->base_levels ? s->sub_arity : s->top_arity;
+        if (w->index[l] >= a)
+            return cuzk_cs_set_error(cs, CUZK_ERR_ARG, "por: level %u index %u >= arity %u", l, w->index[l],
+                                     a);
+    }
+    return CUZK_OK;
+}
+
+int cuzk_por_gadget(cuzk_cs *cs, const cuzk_por_shape *s, const cuzk_por_witness *w, const cuzk_num *root)
+{
+    int rc = por_check(cs, s, CUZK_POR_POSEIDON, w, true);
+    if (rc) return rc;
+    cuzk_num cur;
+    if ((rc = cuzk_num_alloc(cs, &cur, cuzk_cs_needs_values(cs) ? w->leaf : NULL))) return rc;
+    return por_path(cs, s, CUZK_POR_POSEIDON, w, cur, root);
+}
+
+int cuzk_por_gadget_var(cuzk_cs *cs, const cuzk_por_shape *s, cuzk_por_hasher h, const cuzk_por_witness *w,
+                        const cuzk_num *leaf, const cuzk_num *root)
+{
+    int rc = por_check(cs, s, h, w, false);
+    if (rc) return rc;
+    return por_path(cs, s, h, w, *leaf, root);
 }

@@ -1,0 +1,134 @@
+/* StackedDRG PoRep (C2): the Groth16 circuit of rust-fil-proofs
+ * storage-proofs-porep stacked/circuit (proof.rs StackedCircuit, params.rs
+ * Proof::synthesize), for every sector size and registered seal proof.
+ * The R1CS is identical to Rust's (filecoin-formats.md sections 1, 6, 8),
+ * so proofs verify against the real Filecoin parameters.
+ *
+ * Circuit (in order):
+ *   replica_id: alloc, inputize, to_bits_le, reverse_bit_numbering;
+ *   comm_d, comm_r: alloc + inputize; comm_r_last, comm_c: alloc;
+ *   comm_r == Poseidon2(comm_c, comm_r_last)            (311 + 1)
+ *   per challenge:
+ *     data_leaf alloc; its binary SHA-256 PoR to comm_d  (45,382 a level)
+ *     6 DRG + 8 expander parent columns: rows alloc, column hash
+ *       (Poseidon of arity = layers), PoR in tree C to comm_c
+ *     challenge as UInt64 (64 bits) packed into one input
+ *     per layer: parents' to_bits_le (6, or 6 + 8 from the previous layer
+ *       for the expander parents), repeated to 37, and the label
+ *       SHA-256(replica_id || layer || node || 0 || parents) (20 blocks)
+ *     encode: key (last label) + data_leaf; PoR in tree R to comm_r_last
+ *     column hash of the labels; PoR in tree C to comm_c.
+ * Public inputs (without ONE): replica_id, comm_d, comm_r, then per
+ * challenge 18: comm_d leaf index, 6 DRG and 8 expander parent indices,
+ * the challenge, its tree R index and its tree C index (all the same node
+ * number, as an Fr).
+ *
+ * The witness comes from a provider callback, one challenge at a time, so
+ * the same circuit runs on C1 input, on random values (the synth-only
+ * benchmark) or blank (SHAPE mode: setup, counts).  Nothing here is
+ * constant time (public data). */
+#ifndef CUZK_POREP_H
+#define CUZK_POREP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/filecoin.h"
+#include "cuzk/gadgets.h"
+#include "cuzk/gadgets_por.h"
+#include "cuzk/r1cs.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CUZK_POREP_MAX_LAYERS 11
+#define CUZK_POREP_DRG 6
+#define CUZK_POREP_EXP 8
+#define CUZK_POREP_MAX_SIBS (CUZK_POR_MAX_LEVELS * 7)
+#define CUZK_POREP_LABEL_PARENTS 37
+#define CUZK_POREP_LABEL_BITS ((2 + CUZK_POREP_LABEL_PARENTS) * 256)
+
+/* Shape of a StackedDRG circuit. */
+typedef struct {
+    uint64_t nodes;         /* sector_size / 32 (a power of two) */
+    uint32_t layers;        /* 2 or 11 (column hash arity) */
+    uint32_t challenges;    /* per partition */
+    uint32_t comm_d_levels; /* log2(nodes): binary SHA-256 tree D */
+    cuzk_por_shape tree;    /* tree C and tree R (Poseidon) */
+} cuzk_porep_shape;
+
+/* One inclusion path's witness: siblings level after level and the index
+ * of the running hash in each level. */
+typedef struct {
+    cuzk_fr sib[CUZK_POREP_MAX_SIBS];
+    uint32_t index[CUZK_POR_MAX_LEVELS];
+} cuzk_porep_path_witness;
+
+typedef struct {
+    cuzk_fr rows[CUZK_POREP_MAX_LAYERS];
+    cuzk_porep_path_witness path;
+} cuzk_porep_column_witness;
+
+typedef struct {
+    uint64_t challenge;             /* the challenged node */
+    cuzk_fr data_leaf;              /* its unsealed data (tree D leaf) */
+    cuzk_porep_path_witness comm_d; /* levels = comm_d_levels, arity 2 */
+    cuzk_porep_column_witness drg[CUZK_POREP_DRG];
+    cuzk_porep_column_witness exp[CUZK_POREP_EXP];
+    cuzk_porep_path_witness comm_r_last; /* tree R path of the challenge */
+    cuzk_porep_path_witness comm_c;      /* tree C path of the challenge */
+} cuzk_porep_challenge_witness;
+
+/* Fill *out for challenge i (0 <= i < shape.challenges); status on error
+ * (recorded in the cs by the circuit, with err). */
+typedef int (*cuzk_porep_witness_fn)(void *wctx, size_t i, cuzk_porep_challenge_witness *out, char *err,
+                                     size_t err_len);
+
+/* Context of cuzk_porep_circuit.  witness == NULL is the blank circuit
+ * (SHAPE mode only). */
+typedef struct {
+    cuzk_porep_shape shape;
+    cuzk_fr replica_id, comm_d, comm_r, comm_r_last, comm_c;
+    cuzk_porep_witness_fn witness;
+    void *wctx;
+} cuzk_porep_circuit_ctx;
+
+/* Shape of a registered seal proof (CUZK_ERR_ARG if unknown). */
+int cuzk_porep_shape_for(cuzk_porep_shape *out, const cuzk_fil_seal_info *info);
+/* Any shape (rust-fil-proofs' test circuits): nodes a power of two, tree
+ * shape whose leaves = nodes, layers 2 or 11. */
+int cuzk_porep_shape_make(cuzk_porep_shape *out, uint64_t nodes, uint32_t layers, uint32_t challenges,
+                          const cuzk_por_shape *tree);
+/* The circuit (cuzk_circuit_fn); ctx is a cuzk_porep_circuit_ctx. */
+int cuzk_porep_circuit(cuzk_cs *cs, void *ctx);
+
+/* create_label_circuit: out = the label SHA-256(replica || layer u32 BE
+ * (constant) || node u64 BE || zero bits to 512 || 37 parents x 256 bits),
+ * digest bits reversed within bytes, first 254 packed.  scratch holds
+ * CUZK_POREP_LABEL_BITS booleans. */
+int cuzk_porep_create_label(cuzk_cs *cs, cuzk_num *out, cuzk_bool *scratch, const cuzk_bool replica[256],
+                            const cuzk_bool *const parents[CUZK_POREP_LABEL_PARENTS], uint32_t layer,
+                            const cuzk_bool node_le[64]);
+
+/* Counts as rust-fil-proofs' TestConstraintSystem reports them (without
+ * the appended per-input constraints; inputs without ONE), computed from
+ * the gadget costs (tests check them against SHAPE-mode synthesis). */
+size_t cuzk_porep_num_constraints(const cuzk_porep_shape *s);
+size_t cuzk_porep_num_inputs(const cuzk_porep_shape *s);
+
+/* A provider of random witness values (the synth-only benchmark: the
+ * values satisfy nothing, the work is that of a real witness).  State is
+ * just a seed. */
+typedef struct {
+    uint64_t seed;
+    cuzk_porep_shape shape;
+} cuzk_porep_random_witness;
+int cuzk_porep_random_witness_fn(void *wctx, size_t i, cuzk_porep_challenge_witness *out, char *err,
+                                 size_t err_len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
