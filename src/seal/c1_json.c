@@ -188,7 +188,11 @@ int c1j_parse(c1j_tree *t, const char *json, size_t len, const char *what, char 
     yajl_handle h = yajl_alloc(&callbacks, NULL, &b);
     if (!h) return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "%s: out of memory", what);
     yajl_status s = yajl_parse(h, (const unsigned char *)json, len);
-    if (s == yajl_status_ok) s = yajl_complete_parse(h);
+    bool at_end = false; /* the error is the document ending early */
+    if (s == yajl_status_ok) {
+        s = yajl_complete_parse(h);
+        at_end = true;
+    }
     int st = CUZK_OK;
     if (s != yajl_status_ok) {
         if (b.failed == 1) {
@@ -199,10 +203,15 @@ int c1j_parse(c1j_tree *t, const char *json, size_t len, const char *what, char 
                           b.failed == 2 ? "nesting deeper than 64" : "too large", yajl_get_bytes_consumed(h));
         } else {
             unsigned char *m = yajl_get_error(h, 0, (const unsigned char *)json, len);
-            size_t at = yajl_get_bytes_consumed(h);
-            bool eof = at >= len;
-            st = cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: %s at byte %zu of %zu%s", what,
-                           m ? (const char *)m : "syntax error", at, len, eof ? " (truncated?)" : "");
+            size_t at = at_end ? len : yajl_get_bytes_consumed(h), ml = m ? strlen((char *)m) : 0;
+            while (ml && (m[ml - 1] == '\n' || m[ml - 1] == ' '))
+                m[--ml] = 0;
+            if (at_end)
+                st = cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: truncated: %s at the end (byte %zu)", what,
+                               m ? (const char *)m : "premature end", len);
+            else
+                st = cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: %s at byte %zu of %zu", what,
+                               m ? (const char *)m : "syntax error", at, len);
             if (m) yajl_free_error(h, m);
         }
     } else if (t->root == C1J_NONE) {
