@@ -2,7 +2,7 @@
 # Installs the Debian packages cuzk needs (as root), or prints the exact
 # apt-get line and fails.  Idempotent and quiet when everything is present.
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config libssl-dev libgrpc-dev libprotobuf-c-dev protobuf-c-compiler)
+pkgs=(build-essential cmake pkg-config libssl-dev libgrpc-dev libprotobuf-c-dev protobuf-c-compiler libyajl-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
