@@ -19,7 +19,8 @@ static const struct {
     {"export-snarkjs", cmd_export_snarkjs, "export-snarkjs --vk F --proof F --inputs F --out DIR  snarkjs 0.7.6 JSON"},
     {"synth", cmd_synth, "synth (--circuit chain|bits --size N | --r1cs F --wtns F) [--mode prove|witness|shape|check] [--repeat R] [--json]  synthesis speed"},
     {"circuit-info", cmd_circuit_info, "circuit-info (--circuit chain --size N | --r1cs F) [--json]  R1CS counts and density"},
-    {"gen-vanilla", cmd_gen_vanilla, "gen-vanilla post --sector-size 2KiB|8MiB|512MiB --sector N --randomness HEX --out DIR [--seed S] [--threads T]  synthetic sector + PoSt vanilla proofs"},
+    {"gen-vanilla", cmd_gen_vanilla, "gen-vanilla post --sector-size 2KiB|8MiB|512MiB --sector N --randomness HEX --out DIR [--seed S] [--threads T]  synthetic sector + PoSt vanilla proofs\n"
+     "  gen-vanilla porep --sector-size 2KiB|8MiB|512MiB --out DIR [--registered-proof N] [--sector N] [--miner-id N] [--seed S] [--threads T]  natively sealed test sector + C1 JSON"},
 #ifdef CUZK_HAVE_GRPC
     {"single", cmd_single, "single [--addr A] --kind K (--vanilla F... | --vanilla-text S) [request opts] [--out PROOF] [--json]  one Prove via the daemon"},
     {"batch", cmd_batch, "batch [--addr A] --count N --concurrency C --kind K ...  throughput, p50/p95/p99"},
