@@ -207,6 +207,35 @@ static void test_feistel_permute8(void)
     }
 }
 
+/* The sweep paths against the per-index / per-node ones, including
+ * ranges that run past the end. */
+static void test_ranges(void)
+{
+    uint64_t keys[4] = {test_rand64(), test_rand64(), test_rand64(), test_rand64()};
+    cuzk_seal_feistel f;
+    cuzk_seal_feistel_init(&f, 1ull << 21, keys);
+    uint64_t out[300];
+    uint64_t first = (1ull << 21) - 250 - test_rand64() % 50;
+    cuzk_seal_feistel_permute_range(&f, first, 300, out);
+    for (size_t i = 0; i < 300; i++)
+        CHECK(out[i] == cuzk_seal_feistel_permute(&f, first + i));
+
+    for (int v = 0; v < 2; v++) {
+        cuzk_seal_graph g;
+        uint8_t id[32];
+        test_rand_bytes(id, 32);
+        CHECK(cuzk_seal_graph_init(&g, 1000, id, v ? CUZK_FIL_API_V1_1 : CUZK_FIL_API_V1_0, NULL, 0) ==
+              CUZK_OK);
+        static uint32_t rows[1100 * 14];
+        cuzk_seal_graph_parents_range(&g, 0, 1100, rows);
+        for (uint64_t node = 0; node < 1100; node++) {
+            uint32_t p[14];
+            cuzk_seal_graph_parents(&g, node, p);
+            CHECK(!memcmp(p, rows + 14 * node, sizeof p));
+        }
+    }
+}
+
 /* DRSample's n_buckets = ceil(log2(x as f64)); the integer form must agree
  * wherever the graph can use it (x = 5 * node < 5 * 2^32 < 2^35).  (From
  * x = 2^49 + 1 on, f64 log2 rounds down to 49 and the two differ, which no
@@ -431,6 +460,10 @@ static void test_bench(void)
         cuzk_seal_feistel_permute8(&g.feistel, a, o, 0), acc += (uint32_t)o[1];
     }
     double t3 = now_s();
+    static uint32_t rows[2000 * 14];
+    cuzk_seal_graph_parents_range(&g, first, 2000, rows);
+    double t4 = now_s();
+    printf("  parents_range (sweep): %.0f ns/node\n", 1e9 * (t4 - t3) / 2000.0);
     printf("  expander parents without AVX-512: %.0f ns/node\n", 1e9 * (t3 - t2) / (double)(n / 10));
     printf("  512 MiB graph, one thread: drg %.0f ns/node, exp %.0f ns/node, %.0f nodes/s "
            "(%.2f M parents/s) [%u]\n",
@@ -445,6 +478,7 @@ static const test_case tests[] = {
     {"feistel_round_openssl", test_feistel_round_openssl},
     {"feistel", test_feistel},
     {"feistel_permute8", test_feistel_permute8},
+    {"ranges", test_ranges},
     {"log2_buckets", test_log2_buckets},
     {"drg_properties", test_drg_properties},
     {"init_errors", test_init_errors},

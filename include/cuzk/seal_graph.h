@@ -76,6 +76,12 @@ void cuzk_seal_graph_exp_parents(const cuzk_seal_graph *g, uint64_t node, uint32
 /* the 14 parents in cache order (6 DRG then 8 expander) */
 void cuzk_seal_graph_parents(const cuzk_seal_graph *g, uint64_t node, uint32_t out[14]);
 
+/* Parents of nodes [first, first + count) into out[14 * count], each row
+ * as cuzk_seal_graph_parents gives it (rows of nodes >= g->nodes are
+ * CUZK_SEAL_GRAPH_NO_PARENT).  The fast path for sweeps (sealing a layer,
+ * the cache digest): expander parents via permute_range, no allocation. */
+void cuzk_seal_graph_parents_range(const cuzk_seal_graph *g, uint64_t first, size_t count, uint32_t *out);
+
 /* sha256 digest of the whole parent cache file as rust-fil-proofs writes it
  * (nodes x 14 u32 LE; what parent_cache.json lists), computed streaming in
  * batches whose parents are spread over par (NULL = calling thread).
@@ -115,6 +121,11 @@ uint64_t cuzk_seal_feistel_invert(const cuzk_seal_feistel *f, uint64_t index);
  * has it and allow_simd is set (0 forces the scalar path, for tests). */
 void cuzk_seal_feistel_permute8(const cuzk_seal_feistel *f, const uint64_t in[8], uint64_t out[8],
                                 int allow_simd);
+/* out[i] = permute(first + i) for i < count (UINT64_MAX past n): a sweep.
+ * With AVX-512 a lane takes the next index as soon as its own is done, so
+ * no lane idles while another walks its cycle (about twice the rate of
+ * permute8 per index). */
+void cuzk_seal_feistel_permute_range(const cuzk_seal_feistel *f, uint64_t first, size_t count, uint64_t *out);
 /* One pass of the network without cycle walking (feistel.rs encode /
  * decode): a bijection on [0, 4^half_bits). */
 uint64_t cuzk_seal_feistel_encode(const cuzk_seal_feistel *f, uint64_t index);

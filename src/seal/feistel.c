@@ -239,6 +239,35 @@ AVX512 static void permute8_avx512(const cuzk_seal_feistel *f, const uint64_t in
     _mm512_storeu_si512(out, u);
 }
 
+/* Lanes are refilled with the next index as soon as theirs lands in
+ * [0, n), so every pass does eight useful encodings.  first + count <= n. */
+AVX512 static void permute_range_avx512(const cuzk_seal_feistel *f, uint64_t first, size_t count,
+                                        uint64_t *out)
+{
+    const __m512i n = _mm512_set1_epi64((long long)f->n);
+    uint64_t x[8], slot[8];
+    __mmask8 active = 0;
+    size_t next = 0;
+    for (int l = 0; l < 8 && next < count; l++, next++) {
+        x[l] = first + next, slot[l] = next;
+        active |= (__mmask8)(1u << l);
+    }
+    while (active) {
+        __m512i u = encode8(f, _mm512_loadu_si512(x));
+        __mmask8 done = active & _mm512_cmplt_epu64_mask(u, n);
+        _mm512_storeu_si512(x, u); /* lanes still walking continue from u */
+        for (int l = 0; l < 8; l++) {
+            if (!(done >> l & 1)) continue;
+            out[slot[l]] = x[l];
+            if (next < count) {
+                x[l] = first + next, slot[l] = next++;
+            } else {
+                active &= (__mmask8) ~(1u << l);
+            }
+        }
+    }
+}
+
 static int have_avx512(void)
 {
     static int cached = -1; /* benign race: every thread computes the same value */
@@ -258,4 +287,16 @@ void cuzk_seal_feistel_permute8(const cuzk_seal_feistel *f, const uint64_t in[8]
 #endif
     for (int i = 0; i < 8; i++)
         out[i] = cuzk_seal_feistel_permute(f, in[i]);
+}
+
+void cuzk_seal_feistel_permute_range(const cuzk_seal_feistel *f, uint64_t first, size_t count, uint64_t *out)
+{
+    size_t valid = first >= f->n ? 0 : f->n - first < count ? (size_t)(f->n - first) : count;
+    for (size_t i = valid; i < count; i++)
+        out[i] = UINT64_MAX;
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (valid && have_avx512()) return permute_range_avx512(f, first, valid, out);
+#endif
+    for (size_t i = 0; i < valid; i++)
+        out[i] = cuzk_seal_feistel_permute(f, first + i);
 }

@@ -146,6 +146,34 @@ void cuzk_seal_graph_parents(const cuzk_seal_graph *g, uint64_t node, uint32_t o
     cuzk_seal_graph_exp_parents(g, node, out + CUZK_SEAL_GRAPH_DRG_DEGREE);
 }
 
+#define RANGE_CHUNK 32 /* nodes per permute_range call: 2 KiB of stack */
+
+void cuzk_seal_graph_parents_range(const cuzk_seal_graph *g, uint64_t first, size_t count, uint32_t *out)
+{
+    const int v1_0 = g->api_version == CUZK_FIL_API_V1_0;
+    uint64_t t[RANGE_CHUNK * CUZK_SEAL_GRAPH_EXP_DEGREE];
+    for (size_t c = 0; c < count; c += RANGE_CHUNK) {
+        size_t m = count - c < RANGE_CHUNK ? count - c : RANGE_CHUNK;
+        uint64_t node0 = first + c;
+        if (node0 >= g->nodes || g->nodes - node0 < m) { /* past the end: per node */
+            for (size_t i = 0; i < m; i++)
+                cuzk_seal_graph_parents(g, node0 + i, out + (c + i) * CUZK_SEAL_GRAPH_PARENTS);
+            continue;
+        }
+        cuzk_seal_feistel_permute_range(&g->feistel, node0 * CUZK_SEAL_GRAPH_EXP_DEGREE,
+                                        m * CUZK_SEAL_GRAPH_EXP_DEGREE, t);
+        for (size_t i = 0; i < m; i++) {
+            uint32_t *row = out + (c + i) * CUZK_SEAL_GRAPH_PARENTS;
+            cuzk_seal_graph_drg_parents(g, node0 + i, row);
+            for (unsigned k = 0; k < CUZK_SEAL_GRAPH_EXP_DEGREE; k++) {
+                uint64_t v = t[i * CUZK_SEAL_GRAPH_EXP_DEGREE + k];
+                row[CUZK_SEAL_GRAPH_DRG_DEGREE + k] = v1_0 ? (uint32_t)v / CUZK_SEAL_GRAPH_EXP_DEGREE
+                                                           : (uint32_t)(v / CUZK_SEAL_GRAPH_EXP_DEGREE);
+            }
+        }
+    }
+}
+
 /* ---- cache file digest --------------------------------------------------- */
 
 typedef struct {
@@ -166,11 +194,12 @@ static void digest_task(void *arg, size_t index)
     const digest_batch *b = arg;
     uint64_t lo = index * b->per_task;
     uint64_t hi = lo + b->per_task < b->count ? lo + b->per_task : b->count;
-    for (uint64_t i = lo; i < hi; i++) {
-        uint32_t p[CUZK_SEAL_GRAPH_PARENTS];
-        cuzk_seal_graph_parents(b->g, b->first + i, p);
+    uint32_t p[RANGE_CHUNK * CUZK_SEAL_GRAPH_PARENTS];
+    for (uint64_t i = lo; i < hi; i += RANGE_CHUNK) {
+        size_t m = hi - i < RANGE_CHUNK ? (size_t)(hi - i) : RANGE_CHUNK;
+        cuzk_seal_graph_parents_range(b->g, b->first + i, m, p);
         uint8_t *e = b->buf + i * 4 * CUZK_SEAL_GRAPH_PARENTS;
-        for (int k = 0; k < CUZK_SEAL_GRAPH_PARENTS; k++)
+        for (size_t k = 0; k < m * CUZK_SEAL_GRAPH_PARENTS; k++)
             put_le32(e + 4 * k, p[k]);
     }
 }
