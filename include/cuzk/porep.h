@@ -37,6 +37,7 @@
 #include "cuzk/filecoin.h"
 #include "cuzk/gadgets.h"
 #include "cuzk/gadgets_por.h"
+#include "cuzk/groth16.h"
 #include "cuzk/r1cs.h"
 
 #ifdef __cplusplus
@@ -127,6 +128,48 @@ typedef struct {
 } cuzk_porep_random_witness;
 int cuzk_porep_random_witness_fn(void *wctx, size_t i, cuzk_porep_challenge_witness *out, char *err,
                                  size_t err_len);
+
+/* ---- public inputs and verify_seal (porep_verify.c) ----------------------- */
+
+/* What a PoRep's public inputs depend on besides the sector: the
+ * registered proof's shape and mode, and the porep_id and api version
+ * that seed the graph.  A registered proof fixes all of them; polka-storage
+ * style proofs use a custom porep_id with a registered size. */
+typedef struct {
+    cuzk_fil_seal_info info; /* a copy (sizes, partitions, challenges, mode, api) */
+    uint8_t porep_id[32];
+} cuzk_porep_config;
+
+int cuzk_porep_config_for(cuzk_porep_config *out, uint64_t registered_proof, char *err, size_t err_len);
+/* sector_size's interactive V1_1 shape with porep_id and api_version
+ * (CUZK_FIL_API_*) replaced; feature CUZK_FIL_SEAL_PLAIN. */
+int cuzk_porep_config_custom(cuzk_porep_config *out, uint64_t sector_size, const uint8_t porep_id[32],
+                             int api_version, char *err, size_t err_len);
+
+/* The sector's public values. */
+typedef struct {
+    uint8_t prover_id[32];
+    uint64_t sector_id;
+    uint8_t ticket[32], seed[32], comm_d[32], comm_r[32];
+} cuzk_porep_sector;
+
+/* Public inputs of partition `partition` (without ONE;
+ * cuzk_porep_num_inputs of the config's shape): replica_id, comm_d,
+ * comm_r, then per challenge [c, 6 DRG parents, 8 expander parents, c, c,
+ * c] (StackedCompound::generate_public_inputs).  comm_d and comm_r must be
+ * canonical (CUZK_ERR_ENC_NONCANONICAL naming them).  replica_out (may be
+ * NULL) receives the replica_id. */
+int cuzk_porep_public_inputs(cuzk_fr *out, size_t cap, size_t *n_out, const cuzk_porep_config *cfg,
+                             const cuzk_porep_sector *sector, uint32_t partition, uint8_t replica_out[32],
+                             char *err, size_t err_len);
+
+/* verify_seal: proofs = partitions x 192 bytes in partition order.
+ * *valid = false (status CUZK_OK, reason in err) when a partition does not
+ * verify; a status for malformed arguments (length, non-canonical values,
+ * a VK whose IC count does not match the circuit, undecodable points). */
+int cuzk_porep_verify(bool *valid, const cuzk_groth16_vk *vk, const cuzk_porep_config *cfg,
+                      const cuzk_porep_sector *sector, const uint8_t *proofs, size_t proofs_len, char *err,
+                      size_t err_len);
 
 #ifdef __cplusplus
 }
