@@ -38,6 +38,7 @@
 #include "cuzk/gadgets.h"
 #include "cuzk/gadgets_por.h"
 #include "cuzk/groth16.h"
+#include "cuzk/par.h"
 #include "cuzk/r1cs.h"
 
 #ifdef __cplusplus
@@ -170,6 +171,41 @@ int cuzk_porep_public_inputs(cuzk_fr *out, size_t cap, size_t *n_out, const cuzk
 int cuzk_porep_verify(bool *valid, const cuzk_groth16_vk *vk, const cuzk_porep_config *cfg,
                       const cuzk_porep_sector *sector, const uint8_t *proofs, size_t proofs_len, char *err,
                       size_t err_len);
+
+/* Public inputs from the replica_id directly (what a C1 carries; the
+ * prover id and sector number only enter through it). */
+int cuzk_porep_public_inputs_replica(cuzk_fr *out, size_t cap, size_t *n_out, const cuzk_porep_config *cfg,
+                                     const uint8_t replica_id[32], const uint8_t comm_d[32],
+                                     const uint8_t comm_r[32], const uint8_t seed[32], uint32_t partition,
+                                     char *err, size_t err_len);
+
+/* ---- prover side (porep_job.c) -------------------------------------------- */
+
+/* A parsed, natively verified C1 ready to synthesize partition by
+ * partition.  json: Curio's envelope or the bare SealCommitPhase1Output
+ * (cuzk/seal_c1.h).  expected_registered_proof: UINT64_MAX to accept what
+ * the C1 names.  prover_id (NULL: not checked) and sector_id: when given,
+ * replica_id must be the one they derive.  The native checks (every path,
+ * label, column and challenge) are spread over par (NULL = caller).
+ * Errors: the parser's and the verifier's, with the JSON path. */
+typedef struct cuzk_porep_job cuzk_porep_job;
+int cuzk_porep_job_new(cuzk_porep_job **out, const char *json, size_t len, uint64_t expected_registered_proof,
+                       const uint8_t *prover_id, uint64_t sector_id, cuzk_par *par, char *err,
+                       size_t err_len);
+void cuzk_porep_job_free(cuzk_porep_job *j);
+const cuzk_porep_config *cuzk_porep_job_config(const cuzk_porep_job *j);
+uint32_t cuzk_porep_job_partitions(const cuzk_porep_job *j);
+/* The circuit context of partition k (valid while the job lives). */
+int cuzk_porep_job_circuit(cuzk_porep_circuit_ctx *out, const cuzk_porep_job *j, uint32_t k);
+/* Public inputs of partition k (without ONE). */
+const cuzk_fr *cuzk_porep_job_inputs(const cuzk_porep_job *j, uint32_t k, size_t *n);
+/* Synthesize partition k into a new cs and check its inputs against the
+ * computed public inputs. */
+int cuzk_porep_job_synthesize(cuzk_cs **out, const cuzk_porep_job *j, uint32_t k, cuzk_cs_mode mode,
+                              unsigned flags, char *err, size_t err_len);
+/* Synthesize + prove every partition: proofs holds partitions x 192. */
+int cuzk_porep_job_prove(uint8_t *proofs, const cuzk_porep_job *j, const cuzk_groth16_params *params,
+                         const cuzk_groth16_prove_opts *opts, char *err, size_t err_len);
 
 #ifdef __cplusplus
 }

@@ -49,9 +49,10 @@ static void put_u64(cuzk_fr *out, uint64_t v)
     cuzk_fr_from_bytes_le(out, b);
 }
 
-int cuzk_porep_public_inputs(cuzk_fr *out, size_t cap, size_t *n_out, const cuzk_porep_config *cfg,
-                             const cuzk_porep_sector *sector, uint32_t partition, uint8_t replica_out[32],
-                             char *err, size_t err_len)
+int cuzk_porep_public_inputs_replica(cuzk_fr *out, size_t cap, size_t *n_out, const cuzk_porep_config *cfg,
+                                     const uint8_t replica[32], const uint8_t comm_d[32],
+                                     const uint8_t comm_r[32], const uint8_t seed[32], uint32_t partition,
+                                     char *err, size_t err_len)
 {
     cuzk_porep_shape shape;
     int st = cuzk_porep_shape_for(&shape, &cfg->info);
@@ -61,18 +62,13 @@ int cuzk_porep_public_inputs(cuzk_fr *out, size_t cap, size_t *n_out, const cuzk
         return cuzk_errf(err, err_len, CUZK_ERR_ARG, "public inputs: room for %zu, need %zu", cap, need);
     if (partition >= cfg->info.partitions)
         return cuzk_errf(err, err_len, CUZK_ERR_ARG, "partition %u of %u", partition, cfg->info.partitions);
-    uint8_t replica[32];
-    cuzk_seal_replica_id(replica, sector->prover_id, sector->sector_id, sector->ticket, sector->comm_d,
-                         cfg->porep_id);
-    if (replica_out) memcpy(replica_out, replica, 32);
     if ((st = cuzk_fil_domain_to_fr(&out[0], replica, "replica_id", err, err_len)) ||
-        (st = cuzk_fil_domain_to_fr(&out[1], sector->comm_d, "comm_d", err, err_len)) ||
-        (st = cuzk_fil_domain_to_fr(&out[2], sector->comm_r, "comm_r", err, err_len)))
+        (st = cuzk_fil_domain_to_fr(&out[1], comm_d, "comm_d", err, err_len)) ||
+        (st = cuzk_fil_domain_to_fr(&out[2], comm_r, "comm_r", err, err_len)))
         return st;
     uint64_t ch[64];
     if (shape.challenges > 64) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "too many challenges");
-    st = cuzk_seal_challenges(ch, 64, &cfg->info, replica, sector->seed, sector->comm_r, partition, err,
-                              err_len);
+    st = cuzk_seal_challenges(ch, 64, &cfg->info, replica, seed, comm_r, partition, err, err_len);
     if (st) return st;
     cuzk_seal_graph g;
     if ((st = cuzk_seal_graph_init(&g, shape.nodes, cfg->porep_id, cfg->info.api_version, err, err_len)))
@@ -89,6 +85,18 @@ int cuzk_porep_public_inputs(cuzk_fr *out, size_t cap, size_t *n_out, const cuzk
     }
     *n_out = n;
     return CUZK_OK;
+}
+
+int cuzk_porep_public_inputs(cuzk_fr *out, size_t cap, size_t *n_out, const cuzk_porep_config *cfg,
+                             const cuzk_porep_sector *sector, uint32_t partition, uint8_t replica_out[32],
+                             char *err, size_t err_len)
+{
+    uint8_t replica[32];
+    cuzk_seal_replica_id(replica, sector->prover_id, sector->sector_id, sector->ticket, sector->comm_d,
+                         cfg->porep_id);
+    if (replica_out) memcpy(replica_out, replica, 32);
+    return cuzk_porep_public_inputs_replica(out, cap, n_out, cfg, replica, sector->comm_d, sector->comm_r,
+                                            sector->seed, partition, err, err_len);
 }
 
 int cuzk_porep_verify(bool *valid, const cuzk_groth16_vk *vk, const cuzk_porep_config *cfg,
