@@ -80,6 +80,9 @@ static int check_column(char *msg, const c1v_ctx *c, const char *where, const cu
     char w[160], e[200] = "";
     uint8_t h[32];
     snprintf(w, sizeof w, "%s.inclusion_proof", where);
+    if (col->n_rows != c->c1->info->layers || !col->rows)
+        return vfail(msg, CUZK_ERR_ARG, "%s.column.rows: %u rows, expected %u (layers)", where, col->n_rows,
+                     c->c1->info->layers);
     if (col->index != node)
         return vfail(msg, CUZK_ERR_ARG, "%s.column.index: mismatch: %u, expected node %llu", where,
                      col->index, (unsigned long long)node);

@@ -29,7 +29,7 @@ CFLAGS="-std=gnu11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanit
 CFLAGS="$CFLAGS -I$ROOT/src -DTOWER_NO_ASM"
 shopt -s nullglob
 objs=()
-for src in "$ROOT"/src/{ff,ec,poly,msm,r1cs,groth16,fil}/*.c; do
+for src in "$ROOT"/src/{ff,ec,poly,msm,r1cs,groth16,fil,seal}/*.c; do
   o="$OUT/obj/$(basename "$(dirname "$src")")_$(basename "$src" .c).o"
   if [ ! -f "$o" ] || [ "$src" -nt "$o" ]; then "$CC" $CFLAGS -c "$src" -o "$o"; fi
   objs+=("$o")
@@ -50,7 +50,7 @@ for h in "${harnesses[@]}"; do
     fi
     extra=(-I"$GEN" -I"$ROOT/src/server" "$GEN/cuzk/v1/proving.pb-c.c" "$ROOT/src/server/wire.c" -lprotobuf-c)
   fi
-  "$CC" $CFLAGS -fsanitize=fuzzer "$HERE/fuzz_$h.c" "${extra[@]}" "${objs[@]}" -lcrypto -lpthread -lm -o "$OUT/fuzz_$h"
+  "$CC" $CFLAGS -fsanitize=fuzzer "$HERE/fuzz_$h.c" "${extra[@]}" "${objs[@]}" -lyajl -lcrypto -lpthread -lm -o "$OUT/fuzz_$h"
   built+=("$h")
 done
 harnesses=("${built[@]}")
