@@ -47,7 +47,7 @@ typedef struct {
 typedef struct {
     uint32_t layer_index;
     uint64_t node;
-    uint32_t n_parents;           /* 6 (layer 1) or 14 */
+    uint32_t n_parents;           /* 37 in real C1 JSON (TOTAL_PARENTS); 6 or 14 accepted */
     const uint8_t *parents;       /* n_parents * 32 */
 } cuzk_seal_labeling_proof;
 

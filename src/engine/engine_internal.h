@@ -173,6 +173,8 @@ bool eng_srs_evict_idle_locked(cuzk_engine *e, uint64_t need);
 void eng_srs_free_all(cuzk_engine *e);
 /* Add a COLD entry for id if its params file exists in param_cache. */
 void eng_srs_discover(cuzk_engine *e, const char *circuit_id);
+/* porep_provider.c: the PoRep C2 provider (called by register_builtin). */
+int cuzk_engine_porep_register(cuzk_engine *e);
 int eng_srs_lookup_locked(cuzk_engine *e, srs_entry **out, const char *circuit_id, char *err,
                           size_t err_len);
 /* report.c */

@@ -146,5 +146,6 @@ int cuzk_engine_register_builtin(cuzk_engine *e)
     const cuzk_fil_post_info *info;
     for (uint64_t id = 0; !st && cuzk_fil_post_lookup(&info, id) == CUZK_OK; id++)
         eng_srs_discover(e, info->circuit_id);
+    if (!st) st = cuzk_engine_porep_register(e);
     return st;
 }

@@ -27,6 +27,7 @@
 #include <time.h>
 
 #include "bench.h"
+#include "cli_util.h"
 #include "cuzk/pool.h"
 #include "cuzk/post.h"
 #include "cuzk/status.h"
@@ -54,40 +55,6 @@ bool cuzk_bench_post_wants(int argc, char **argv)
         if (!strcmp(argv[i], "--circuit"))
             return !strcmp(argv[i + 1], "winning-post") || !strcmp(argv[i + 1], "window-post");
     return false;
-}
-
-static uint64_t pb_size(const char *s)
-{
-    static const struct {
-        const char *n;
-        uint64_t v;
-    } t[] = {{"2KiB", 2048},
-             {"8MiB", 8ull << 20},
-             {"512MiB", 512ull << 20},
-             {"32GiB", 32ull << 30},
-             {"64GiB", 64ull << 30}};
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-        if (!strcmp(s, t[i].n)) return t[i].v;
-    char *e;
-    unsigned long long v = strtoull(s, &e, 10);
-    return *e ? 0 : v;
-}
-
-static int pb_hex32(uint8_t out[32], const char *hex, const char *what)
-{
-    if (!hex || strlen(hex) != 64) {
-        fprintf(stderr, "cuzk-bench: %s must be 64 hex digits\n", what);
-        return -1;
-    }
-    for (int i = 0; i < 32; i++) {
-        unsigned b;
-        if (sscanf(hex + 2 * i, "%2x", &b) != 1) {
-            fprintf(stderr, "cuzk-bench: %s must be 64 hex digits\n", what);
-            return -1;
-        }
-        out[i] = (uint8_t)b;
-    }
-    return 0;
 }
 
 /* Parse the options shared by all post commands; returns 0 or 2. */
@@ -157,13 +124,13 @@ static int pb_parse(pb_args *a, int argc, char **argv, const char *usage)
             s = &s[a->n_sectors++];
             char *e;
             s->sector_id = strtoull(v, &e, 10);
-            if (!colon || e != colon || pb_hex32(s->comm_r, colon + 1, "--sector N:COMM_R")) goto bad;
+            if (!colon || e != colon || cli_hex32(s->comm_r, colon + 1, "--sector N:COMM_R")) goto bad;
         } else {
             goto bad;
         }
     }
     bool win = circuit && !strcmp(circuit, "winning-post");
-    uint64_t bytes = size ? pb_size(size) : 0;
+    uint64_t bytes = size ? cli_sector_size(size) : 0;
     if (!circuit || (!win && strcmp(circuit, "window-post")) || !bytes) {
         fprintf(stderr, "cuzk-bench: --circuit winning-post|window-post and --sector-size "
                         "2KiB|8MiB|512MiB|32GiB|64GiB are required\n");
@@ -239,24 +206,6 @@ int cuzk_bench_post_circuit_info(int argc, char **argv)
     return k.constraints - k.inputs == rust ? 0 : 1;
 }
 
-static int pb_write(const char *path, const void *b, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f || fwrite(b, 1, n, f) != n || fclose(f)) {
-        fprintf(stderr, "cuzk-bench: cannot write %s: %s\n", path, strerror(errno));
-        if (f) fclose(f);
-        return 1;
-    }
-    return 0;
-}
-
-static double pb_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 int cuzk_bench_post_setup(int argc, char **argv)
 {
     pb_args a = {0};
@@ -282,7 +231,7 @@ int cuzk_bench_post_setup(int argc, char **argv)
     cuzk_groth16_params *p = NULL;
     char err[CUZK_G16_ERR_LEN] = "", id[160], name[200], path[4096], note[300];
     int rc = 1;
-    double t0 = pb_now();
+    double t0 = cli_now();
     int st = cuzk_post_circuit_blank(&c, a.info);
     if (!st) st = cuzk_cs_new(&cs, CUZK_CS_SHAPE, CUZK_CS_MATRICES);
     if (!st) st = cuzk_cs_synthesize(cs, cuzk_post_circuit, &c);
@@ -317,7 +266,7 @@ int cuzk_bench_post_setup(int argc, char **argv)
     fprintf(stderr,
             "setup: %s, %zu constraints, %zu inputs, %zu aux: %.3f s. TEST parameters (marked "
             "<file>.test): never use them for real proofs.\n",
-            a.info->name, r.n_constraints, r.n_inputs, r.n_aux, pb_now() - t0);
+            a.info->name, r.n_constraints, r.n_inputs, r.n_aux, cli_now() - t0);
     rc = 0;
 done:
     cuzk_groth16_params_free(p);
@@ -331,8 +280,8 @@ done:
 static int pb_job(cuzk_post_job **j, const pb_args *a, cuzk_par *par)
 {
     uint8_t rnd[32], pid[32] = {0};
-    if (pb_hex32(rnd, a->rnd_hex, "--randomness")) return 2;
-    if (a->pid_hex && pb_hex32(pid, a->pid_hex, "--prover-id")) return 2;
+    if (cli_hex32(rnd, a->rnd_hex, "--randomness")) return 2;
+    if (a->pid_hex && cli_hex32(pid, a->pid_hex, "--prover-id")) return 2;
     if (!a->pid_hex && a->have_miner) cuzk_post_prover_id(pid, a->miner_id);
     uint8_t **bufs = calloc(a->n_vanilla, sizeof *bufs);
     size_t *lens = calloc(a->n_vanilla, sizeof *lens);
@@ -372,18 +321,18 @@ int cuzk_bench_post_prove(int argc, char **argv)
     char err[CUZK_G16_ERR_LEN] = "";
     int rc = 1;
     if (cuzk_pool_create(&pool, (unsigned)a.threads)) goto done;
-    double tj = pb_now();
+    double tj = cli_now();
     if ((rc = pb_job(&j, &a, cuzk_pool_par(pool)))) goto done;
     fprintf(stderr, "prove: parse + native check of %zu vanilla proofs: %.3f s\n", a.n_vanilla,
-            pb_now() - tj);
+            cli_now() - tj);
     rc = 1;
     cuzk_groth16_load_opts lo = {.par = cuzk_pool_par(pool), .err = err, .err_len = sizeof err};
-    double t0 = pb_now();
+    double t0 = cli_now();
     if (cuzk_groth16_params_load(&p, a.params, &lo)) {
         fprintf(stderr, "cuzk-bench prove: %s: %s\n", a.params, err);
         goto done;
     }
-    double t_load = pb_now() - t0;
+    double t_load = cli_now() - t0;
     if (cuzk_groth16_params_is_test(p))
         fprintf(stderr, "cuzk-bench prove: WARNING: %s are TEST parameters\n", a.params);
     uint8_t proof[CUZK_G16_PROOF_BYTES];
@@ -391,13 +340,13 @@ int cuzk_bench_post_prove(int argc, char **argv)
         cuzk_groth16_timings tm = {0};
         cuzk_groth16_prove_opts o = {
             .deterministic = a.det, .par = cuzk_pool_par(pool), .timings = &tm, .cpu_time = a.cpu_time};
-        double t1 = pb_now();
+        double t1 = cli_now();
         cuzk_cs *cs = NULL;
         if (cuzk_post_job_synthesize(&cs, j, CUZK_CS_PROVE, 0, err, sizeof err)) {
             fprintf(stderr, "cuzk-bench prove: %s\n", err);
             goto done;
         }
-        double t_syn = pb_now() - t1;
+        double t_syn = cli_now() - t1;
         cuzk_groth16_witness w;
         o.err = err;
         o.err_len = sizeof err;
@@ -412,9 +361,9 @@ int cuzk_bench_post_prove(int argc, char **argv)
                 "prove: %s rep %zu: synthesis %.3f s, prove %.3f s (h %.3f, msm l %.3f a %.3f b1 %.3f "
                 "b2 %.3f)%s, total %.3f s wall; params load %.3f s, %zu threads\n",
                 a.info->name, r, t_syn, tm.total, tm.h_ntt + tm.msm_h, tm.msm_l, tm.msm_a, tm.msm_b_g1,
-                tm.msm_b_g2, a.cpu_time ? " cpu-s" : "", pb_now() - t1, t_load, a.threads);
+                tm.msm_b_g2, a.cpu_time ? " cpu-s" : "", cli_now() - t1, t_load, a.threads);
     }
-    if (pb_write(a.out, proof, sizeof proof)) goto done;
+    if (cli_write_file(a.out, proof, sizeof proof)) goto done;
     if (a.inputs_out) {
         size_t n;
         const cuzk_fr *in = cuzk_post_job_inputs(j, &n);
@@ -422,7 +371,7 @@ int cuzk_bench_post_prove(int argc, char **argv)
         if (!b) goto done;
         for (size_t i = 0; i < n; i++)
             cuzk_fr_to_bytes_le(b + 32 * i, &in[i]);
-        int w = pb_write(a.inputs_out, b, 32 * n);
+        int w = cli_write_file(a.inputs_out, b, 32 * n);
         free(b);
         if (w) goto done;
     }
@@ -444,7 +393,7 @@ int cuzk_bench_post_verify(int argc, char **argv)
                         "[--prover-id HEX]\n";
     if (pb_parse(&a, argc, argv, usage)) return 2;
     uint8_t rnd[32];
-    if (!a.vk || !a.proof || !a.n_sectors || pb_hex32(rnd, a.rnd_hex, "--randomness")) {
+    if (!a.vk || !a.proof || !a.n_sectors || cli_hex32(rnd, a.rnd_hex, "--randomness")) {
         fputs(usage, stderr);
         pb_free(&a);
         return 2;
@@ -535,10 +484,10 @@ int cuzk_bench_post_synth(int argc, char **argv)
         cuzk_cs *cs = NULL;
         struct timespec c0, c1;
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
-        double t0 = pb_now();
+        double t0 = cli_now();
         int st = cuzk_cs_new(&cs, (cuzk_cs_mode)mode, 0);
         if (!st) st = cuzk_cs_synthesize(cs, fn, ctx);
-        wall[r] = pb_now() - t0;
+        wall[r] = cli_now() - t0;
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
         cpu[r] = (double)(c1.tv_sec - c0.tv_sec) + 1e-9 * (double)(c1.tv_nsec - c0.tv_nsec);
         if (st) {

@@ -16,6 +16,7 @@
 #include "cuzk/groth16.h"
 #include "cuzk/pool.h"
 #include "g16_cli.h"
+#include "porep_cmds.h"
 #include "post_cmds.h"
 #include "thread_cpu.h"
 
@@ -49,6 +50,7 @@ static int write_all(const char *path, const void *b, size_t n)
 int cmd_prove(int argc, char **argv)
 {
     if (cuzk_bench_post_wants(argc, argv)) return cuzk_bench_post_prove(argc, argv);
+    if (cuzk_bench_porep_wants(argc, argv)) return cuzk_bench_porep_prove(argc, argv);
     g16_circuit_args ca = {0};
     const char *params = NULL, *out = NULL, *inputs_out = NULL;
     size_t threads = 2, reps = 1;

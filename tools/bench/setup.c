@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "bench.h"
+#include "porep_cmds.h"
 #include "post_cmds.h"
 #include "cuzk/groth16.h"
 #include "cuzk/pool.h"
@@ -198,6 +199,7 @@ static int write_file(const char *path, const cuzk_groth16_params *p, int vk_onl
 int cmd_setup(int argc, char **argv)
 {
     if (cuzk_bench_post_wants(argc, argv)) return cuzk_bench_post_setup(argc, argv);
+    if (cuzk_bench_porep_wants(argc, argv)) return cuzk_bench_porep_setup(argc, argv);
     g16_circuit_args ca = {0};
     const char *out = NULL, *seed = "cuzk-test-seed";
     size_t threads = 2;

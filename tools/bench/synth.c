@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "bench.h"
+#include "porep_cmds.h"
 #include "post_cmds.h"
 #include "cuzk/status.h"
 
@@ -221,6 +222,7 @@ static int one_run(bench_circuit *c, cuzk_cs_mode mode, timings *t, cuzk_cs_coun
 int cmd_synth(int argc, char **argv)
 {
     if (cuzk_bench_post_wants(argc, argv)) return cuzk_bench_post_synth(argc, argv);
+    if (cuzk_bench_porep_wants(argc, argv)) return cuzk_bench_porep_synth(argc, argv);
     static const char *const modes[] = {"prove", "witness", "shape", "check"};
     bench_circuit c = {0};
     int mode = CUZK_CS_PROVE, repeat = 3, json = 0;

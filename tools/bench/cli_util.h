@@ -1,0 +1,26 @@
+/* cuzk-bench: the one home of the parsing and I/O helpers the circuit
+ * commands share (sizes, hex, checked numbers, files, clocks, memory), so
+ * every command spells an option's value the same way and reports a bad
+ * value as an error instead of reading it as 0. */
+#ifndef CUZK_BENCH_CLI_UTIL_H
+#define CUZK_BENCH_CLI_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* 2KiB 8MiB 512MiB 32GiB 64GiB (also 1KiB..32KiB, 16MiB, 1GiB) or a byte
+ * count; 0 if not one. */
+uint64_t cli_sector_size(const char *s);
+/* 64 hex digits -> 32 bytes; -1 with a message naming `what`. */
+int cli_hex32(uint8_t out[32], const char *hex, const char *what);
+/* Whole decimal number; -1 with a message naming `what`. */
+int cli_u64(uint64_t *out, const char *s, const char *what);
+/* Write a whole file; 1 with a message on error. */
+int cli_write_file(const char *path, const void *b, size_t n);
+/* Monotonic seconds; this process's CPU seconds (all threads). */
+double cli_now(void);
+double cli_cpu_now(void);
+/* Peak resident set of this process (VmHWM), bytes; 0 if unknown. */
+uint64_t cli_peak_rss(void);
+
+#endif

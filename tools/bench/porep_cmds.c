@@ -1,0 +1,523 @@
+/* cuzk-bench subcommands for the StackedDRG PoRep circuit (cuzk/porep.h),
+ * reached from the generic commands when --circuit is porep:
+ *
+ *   circuit-info --circuit porep --sector-size S [--registered-proof N] [--json]
+ *   setup  --circuit porep --sector-size S --out DIR [--seed S] [--threads T]
+ *          (TEST params under their v28 names, with .test sidecars)
+ *   prove  --circuit porep --params F --c1 F [--sector-size S] [--registered-proof N]
+ *          --out PROOF [--inputs-out F] [--threads T] [--deterministic] [--no-validate]
+ *          (--no-validate trusts the params file: no point checks, for test
+ *          params this machine just made; every partition; the proof is the partitions concatenated, each
+ *          self-verified; --inputs-out: partition-major 32-byte LE Fr, no ONE)
+ *   verify --circuit porep --sector-size S --vk F --proof F --comm-r HEX --comm-d HEX
+ *          --prover-id HEX --sector-id N --ticket HEX --seed HEX
+ *          [--registered-proof N | --porep-id HEX --api-version 1.0|1.1|1.2]
+ *          (prints `valid` / `invalid: <reason>`; exit 0 / 1, 2 for bad arguments)
+ *   synth  --circuit porep (--c1 F [--partition K] | --sector-size S --random-witness)
+ *          [--mode prove|witness|shape|check] [--json]  (the synth-only benchmark)
+ *
+ * S = 2KiB 8MiB 512MiB 32GiB 64GiB; without --registered-proof the V1_1
+ * proof of the size (ids 5-9).  Hex values are the 32 bytes as stored. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bench.h"
+#include "cli_util.h"
+#include "cuzk/pool.h"
+#include "cuzk/porep.h"
+#include "cuzk/status.h"
+#include "g16_cli.h"
+#include "porep_cmds.h"
+
+typedef struct {
+    cuzk_porep_config cfg;
+    bool have_cfg, json, det, random_witness, no_validate;
+    const char *out, *params, *vk, *proof, *c1, *inputs_out, *seed, *mode;
+    const char *comm_r, *comm_d, *prover_id, *ticket, *seed_hex, *porep_id, *api;
+    uint64_t sector_id, partition, threads;
+    bool have_sector_id;
+} rp_args;
+
+bool cuzk_bench_porep_wants(int argc, char **argv)
+{
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--circuit")) return !strcmp(argv[i + 1], "porep");
+    return false;
+}
+
+static int rp_api(const char *s)
+{
+    return !strcmp(s, "1.0")   ? CUZK_FIL_API_V1_0
+           : !strcmp(s, "1.1") ? CUZK_FIL_API_V1_1
+           : !strcmp(s, "1.2") ? CUZK_FIL_API_V1_2
+                               : -1;
+}
+
+/* The registered proof (or custom porep_id) from the options. */
+static int rp_config(rp_args *a, const char *size, const char *reg)
+{
+    char err[256];
+    uint64_t bytes = size ? cli_sector_size(size) : 0, id = UINT64_MAX;
+    if (size && !bytes) {
+        fprintf(stderr, "cuzk-bench: --sector-size %s: not a sector size\n", size);
+        return 2;
+    }
+    if (reg && cli_u64(&id, reg, "--registered-proof")) return 2;
+    if (a->porep_id) {
+        uint8_t pid[32];
+        int api = a->api ? rp_api(a->api) : -1;
+        if (!bytes || api < 0 || cli_hex32(pid, a->porep_id, "--porep-id")) {
+            fprintf(stderr, "cuzk-bench: --porep-id needs --sector-size and --api-version 1.0|1.1|1.2\n");
+            return 2;
+        }
+        if (cuzk_porep_config_custom(&a->cfg, bytes, pid, api, err, sizeof err)) {
+            fprintf(stderr, "cuzk-bench: %s\n", err);
+            return 2;
+        }
+        a->have_cfg = true;
+        return 0;
+    }
+    for (uint64_t k = 5; id == UINT64_MAX && bytes && k < 10; k++) {
+        const cuzk_fil_seal_info *s;
+        if (!cuzk_fil_seal_lookup(&s, k) && s->sector_size == bytes) id = k;
+    }
+    if (id == UINT64_MAX) return 0; /* from the C1, if the command has one */
+    if (cuzk_porep_config_for(&a->cfg, id, err, sizeof err)) {
+        fprintf(stderr, "cuzk-bench: %s\n", err);
+        return 2;
+    }
+    if (bytes && a->cfg.info.sector_size != bytes) {
+        fprintf(stderr, "cuzk-bench: registered proof %llu is %s, not %s\n", (unsigned long long)id,
+                a->cfg.info.name, size);
+        return 2;
+    }
+    a->have_cfg = true;
+    return 0;
+}
+
+static int rp_parse(rp_args *a, int argc, char **argv, const char *usage)
+{
+    const char *size = NULL, *reg = NULL;
+    a->threads = 2;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        bool *flag = !strcmp(o, "--json")             ? &a->json
+                     : !strcmp(o, "--deterministic")  ? &a->det
+                     : !strcmp(o, "--random-witness") ? &a->random_witness
+                     : !strcmp(o, "--no-validate")    ? &a->no_validate
+                                                      : NULL;
+        if (flag) {
+            *flag = true;
+            continue;
+        }
+        const char **str = !strcmp(o, "--circuit")            ? &a->mode /* checked by _wants */
+                           : !strcmp(o, "--out")              ? &a->out
+                           : !strcmp(o, "--params")           ? &a->params
+                           : !strcmp(o, "--vk")               ? &a->vk
+                           : !strcmp(o, "--proof")            ? &a->proof
+                           : !strcmp(o, "--c1")               ? &a->c1
+                           : !strcmp(o, "--inputs-out")       ? &a->inputs_out
+                           : !strcmp(o, "--seed")             ? &a->seed
+                           : !strcmp(o, "--mode")             ? &a->mode
+                           : !strcmp(o, "--comm-r")           ? &a->comm_r
+                           : !strcmp(o, "--comm-d")           ? &a->comm_d
+                           : !strcmp(o, "--prover-id")        ? &a->prover_id
+                           : !strcmp(o, "--ticket")           ? &a->ticket
+                           : !strcmp(o, "--porep-id")         ? &a->porep_id
+                           : !strcmp(o, "--api-version")      ? &a->api
+                           : !strcmp(o, "--sector-size")      ? &size
+                           : !strcmp(o, "--registered-proof") ? &reg
+                                                              : NULL;
+        uint64_t *num = !strcmp(o, "--sector-id")   ? &a->sector_id
+                        : !strcmp(o, "--partition") ? &a->partition
+                        : !strcmp(o, "--threads")   ? &a->threads
+                                                    : NULL;
+        if ((!str && !num) || !v) {
+            fprintf(stderr, "cuzk-bench: unknown or incomplete option %s\n%s", o, usage);
+            return 2;
+        }
+        i++;
+        if (str && !strcmp(o, "--circuit")) continue;
+        if (str)
+            *str = v;
+        else if (cli_u64(num, v, o))
+            return 2;
+        if (num == &a->sector_id) a->have_sector_id = true;
+    }
+    /* --seed is the sector's seed (hex) for verify, a setup seed otherwise */
+    a->seed_hex = a->seed;
+    if (!a->threads || a->threads > 1024) {
+        fprintf(stderr, "cuzk-bench: --threads must be 1..1024\n");
+        return 2;
+    }
+    return rp_config(a, size, reg);
+}
+
+static int rp_shape(cuzk_porep_shape *s, const rp_args *a)
+{
+    if (!a->have_cfg) {
+        fprintf(stderr, "cuzk-bench: --sector-size (or --registered-proof) is required\n");
+        return 2;
+    }
+    if (cuzk_porep_shape_for(s, &a->cfg.info)) {
+        fprintf(stderr, "cuzk-bench: no circuit shape for %s\n", a->cfg.info.name);
+        return 1;
+    }
+    return 0;
+}
+
+int cuzk_bench_porep_circuit_info(int argc, char **argv)
+{
+    rp_args a = {0};
+    const char *usage =
+        "usage: cuzk-bench circuit-info --circuit porep --sector-size S [--registered-proof N] "
+        "[--json]\n";
+    cuzk_porep_shape s;
+    int rc = rp_parse(&a, argc, argv, usage);
+    if (rc || (rc = rp_shape(&s, &a))) return rc;
+    cuzk_porep_circuit_ctx c = {.shape = s};
+    cuzk_cs *cs = NULL;
+    double t0 = cli_now();
+    int st = cuzk_cs_new(&cs, CUZK_CS_SHAPE, 0);
+    if (!st) st = cuzk_cs_synthesize(cs, cuzk_porep_circuit, &c);
+    if (st) {
+        fprintf(stderr, "error: %s\n", cs ? cuzk_cs_error(cs) : cuzk_strerror(st));
+        cuzk_cs_free(cs);
+        return 1;
+    }
+    cuzk_cs_counts k;
+    cuzk_cs_get_counts(cs, &k);
+    cuzk_cs_free(cs);
+    double secs = cli_now() - t0;
+    char pid[160] = "";
+    cuzk_fil_seal_param_id(pid, sizeof pid, &a.cfg.info);
+    size_t rust = cuzk_porep_num_constraints(&s);
+    if (a.json) {
+        printf("{\"circuit\":\"%s\",\"registered_proof\":%llu,\"param_id\":\"%s\",\"partitions\":%u,"
+               "\"challenges\":%u,\"layers\":%u,\"constraints\":%zu,\"rust_constraints\":%zu,\"inputs\":%zu,"
+               "\"aux\":%zu,\"nnz_a\":%zu,\"nnz_b\":%zu,\"nnz_c\":%zu,\"a_aux_density\":%zu,\"b_input_"
+               "density\":%zu,"
+               "\"b_aux_density\":%zu,\"shape_s\":%.3f,\"peak_rss_bytes\":%llu}\n",
+               a.cfg.info.name, (unsigned long long)a.cfg.info.id, pid, a.cfg.info.partitions, s.challenges,
+               s.layers, k.constraints, rust, k.inputs, k.aux, k.nnz_a, k.nnz_b, k.nnz_c, k.a_aux_density,
+               k.b_input_density, k.b_aux_density, secs, (unsigned long long)cli_peak_rss());
+    } else {
+        printf("circuit          %s (registered proof %llu)\n", a.cfg.info.name,
+               (unsigned long long)a.cfg.info.id);
+        printf("param id         %s\n", pid);
+        printf("shape            %u partitions x %u challenges, %u layers, %llu nodes\n",
+               a.cfg.info.partitions, s.challenges, s.layers, (unsigned long long)s.nodes);
+        printf("constraints      %zu (rust-fil-proofs count %zu + %zu input constraints)\n", k.constraints,
+               k.constraints - k.inputs, k.inputs);
+        printf("inputs           %zu (incl. ONE) = n_ic\n", k.inputs);
+        printf("aux              %zu\n", k.aux);
+        printf("nonzeros A/B/C   %zu / %zu / %zu\n", k.nnz_a, k.nnz_b, k.nnz_c);
+        printf("density a_aux    %zu, b_input %zu, b_aux %zu\n", k.a_aux_density, k.b_input_density,
+               k.b_aux_density);
+        printf("shape synthesis  %.3f s, peak RSS %.1f MiB\n", secs, (double)cli_peak_rss() / 1048576.0);
+    }
+    return k.constraints - k.inputs == rust ? 0 : 1;
+}
+
+int cuzk_bench_porep_setup(int argc, char **argv)
+{
+    rp_args a = {0};
+    const char *usage = "usage: cuzk-bench setup --circuit porep --sector-size S --out DIR [--seed S] "
+                        "[--threads T]\n";
+    cuzk_porep_shape s;
+    int rc = rp_parse(&a, argc, argv, usage);
+    if (rc || (rc = rp_shape(&s, &a))) return rc;
+    if (!a.out) {
+        fprintf(stderr, "cuzk-bench setup: --out DIR is required\n%s", usage);
+        return 2;
+    }
+    if (cuzk_porep_num_constraints(&s) > (16u << 20)) {
+        fprintf(stderr, "cuzk-bench setup: %s has %zu constraints: too large for test parameters here\n",
+                a.cfg.info.name, cuzk_porep_num_constraints(&s));
+        return 1;
+    }
+    const char *seed = a.seed ? a.seed : "cuzk-test-seed";
+    mkdir(a.out, 0777);
+    cuzk_pool *pool = NULL;
+    if (cuzk_pool_create(&pool, (unsigned)a.threads)) return 1;
+    cuzk_porep_circuit_ctx c = {.shape = s};
+    cuzk_cs *cs = NULL;
+    cuzk_groth16_params *p = NULL;
+    char err[CUZK_G16_ERR_LEN] = "", id[160], name[200], path[4096], note[300];
+    rc = 1;
+    double t0 = cli_now();
+    int st = cuzk_cs_new(&cs, CUZK_CS_SHAPE, CUZK_CS_MATRICES);
+    if (!st) st = cuzk_cs_synthesize(cs, cuzk_porep_circuit, &c);
+    cuzk_groth16_r1cs r;
+    if (!st) st = cuzk_groth16_r1cs_from_cs(&r, cs);
+    if (st) {
+        fprintf(stderr, "cuzk-bench setup: %s\n", cs ? cuzk_cs_error(cs) : cuzk_strerror(st));
+        goto done;
+    }
+    g16_cli_progress pr;
+    g16_cli_progress_init(&pr);
+    if (cuzk_groth16_setup_test_progress(&p, &r, (const uint8_t *)seed, strlen(seed), cuzk_pool_par(pool),
+                                         g16_cli_setup_progress, &pr, err, sizeof err)) {
+        fprintf(stderr, "cuzk-bench setup: %s\n", err);
+        goto done;
+    }
+    cuzk_fil_seal_param_id(id, sizeof id, &a.cfg.info);
+    snprintf(note, sizeof note, "seed=%s circuit=%s", seed, a.cfg.info.name);
+    for (int k = 0; k < 2; k++) {
+        cuzk_fil_param_file_name(name, sizeof name, id, k ? "vk" : "params");
+        snprintf(path, sizeof path, "%s/%s", a.out, name);
+        FILE *f = fopen(path, "wb");
+        int w = !f  ? CUZK_ERR_IO
+                : k ? cuzk_groth16_vk_write(f, cuzk_groth16_params_vk(p))
+                    : cuzk_groth16_params_write(f, p);
+        if ((f && fclose(f)) || w || cuzk_groth16_mark_test(path, note)) {
+            fprintf(stderr, "cuzk-bench setup: cannot write %s\n", path);
+            goto done;
+        }
+        printf("%s\n", path);
+    }
+    fprintf(stderr,
+            "setup: %s, %zu constraints, %zu inputs, %zu aux: %.3f s. TEST parameters (marked <file>.test): "
+            "never use them for real proofs.\n",
+            a.cfg.info.name, r.n_constraints, r.n_inputs, r.n_aux, cli_now() - t0);
+    rc = 0;
+done:
+    cuzk_groth16_params_free(p);
+    cuzk_cs_free(cs);
+    cuzk_pool_destroy(pool);
+    return rc;
+}
+
+/* Read --c1 and build the job (parse + native checks); message printed. */
+static int rp_job(cuzk_porep_job **j, const rp_args *a, cuzk_par *par)
+{
+    size_t len = 0;
+    char *json = (char *)g16_cli_read_file(a->c1, &len);
+    if (!json) return 1;
+    char err[1024] = "";
+    double t0 = cli_now();
+    uint64_t want = a->have_cfg ? a->cfg.info.id : UINT64_MAX;
+    int st = cuzk_porep_job_new(j, json, len, want, NULL, 0, par, err, sizeof err);
+    free(json);
+    if (st) {
+        fprintf(stderr, "cuzk-bench: %s: %s\n", a->c1, err);
+        return 1;
+    }
+    fprintf(stderr, "porep: %s: parse + native check of %u partitions: %.3f s\n", a->c1,
+            cuzk_porep_job_partitions(*j), cli_now() - t0);
+    return 0;
+}
+
+static int rp_write_inputs(const char *path, const cuzk_porep_job *j)
+{
+    uint32_t parts = cuzk_porep_job_partitions(j);
+    size_t n = 0;
+    cuzk_porep_job_inputs(j, 0, &n);
+    uint8_t *b = malloc(32 * n * parts);
+    if (!b) return 1;
+    for (uint32_t k = 0; k < parts; k++) {
+        const cuzk_fr *in = cuzk_porep_job_inputs(j, k, &n);
+        for (size_t i = 0; i < n; i++)
+            cuzk_fr_to_bytes_le(b + 32 * (k * n + i), &in[i]);
+    }
+    int rc = cli_write_file(path, b, 32 * n * parts);
+    free(b);
+    return rc;
+}
+
+int cuzk_bench_porep_prove(int argc, char **argv)
+{
+    rp_args a = {0};
+    const char *usage = "usage: cuzk-bench prove --circuit porep --params F --c1 F [--sector-size S] "
+                        "[--registered-proof N] --out PROOF [--inputs-out F] [--threads T] [--deterministic] "
+                        "[--no-validate]\n";
+    int rc = rp_parse(&a, argc, argv, usage);
+    if (rc) return rc;
+    if (!a.params || !a.c1 || !a.out) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    cuzk_porep_job *j = NULL;
+    cuzk_pool *pool = NULL;
+    cuzk_groth16_params *p = NULL;
+    uint8_t *proofs = NULL;
+    char err[CUZK_G16_ERR_LEN] = "";
+    rc = 1;
+    if (cuzk_pool_create(&pool, (unsigned)a.threads) || rp_job(&j, &a, cuzk_pool_par(pool))) goto done;
+    cuzk_groth16_load_opts lo = {.flags = a.no_validate ? CUZK_G16_LOAD_NO_VALIDATE : 0u,
+                                 .par = cuzk_pool_par(pool),
+                                 .err = err,
+                                 .err_len = sizeof err};
+    double t0 = cli_now();
+    if (cuzk_groth16_params_load(&p, a.params, &lo)) {
+        fprintf(stderr, "cuzk-bench prove: %s: %s\n", a.params, err);
+        goto done;
+    }
+    double t_load = cli_now() - t0;
+    if (cuzk_groth16_params_is_test(p))
+        fprintf(stderr, "cuzk-bench prove: WARNING: %s are TEST parameters\n", a.params);
+    uint32_t parts = cuzk_porep_job_partitions(j);
+    proofs = malloc((size_t)parts * CUZK_G16_PROOF_BYTES);
+    if (!proofs) goto done;
+    for (uint32_t k = 0; k < parts; k++) {
+        cuzk_groth16_timings tm = {0};
+        cuzk_groth16_prove_opts o = {.deterministic = a.det,
+                                     .par = cuzk_pool_par(pool),
+                                     .timings = &tm,
+                                     .err = err,
+                                     .err_len = sizeof err};
+        double t1 = cli_now();
+        cuzk_cs *cs = NULL;
+        if (cuzk_porep_job_synthesize(&cs, j, k, CUZK_CS_PROVE, 0, err, sizeof err)) {
+            fprintf(stderr, "cuzk-bench prove: %s\n", err);
+            goto done;
+        }
+        double t_syn = cli_now() - t1;
+        cuzk_groth16_witness w;
+        uint8_t(*pk)[CUZK_G16_PROOF_BYTES] = (uint8_t(*)[CUZK_G16_PROOF_BYTES])(proofs + (size_t)k * 192);
+        int st = cuzk_groth16_witness_from_cs(&w, cs);
+        if (!st) st = cuzk_groth16_prove(pk, p, &w, 1, &o);
+        cuzk_cs_free(cs);
+        bool ok = false;
+        size_t n;
+        const cuzk_fr *in = cuzk_porep_job_inputs(j, k, &n);
+        if (!st) {
+            cuzk_groth16_pvk pvk;
+            cuzk_groth16_pvk_prepare(&pvk, cuzk_groth16_params_vk(p));
+            st = cuzk_groth16_verify(&ok, &pvk, *pk, in, n, err, sizeof err);
+        }
+        if (st || !ok) {
+            fprintf(stderr, "cuzk-bench prove: partition %u: %s\n", k,
+                    st ? err : "the proof does not self-verify");
+            goto done;
+        }
+        fprintf(
+            stderr,
+            "prove: %s partition %u/%u: synthesis %.3f s, prove %.3f s (h %.3f, msm l %.3f a %.3f b1 %.3f b2 "
+            "%.3f), self-verified; params load %.3f s, %llu threads\n",
+            a.cfg.info.name, k + 1, parts, t_syn, tm.total, tm.h_ntt + tm.msm_h, tm.msm_l, tm.msm_a,
+            tm.msm_b_g1, tm.msm_b_g2, t_load, (unsigned long long)a.threads);
+    }
+    if (cli_write_file(a.out, proofs, (size_t)parts * CUZK_G16_PROOF_BYTES)) goto done;
+    if (a.inputs_out && rp_write_inputs(a.inputs_out, j)) goto done;
+    printf("%s\n", a.out);
+    rc = 0;
+done:
+    free(proofs);
+    cuzk_groth16_params_free(p);
+    cuzk_pool_destroy(pool);
+    cuzk_porep_job_free(j);
+    return rc;
+}
+
+int cuzk_bench_porep_verify(int argc, char **argv)
+{
+    rp_args a = {0};
+    const char *usage =
+        "usage: cuzk-bench verify --circuit porep --sector-size S --vk F --proof F --comm-r HEX "
+        "--comm-d HEX --prover-id HEX --sector-id N --ticket HEX --seed HEX "
+        "[--registered-proof N | --porep-id HEX --api-version 1.0|1.1|1.2]\n";
+    int rc = rp_parse(&a, argc, argv, usage);
+    if (rc) return rc;
+    cuzk_porep_sector sec;
+    if (!a.have_cfg || !a.vk || !a.proof || !a.have_sector_id ||
+        cli_hex32(sec.comm_r, a.comm_r, "--comm-r") || cli_hex32(sec.comm_d, a.comm_d, "--comm-d") ||
+        cli_hex32(sec.prover_id, a.prover_id, "--prover-id") || cli_hex32(sec.ticket, a.ticket, "--ticket") ||
+        cli_hex32(sec.seed, a.seed_hex, "--seed")) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    sec.sector_id = a.sector_id;
+    char err[CUZK_G16_ERR_LEN] = "";
+    cuzk_groth16_load_opts lo = {.err = err, .err_len = sizeof err};
+    cuzk_groth16_vk *vk = NULL;
+    if (cuzk_groth16_vk_load(&vk, a.vk, &lo)) {
+        fprintf(stderr, "cuzk-bench verify: %s: %s\n", a.vk, err);
+        return 2;
+    }
+    size_t len = 0;
+    uint8_t *proof = g16_cli_read_file(a.proof, &len);
+    rc = 2;
+    if (proof) {
+        bool ok = false;
+        int st = cuzk_porep_verify(&ok, vk, &a.cfg, &sec, proof, len, err, sizeof err);
+        if (st == CUZK_ERR_ARG && len % CUZK_G16_PROOF_BYTES == 0 && !strstr(err, "proof is")) {
+            fprintf(stderr, "cuzk-bench verify: %s\n", err); /* vk size, partitions: the arguments */
+        } else if (st || !ok) {
+            printf("invalid: %s\n", err[0] ? err : "proof does not verify");
+            rc = 1;
+        } else {
+            printf("valid\n");
+            rc = 0;
+        }
+    }
+    free(proof);
+    cuzk_groth16_vk_free(vk);
+    return rc;
+}
+
+int cuzk_bench_porep_synth(int argc, char **argv)
+{
+    rp_args a = {0};
+    const char *usage = "usage: cuzk-bench synth --circuit porep (--c1 F [--partition K] | --sector-size S "
+                        "--random-witness) [--mode prove|witness|shape|check] [--json]\n";
+    int rc = rp_parse(&a, argc, argv, usage);
+    if (rc) return rc;
+    static const char *const modes[] = {"prove", "witness", "shape", "check"};
+    int mode = CUZK_CS_PROVE;
+    if (a.mode)
+        for (mode = 0; mode < 4 && strcmp(a.mode, modes[mode]); mode++) {
+        }
+    if (mode == 4 || (!a.c1 && !a.random_witness && mode != CUZK_CS_SHAPE) || (a.c1 && a.random_witness)) {
+        fprintf(stderr, "cuzk-bench synth: give --c1 F or --random-witness (or --mode shape)\n%s", usage);
+        return 2;
+    }
+    cuzk_porep_job *j = NULL;
+    cuzk_porep_random_witness rw = {0x5eed, {0}};
+    cuzk_porep_circuit_ctx ctx = {0};
+    if (a.c1) {
+        if ((rc = rp_job(&j, &a, NULL))) return rc;
+        if (a.partition >= cuzk_porep_job_partitions(j) ||
+            cuzk_porep_job_circuit(&ctx, j, (uint32_t)a.partition)) {
+            fprintf(stderr, "cuzk-bench synth: --partition %llu of %u\n", (unsigned long long)a.partition,
+                    cuzk_porep_job_partitions(j));
+            cuzk_porep_job_free(j);
+            return 2;
+        }
+        a.cfg = *cuzk_porep_job_config(j);
+    } else {
+        if ((rc = rp_shape(&rw.shape, &a))) return rc;
+        ctx.shape = rw.shape;
+        ctx.witness = a.random_witness ? cuzk_porep_random_witness_fn : NULL;
+        ctx.wctx = &rw;
+    }
+    cuzk_cs *cs = NULL;
+    double t0 = cli_now(), c0 = cli_cpu_now();
+    int st = cuzk_cs_new(&cs, (cuzk_cs_mode)mode, 0);
+    if (!st) st = cuzk_cs_synthesize(cs, cuzk_porep_circuit, &ctx);
+    double wall = cli_now() - t0, cpu = cli_cpu_now() - c0;
+    if (st) fprintf(stderr, "cuzk-bench synth: %s\n", cs ? cuzk_cs_error(cs) : cuzk_strerror(st));
+    cuzk_cs_counts k = {0};
+    if (!st) cuzk_cs_get_counts(cs, &k);
+    cuzk_cs_free(cs);
+    if (j) free(ctx.wctx);
+    cuzk_porep_job_free(j);
+    if (st) return 1;
+    uint64_t rss = cli_peak_rss();
+    if (a.json)
+        printf("{\"circuit\":\"%s\",\"mode\":\"%s\",\"witness\":\"%s\",\"constraints\":%zu,\"wall_s\":%.6f,"
+               "\"cpu_s\":%.6f,\"threads\":1,\"constraints_per_s\":%.0f,\"peak_rss_bytes\":%llu}\n",
+               a.cfg.info.name, modes[mode],
+               a.c1               ? "c1"
+               : a.random_witness ? "random"
+                                  : "none",
+               k.constraints, wall, cpu, (double)k.constraints / wall, (unsigned long long)rss);
+    else
+        printf("%s %s: %zu constraints, %.3f s wall, %.3f s cpu, 1 thread, %.2f M constraints/s, peak RSS "
+               "%.1f MiB\n",
+               a.cfg.info.name, modes[mode], k.constraints, wall, cpu, (double)k.constraints / wall / 1e6,
+               (double)rss / 1048576.0);
+    return 0;
+}
