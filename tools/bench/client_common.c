@@ -23,7 +23,8 @@ void client_req_init(client_req *r)
 
 void client_req_free(client_req *r)
 {
-    for (size_t i = 0; i < r->m.n_vanilla_proofs; i++) free(r->vp[i].data);
+    for (size_t i = 0; i < r->m.n_vanilla_proofs; i++)
+        free(r->vp[i].data);
     if (r->m.vanilla_proof.data) free(r->m.vanilla_proof.data);
     client_req_init(r);
 }
@@ -86,7 +87,11 @@ static int parse_sector_size(uint64_t *out, const char *s)
     static const struct {
         const char *n;
         uint64_t v;
-    } t[] = {{"2KiB", 2048}, {"8MiB", 8u << 20}, {"512MiB", 512u << 20}, {"32GiB", 32ull << 30}, {"64GiB", 64ull << 30}};
+    } t[] = {{"2KiB", 2048},
+             {"8MiB", 8u << 20},
+             {"512MiB", 512u << 20},
+             {"32GiB", 32ull << 30},
+             {"64GiB", 64ull << 30}};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         if (!strcasecmp(s, t[i].n)) {
             *out = t[i].v;
@@ -100,8 +105,12 @@ static int kind_from_name(const char *s)
     static const struct {
         const char *a, *b;
         int k;
-    } t[] = {{"porep", "POREP_SEAL_COMMIT", 1},  {"snap", "SNAP_DEALS_UPDATE", 2}, {"window-post", "WINDOW_POST_PARTITION", 3},
-             {"winning-post", "WINNING_POST", 4}, {"test", "TEST", 5},             {"unspecified", "PROOF_KIND_UNSPECIFIED", 0}};
+    } t[] = {{"porep", "POREP_SEAL_COMMIT", 1},
+             {"snap", "SNAP_DEALS_UPDATE", 2},
+             {"window-post", "WINDOW_POST_PARTITION", 3},
+             {"winning-post", "WINNING_POST", 4},
+             {"test", "TEST", 5},
+             {"unspecified", "PROOF_KIND_UNSPECIFIED", 0}};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         if (!strcasecmp(s, t[i].a) || !strcasecmp(s, t[i].b)) return t[i].k;
     if (!strcasecmp(s, "window_post")) return 3;
@@ -112,11 +121,13 @@ static int kind_from_name(const char *s)
 int client_req_arg(client_req *r, int argc, char **argv, int *i)
 {
     const char *a = argv[*i];
-    static const char *const with_value[] = {"--kind", "--vanilla", "--vanilla-text", "--sector-size",
-                                             "--registered-proof", "--priority", "--request-id", "--sector",
-                                             "--miner-id", "--randomness", "--partition", NULL};
+    static const char *const with_value[] = {
+        "--kind",     "--vanilla",    "--vanilla-text", "--c1",       "--sector-size", "--registered-proof",
+        "--priority", "--request-id", "--sector",       "--miner-id", "--randomness",  "--partition",
+        NULL};
     bool ours = false;
-    for (int k = 0; with_value[k]; k++) ours |= !strcmp(a, with_value[k]);
+    for (int k = 0; with_value[k]; k++)
+        ours |= !strcmp(a, with_value[k]);
     if (!ours) return 0;
     if (*i + 1 >= argc) {
         fprintf(stderr, "%s needs a value\n", a);
@@ -140,6 +151,14 @@ int client_req_arg(client_req *r, int argc, char **argv, int *i)
         if (read_file(&r->vp[r->m.n_vanilla_proofs], v)) return -1;
         r->m.n_vanilla_proofs++;
         r->m.vanilla_proofs = r->vp;
+    } else if (!strcmp(a, "--c1")) { /* PoRep: the C1 output (envelope or bare JSON) as vanilla_proof */
+        free(r->m.vanilla_proof.data);
+        r->m.vanilla_proof.data = NULL;
+        if (read_file(&r->m.vanilla_proof, v)) return -1;
+        if (!r->kind_name[0]) {
+            r->m.proof_kind = (Cuzk__V1__ProofKind)1;
+            snprintf(r->kind_name, sizeof r->kind_name, "porep");
+        }
     } else if (!strcmp(a, "--vanilla-text")) {
         free(r->m.vanilla_proof.data);
         r->m.vanilla_proof.data = (uint8_t *)strdup(v);
@@ -183,7 +202,9 @@ int client_req_check(const client_req *r)
         return -1;
     }
     if (!r->m.n_vanilla_proofs && !r->m.vanilla_proof.len) {
-        fprintf(stderr, "no input: give --vanilla FILE (PoSt: one per sector) or --vanilla-text STR (test kind)\n");
+        fprintf(stderr,
+                "no input: give --c1 FILE (PoRep), --vanilla FILE (PoSt: one per sector) or --vanilla-text "
+                "STR (test kind)\n");
         return -1;
     }
     return 0;
@@ -204,8 +225,8 @@ int client_prove(cuzk_rpc_client *c, const Cuzk__V1__SubmitProofRequest *m, uint
     Cuzk__V1__ProveRequest req = CUZK__V1__PROVE_REQUEST__INIT;
     req.submit = (Cuzk__V1__SubmitProofRequest *)m;
     ProtobufCMessage *out = NULL;
-    int code = cuzk_rpc_call(c, CUZK_RPC_PROVE, &req.base, &cuzk__v1__prove_response__descriptor, &out, timeout_ms,
-                             err, errlen);
+    int code = cuzk_rpc_call(c, CUZK_RPC_PROVE, &req.base, &cuzk__v1__prove_response__descriptor, &out,
+                             timeout_ms, err, errlen);
     *resp = (Cuzk__V1__ProveResponse *)out;
     if (code == 0 && !(*resp)->result) {
         snprintf(err, errlen, "ProveResponse without result");
@@ -225,7 +246,8 @@ const char *client_status_name(int s)
 void client_print_result(const Cuzk__V1__AwaitProofResponse *r)
 {
     printf("job %s: %s", r->job_id, client_status_name(r->status));
-    if (r->status == CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED) printf(" (%zu proof bytes)", r->proof.len);
+    if (r->status == CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED)
+        printf(" (%zu proof bytes)", r->proof.len);
     if (*r->error_message) printf(": %s", r->error_message);
     printf("\n  queue_wait %llu ms | srs_load %llu ms | synthesis %llu ms | prove %llu ms | total %llu ms\n",
            (unsigned long long)r->queue_wait_ms, (unsigned long long)r->srs_load_ms,

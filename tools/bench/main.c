@@ -22,7 +22,7 @@ static const struct {
     {"gen-vanilla", cmd_gen_vanilla, "gen-vanilla post --sector-size 2KiB|8MiB|512MiB --sector N --randomness HEX --out DIR [--seed S] [--threads T]  synthetic sector + PoSt vanilla proofs\n"
      "  gen-vanilla porep --sector-size 2KiB|8MiB|512MiB --out DIR [--registered-proof N] [--sector N] [--miner-id N] [--seed S] [--threads T]  natively sealed test sector + C1 JSON"},
 #ifdef CUZK_HAVE_GRPC
-    {"single", cmd_single, "single [--addr A] --kind K (--vanilla F... | --vanilla-text S) [request opts] [--out PROOF] [--json]  one Prove via the daemon"},
+    {"single", cmd_single, "single [--addr A] --kind K (--c1 F | --vanilla F... | --vanilla-text S) [request opts] [--out PROOF] [--json]  one Prove via the daemon"},
     {"batch", cmd_batch, "batch [--addr A] --count N --concurrency C --kind K ...  throughput, p50/p95/p99"},
     {"stress", cmd_stress, "stress [--addr A] --duration S --job KIND:RATE:(@FILE|TEXT)... [request opts]  mixed load, every proof checked"},
     {"status", cmd_status, "status [--addr A] [--repeat N]  daemon GetStatus (--repeat: calls/s)"},
