@@ -10,16 +10,25 @@
  * Contract:
  *  - cuzk_seal_graph_init is the only fallible step; afterwards the graph is
  *    immutable and every query is a pure function of (graph, node), safe to
- *    call from any number of threads, allocation free.
+ *    call from any number of threads; no allocation of ours after a
+ *    thread's first query (see BLAKE2b below).
  *  - Parents are returned in rust-fil-proofs order (unsorted, may repeat):
  *    DRG [node-1, p1..p5] for api >= V1_1, [p1..p5, node-1] for V1_0; nodes
  *    0 and 1 have six 0 parents.  Expander parents in Feistel order.
  *  - A node >= g->nodes has no parents: every entry is
  *    CUZK_SEAL_GRAPH_NO_PARENT (never a valid index), so a caller checking a
  *    foreign proof cannot hang or read out of range.
+ *  - BLAKE2b-512 (the Feistel round) comes from OpenSSL's libcrypto: the
+ *    EVP_MD is fetched once, and each thread that queries keeps one
+ *    EVP_MD_CTX, allocated at its first query and freed when it exits
+ *    (OpenSSL 3.0 itself still re-allocates a small provider context per
+ *    hash, from the thread's malloc cache).  An allocation failing (out
+ *    of memory) aborts the process, since a query has no error to return
+ *    and a wrong parent corrupts a sector.
  *  - Cost (one thread, see docs/architecture.md "StackedDRG graph"): DRG
- *    parents two ChaCha8 blocks; expander parents ~16 one-block BLAKE2b-512
- *    on average (8 parents x 3 rounds x ~2 cycle-walk steps at 2K..32G).
+ *    parents two ChaCha8 blocks; expander parents ~48 one-block BLAKE2b-512
+ *    on average (8 parents x 3 rounds x ~2 cycle-walk steps at 2K..64G),
+ *    ~0.3 us each through EVP: ~15 us per node.
  *
  * All data is public: nothing here is constant time. */
 #ifndef CUZK_SEAL_GRAPH_H
@@ -63,7 +72,9 @@ typedef struct {
 
 /* nodes in [1, 2^32 - 1] (rust-fil-proofs: "too many nodes" above u32),
  * porep_id 32 bytes (cuzk_fil_seal_porep_id), api_version one of
- * CUZK_FIL_API_*.  CUZK_ERR_ARG with a message otherwise. */
+ * CUZK_FIL_API_*.  CUZK_ERR_ARG with a message otherwise;
+ * CUZK_ERR_UNSUPPORTED if libcrypto has no BLAKE2b-512
+ * (cuzk_seal_feistel_setup). */
 int cuzk_seal_graph_init(cuzk_seal_graph *g, uint64_t nodes, const uint8_t porep_id[32], int api_version,
                          char *err, size_t err_len);
 /* The graph of a registered seal proof: nodes = sector_size / 32, its
@@ -79,7 +90,7 @@ void cuzk_seal_graph_parents(const cuzk_seal_graph *g, uint64_t node, uint32_t o
 /* Parents of nodes [first, first + count) into out[14 * count], each row
  * as cuzk_seal_graph_parents gives it (rows of nodes >= g->nodes are
  * CUZK_SEAL_GRAPH_NO_PARENT).  The fast path for sweeps (sealing a layer,
- * the cache digest): expander parents via permute_range, no allocation. */
+ * the cache digest): expander parents via permute_range. */
 void cuzk_seal_graph_parents_range(const cuzk_seal_graph *g, uint64_t first, size_t count, uint32_t *out);
 
 /* sha256 digest of the whole parent cache file as rust-fil-proofs writes it
@@ -107,6 +118,13 @@ int cuzk_seal_graph_cache_id(char *out, size_t cap, const cuzk_seal_graph *g, ch
 void cuzk_seal_chacha_block(uint32_t out[16], const uint32_t key[8], uint64_t counter, uint64_t stream,
                             unsigned double_rounds);
 
+/* Fetches libcrypto's BLAKE2b-512 once per process and checks that this
+ * thread can hash with it: CUZK_ERR_UNSUPPORTED with a message when the
+ * library lacks it.  cuzk_seal_graph_init calls it; code that uses the
+ * cuzk_seal_feistel_* functions without a graph calls it first (otherwise
+ * a missing BLAKE2b aborts at the first round).  Thread safe. */
+int cuzk_seal_feistel_setup(char *err, size_t err_len);
+
 /* num_elements >= 1 (the permutation of an empty set does not exist: n = 0
  * is treated as 1). */
 void cuzk_seal_feistel_init(cuzk_seal_feistel *f, uint64_t num_elements, const uint64_t keys[4]);
@@ -117,14 +135,11 @@ uint64_t cuzk_seal_feistel_round(uint64_t right, uint64_t key, uint64_t right_ma
  * index >= f->n gives UINT64_MAX (cycle walking might not terminate). */
 uint64_t cuzk_seal_feistel_permute(const cuzk_seal_feistel *f, uint64_t index);
 uint64_t cuzk_seal_feistel_invert(const cuzk_seal_feistel *f, uint64_t index);
-/* Eight permutations (out[i] = permute(in[i])), with AVX-512 when the CPU
- * has it and allow_simd is set (0 forces the scalar path, for tests). */
+/* Eight permutations (out[i] = permute(in[i])).  allow_simd is ignored
+ * (kept for the API): libcrypto's BLAKE2b has no multi-lane entry point. */
 void cuzk_seal_feistel_permute8(const cuzk_seal_feistel *f, const uint64_t in[8], uint64_t out[8],
                                 int allow_simd);
-/* out[i] = permute(first + i) for i < count (UINT64_MAX past n): a sweep.
- * With AVX-512 a lane takes the next index as soon as its own is done, so
- * no lane idles while another walks its cycle (about twice the rate of
- * permute8 per index). */
+/* out[i] = permute(first + i) for i < count (UINT64_MAX past n): a sweep. */
 void cuzk_seal_feistel_permute_range(const cuzk_seal_feistel *f, uint64_t first, size_t count, uint64_t *out);
 /* One pass of the network without cycle walking (feistel.rs encode /
  * decode): a bijection on [0, 4^half_bits). */

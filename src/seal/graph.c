@@ -3,12 +3,13 @@
  * cache file.
  *
  * Sealing needs the 14 parents of every node of every layer, and vanilla
- * verification needs them for each challenge, so a query is a pure,
- * allocation-free function of (graph, node): two ChaCha8 blocks for the DRG
- * parents, eight Feistel permutations for the expander parents.  The cache
- * digest streams the file rust-fil-proofs would write through SHA-256
- * batch by batch, computing each batch's parents on the caller's cuzk_par,
- * so a 64 GiB graph (120 GB of cache) needs only a few MiB.
+ * verification needs them for each challenge, so a query is a pure
+ * function of (graph, node): two ChaCha8 blocks for the DRG parents, eight
+ * Feistel permutations (~48 BLAKE2b through a per-thread EVP context) for
+ * the expander ones.  The cache digest streams the file rust-fil-proofs
+ * would write through SHA-256 batch by batch, computing each batch's
+ * parents on the caller's cuzk_par, so a 64 GiB graph (120 GB of cache)
+ * needs only a few MiB.
  *
  * rand 0.8's `gen::<u64>()` on ChaCha8Rng is next_u64: two consecutive
  * keystream words, low first; DRSample takes `% n` directly (no gen_range,
@@ -60,6 +61,8 @@ int cuzk_seal_graph_init(cuzk_seal_graph *g, uint64_t nodes, const uint8_t porep
     if (api_version != CUZK_FIL_API_V1_0 && api_version != CUZK_FIL_API_V1_1 &&
         api_version != CUZK_FIL_API_V1_2)
         return cuzk_errf(err, err_len, CUZK_ERR_ARG, "seal graph: unknown api version %d", api_version);
+    int rc = cuzk_seal_feistel_setup(err, err_len);
+    if (rc != CUZK_OK) return rc;
     memset(g, 0, sizeof *g);
     g->nodes = nodes;
     g->api_version = api_version;
