@@ -27,8 +27,9 @@
  *    and a wrong parent corrupts a sector.
  *  - Cost (one thread, see docs/architecture.md "StackedDRG graph"): DRG
  *    parents two ChaCha8 blocks; expander parents ~48 one-block BLAKE2b-512
- *    on average (8 parents x 3 rounds x ~2 cycle-walk steps at 2K..64G),
- *    ~0.3 us each through EVP: ~15 us per node.
+ *    on average (8 parents x 3 rounds x ~2 cycle-walk steps at 2K..32G;
+ *    ~24 at 64G, where 8 * nodes is a power of 4), ~0.35 us each through
+ *    EVP: ~18 us per node, query or sweep alike.
  *
  * All data is public: nothing here is constant time. */
 #ifndef CUZK_SEAL_GRAPH_H
