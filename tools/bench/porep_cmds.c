@@ -346,6 +346,7 @@ int cuzk_bench_porep_prove(int argc, char **argv)
     char err[CUZK_G16_ERR_LEN] = "";
     rc = 1;
     if (cuzk_pool_create(&pool, (unsigned)a.threads) || rp_job(&j, &a, cuzk_pool_par(pool))) goto done;
+    a.cfg = *cuzk_porep_job_config(j);
     cuzk_groth16_load_opts lo = {.flags = a.no_validate ? CUZK_G16_LOAD_NO_VALIDATE : 0u,
                                  .par = cuzk_pool_par(pool),
                                  .err = err,
