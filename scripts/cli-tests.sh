@@ -8,10 +8,11 @@ set -euo pipefail
 BIN=${1:-build/bin}
 VEC=$(cd "$(dirname "$0")/.." && pwd)/tests/vectors/ec.txt
 fail=0
-check() { # name expected-exit command...
-  local name=$1 want=$2; shift 2
+check() { # name expected-exit command...   (steps of a second or more print their time)
+  local name=$1 want=$2 t0=$EPOCHREALTIME el; shift 2
   set +e; out=$("$@" 2>&1); rc=$?; set -e
-  if [ "$rc" != "$want" ]; then echo "FAIL $name: exit $rc, want $want: $out"; fail=1; else echo "ok   $name"; fi
+  el=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { d = b - a; if (d >= 1) printf " (%.1f s)", d }')
+  if [ "$rc" != "$want" ]; then echo "FAIL $name: exit $rc, want $want: $out"; fail=1; else echo "ok   $name$el"; fi
 }
 expect_out() { # name regex (matched against $out from the last check)
   if ! grep -qE "$2" <<<"$out"; then echo "FAIL $1: output lacks /$2/: $out"; fail=1; fi
@@ -131,4 +132,86 @@ for kind in winning window; do
 done
 check post-verify-bad-hex 2 "$BIN/cuzk-bench" verify --circuit window-post --sector-size 2KiB --vk "$VK" \
   --proof "$T/window.proof" --randomness zz --sector "1:$COMM_R" --miner-id 1000
+
+# ---- PoRep C2 (StackedDRG) ---------------------------------------------------------
+# constraints - inputs (our count includes the ONE input, bellperson's does not)
+# must equal rust-fil-proofs' counts (filecoin-proofs' constraint tests):
+# 2K/8M/512M have 40 public inputs, 32G/64G 328 (~20 s each here, 45 MB).
+while read -r size want inputs; do
+  check porep-circuit-info-$size 0 "$BIN/cuzk-bench" circuit-info --circuit porep --sector-size "$size" --json
+  expect_out porep-circuit-info-$size-inputs "\"inputs\":$inputs,"
+  c=$(sed -n 's/.*"constraints":\([0-9]*\),.*/\1/p' <<<"$out")
+  if [ -z "$c" ] || [ $((c - inputs)) != "$want" ]; then
+    echo "FAIL porep-circuit-info-$size: constraints - inputs = $((${c:-0} - inputs)), rust-fil-proofs: $want"
+    fail=1
+  fi
+done <<'COUNTS'
+2KiB 2687921 40
+8MiB 3844929 40
+512MiB 4423433 40
+32GiB 130278541 328
+64GiB 131185849 328
+COUNTS
+
+# Every 2 KiB seal proof kind -- V1 (0), V1_1 (5), synthetic (10), NI (15): the
+# natively sealed sector's C1 satisfies the circuit (synth --mode check).
+for rp in 0 5 10 15; do
+  check porep-gen-vanilla-rp$rp 0 "$BIN/cuzk-bench" gen-vanilla porep --sector-size 2KiB --registered-proof $rp \
+    --out "$T/porep-$rp"
+  check porep-synth-check-rp$rp 0 "$BIN/cuzk-bench" synth --circuit porep --c1 "$T/porep-$rp/c1.json" --mode check
+done
+check porep-synth-check-ni-partition-12 0 "$BIN/cuzk-bench" synth --circuit porep --c1 "$T/porep-15/c1.json" \
+  --partition 12 --mode check
+check porep-synth-not-c1 1 "$BIN/cuzk-bench" synth --circuit porep --c1 "$T/porep-5/summary.json" --mode check
+
+# 2 KiB round trip: setup (cached) -> prove -> verify with summary.json's values.
+# Random TEST params take ~5 minutes on 2 cores, so they are made once, in a
+# cache that outlives this run; scripts/daemon-tests.sh uses it too.
+PPC=${CUZK_POREP_TEST_PARAMS:-$HOME/.cache/cuzk/test-params-porep-2k}
+if [ ! -f "$PPC/.done-porep-2k" ]; then
+  echo "porep: creating 2 KiB TEST parameters in $PPC (once; ~5 minutes on 2 cores)"
+  mkdir -p "$PPC"
+  check porep-setup-2k 0 "$BIN/cuzk-bench" setup --circuit porep --sector-size 2KiB --out "$PPC"
+  if [ "$rc" = 0 ]; then touch "$PPC/.done-porep-2k"; fi
+fi
+PP=$(ls "$PPC"/v28-stacked-proof-of-replication-*.params 2>/dev/null | head -1 || true)
+PVK=${PP%.params}.vk
+S="$T/porep-5/summary.json"
+sj() { sed -n "s/^ *\"$1\": *\"\{0,1\}\([0-9a-f]*\)\"\{0,1\},\{0,1\}$/\1/p" "$S" | head -1; }
+if [ -f "$PPC/.done-porep-2k" ] && [ -n "$PP" ] && [ -f "$PVK" ]; then
+  # --no-validate: these are our own freshly generated TEST params (made above);
+  # checking their ~11 M points would cost minutes on every run.  Validating a
+  # params file once and remembering it is a later change.
+  check porep-prove-2k 0 "$BIN/cuzk-bench" prove --circuit porep --params "$PP" --c1 "$T/porep-5/c1.json" \
+    --out "$T/porep.proof" --inputs-out "$T/porep.in" --no-validate
+  SEED=$(sj seed)
+  pv=("$BIN/cuzk-bench" verify --circuit porep --sector-size 2KiB --vk "$PVK" --comm-r "$(sj comm_r)"
+    --comm-d "$(sj comm_d)" --prover-id "$(sj prover_id)" --ticket "$(sj ticket)")
+  check porep-verify-2k 0 "${pv[@]}" --proof "$T/porep.proof" --sector-id "$(sj sector_id)" --seed "$SEED"
+  expect_out porep-verify-2k-valid "^valid$"
+  check porep-verify-2k-registered-proof 0 "${pv[@]}" --proof "$T/porep.proof" --sector-id "$(sj sector_id)" \
+    --seed "$SEED" --registered-proof 5
+  check porep-verify-2k-generic 0 "$BIN/cuzk-bench" verify --vk "$PVK" --proof "$T/porep.proof" --inputs "$T/porep.in"
+  check porep-proof-192-bytes 0 test "$(stat -c %s "$T/porep.proof")" = 192
+  cp "$T/porep.proof" "$T/porep-bad.proof"
+  b=$(od -An -tu1 -j100 -N1 "$T/porep-bad.proof" | tr -d ' ')
+  printf "\\$(printf %o $((b ^ 1)))" | dd of="$T/porep-bad.proof" bs=1 seek=100 count=1 conv=notrunc 2>/dev/null
+  check porep-verify-2k-flipped-byte 1 "${pv[@]}" --proof "$T/porep-bad.proof" --sector-id "$(sj sector_id)" \
+    --seed "$SEED"
+  expect_out porep-verify-2k-flipped-byte-reason "^invalid: "
+  WRONG=$( [ "${SEED:0:1}" = 0 ] && echo "1${SEED:1}" || echo "0${SEED:1}")
+  check porep-verify-2k-wrong-seed 1 "${pv[@]}" --proof "$T/porep.proof" --sector-id "$(sj sector_id)" --seed "$WRONG"
+  expect_out porep-verify-2k-wrong-seed-reason "^invalid: .*does not verify"
+  check porep-verify-2k-wrong-sector 1 "${pv[@]}" --proof "$T/porep.proof" --sector-id 2 --seed "$SEED"
+  expect_out porep-verify-2k-wrong-sector-reason "^invalid: .*does not verify"
+  check porep-verify-bad-hex 2 "${pv[@]}" --proof "$T/porep.proof" --sector-id 1 --seed zz
+  expect_out porep-verify-bad-hex-reason "seed must be 64 hex digits"
+  check porep-verify-short-hex 2 "${pv[@]}" --proof "$T/porep.proof" --sector-id 1 --seed "${SEED:0:62}"
+  check porep-verify-no-seed 2 "${pv[@]}" --proof "$T/porep.proof" --sector-id 1
+  check porep-verify-bad-size 2 "${pv[@]/2KiB/3KiB}" --proof "$T/porep.proof" --sector-id 1 --seed "$SEED"
+  check porep-prove-no-c1 2 "$BIN/cuzk-bench" prove --circuit porep --params "$PP" --out "$T/x.proof"
+else
+  echo "FAIL porep-params: no 2 KiB PoRep params in $PPC"
+  fail=1
+fi
 exit $fail

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # make demo: the main job on a fresh machine, end to end through the daemon.
-#   1. test parameters for the 2 KiB WinningPoSt / WindowPoSt circuits
+#   1. test parameters for the 2 KiB WinningPoSt / WindowPoSt / PoRep circuits
 #      (random TEST params, created once, cached in $CUZK_DEMO_CACHE,
-#      default ~/.cache/cuzk/demo-params-2k)
-#   2. a synthetic 2 KiB sector and its vanilla proofs (cuzk-bench gen-vanilla)
+#      default ~/.cache/cuzk/demo-params-2k; the PoRep ones are linked from
+#      make test's cache when it has them, else made here: ~5 minutes)
+#   2. a synthetic 2 KiB sector and its PoSt vanilla proofs, and a natively
+#      sealed 2 KiB sector with its C1 output (cuzk-bench gen-vanilla)
 #   3. cuzk-daemon on a private unix socket with that param_cache
-#   4. WinningPoSt and WindowPoSt proved through gRPC (cuzk-bench single),
-#      per-phase timings printed, each proof verified (cuzk-bench verify)
+#   4. WinningPoSt, WindowPoSt and PoRep C2 proved through gRPC (cuzk-bench
+#      single), per-phase timings printed, each proof verified (cuzk-bench verify)
 #   5. GetStatus, a few metrics, then SIGTERM and a clean exit
 #
 #   scripts/demo.sh [BIN_DIR]        (make demo passes build/bin)
@@ -33,7 +35,7 @@ if [ ! -x "$BIN/cuzk-daemon" ]; then
   exit 1
 fi
 
-step "1. test parameters for 2 KiB WinningPoSt + WindowPoSt (cached in $CACHE)"
+step "1. test parameters for 2 KiB WinningPoSt + WindowPoSt + PoRep (cached in $CACHE)"
 mkdir -p "$CACHE"
 for c in winning-post window-post; do
   if [ -f "$CACHE/.done-$c" ]; then
@@ -44,15 +46,38 @@ for c in winning-post window-post; do
     touch "$CACHE/.done-$c"
   fi
 done
+# The PoRep params are the same seed's as make test's (scripts/cli-tests.sh):
+# link them from there when present rather than spend 5 minutes again.
+TESTC=${CUZK_POREP_TEST_PARAMS:-$HOME/.cache/cuzk/test-params-porep-2k}
+if [ -f "$CACHE/.done-porep-2k" ]; then
+  echo "porep: cached"
+elif [ -f "$TESTC/.done-porep-2k" ]; then
+  echo "porep: linking make test's TEST parameters from $TESTC"
+  for f in "$TESTC"/v28-stacked-proof-of-replication-*; do
+    ln -f "$f" "$CACHE/" 2>/dev/null || cp -f "$f" "$CACHE/"
+  done
+  touch "$CACHE/.done-porep-2k"
+else
+  echo "porep: creating random TEST parameters (once; ~5 minutes on 2 cores: 2.7 M constraints)"
+  "$BIN/cuzk-bench" setup --circuit porep --sector-size 2KiB --out "$CACHE"
+  touch "$CACHE/.done-porep-2k"
+fi
 
-step "2. synthetic 2 KiB sector and its vanilla proofs"
+step "2. synthetic 2 KiB sector with its PoSt vanilla proofs; a sealed 2 KiB sector with its C1 output"
 "$BIN/cuzk-bench" gen-vanilla post --sector-size 2KiB --sector 1 --randomness "$RND" --out "$WORK/sector"
 COMM_R=$(sed -n 's/.*"comm_r": "\([0-9a-f]*\)".*/\1/p' "$WORK/sector/summary.json")
 WIN_RP=$(sed -n 's/.*"winning_registered_proof": \([0-9]*\).*/\1/p' "$WORK/sector/summary.json")
 WDP_RP=$(sed -n 's/.*"window_registered_proof": \([0-9]*\).*/\1/p' "$WORK/sector/summary.json")
+"$BIN/cuzk-bench" gen-vanilla porep --sector-size 2KiB --sector 1 --miner-id "$MINER" --out "$WORK/seal"
+sj() { sed -n "s/^ *\"$1\": *\"\{0,1\}\([0-9a-f]*\)\"\{0,1\},\{0,1\}$/\1/p" "$WORK/seal/summary.json" | head -1; }
 
 step "3. cuzk-daemon on $SOCK"
-"$BIN/cuzk-daemon" --listen "$ADDR" --status-listen 127.0.0.1:0 --param-cache "$CACHE" 2>"$WORK/daemon.log" &
+# srs.validate=false: these are our own TEST params, made by this machine;
+# checking the 2 KiB PoRep file's ~11 M points would take ~8 minutes (44 us a
+# point).  Every proof is still verified before it is returned.  Validating a
+# file once and remembering it is a later change.
+"$BIN/cuzk-daemon" --listen "$ADDR" --status-listen 127.0.0.1:0 --param-cache "$CACHE" --set srs.validate=false \
+  2>"$WORK/daemon.log" &
 DPID=$!
 for _ in $(seq 200); do
   grep -q "cuzk-daemon ready" "$WORK/daemon.log" 2>/dev/null && break
@@ -78,7 +103,7 @@ verify() { # circuit proof
     --sector "1:$COMM_R" --miner-id "$MINER"
 }
 
-step "4a. WinningPoSt through gRPC (first use loads + validates its params: srs_load)"
+step "4a. WinningPoSt through gRPC (first use loads its params: srs_load)"
 prove winning-post "$WIN_RP" "$WORK/sector/winning-post.vproof" "$WORK/winning.proof"
 verify winning-post "$WORK/winning.proof"
 step "4b. WindowPoSt through gRPC"
@@ -86,14 +111,22 @@ prove window-post "$WDP_RP" "$WORK/sector/window-post.vproof" "$WORK/window.proo
 verify window-post "$WORK/window.proof"
 step "4c. WinningPoSt again (params resident: no srs_load)"
 prove winning-post "$WIN_RP" "$WORK/sector/winning-post.vproof" "$WORK/winning2.proof"
+step "4d. PoRep C2 through gRPC (Curio's C1 envelope; 1 GiB of params load on first use)"
+"$BIN/cuzk-bench" single --addr "$ADDR" --kind porep --c1 "$WORK/seal/c1-envelope.json" --miner-id "$MINER" \
+  --sector "$(sj sector_id)" --out "$WORK/porep.proof"
+PVK=$(ls "$CACHE"/v28-stacked-proof-of-replication-*.vk | head -1)
+printf 'verify porep with %s: ' "$(basename "$PVK")"
+"$BIN/cuzk-bench" verify --circuit porep --sector-size 2KiB --vk "$PVK" \
+  --proof "$WORK/porep.proof" --comm-r "$(sj comm_r)" --comm-d "$(sj comm_d)" --prover-id "$(sj prover_id)" \
+  --sector-id "$(sj sector_id)" --ticket "$(sj ticket)" --seed "$(sj seed)"
 
 step "5. daemon status and metrics"
 "$BIN/cuzk-bench" status --addr "$ADDR"
-"$BIN/cuzk-bench" metrics --addr "$ADDR" | grep -E '^cuzk_jobs_total\{kind="(window|winning)_post"' || true
+"$BIN/cuzk-bench" metrics --addr "$ADDR" | grep -E '^cuzk_jobs_total\{kind="(window_post|winning_post|porep)"' || true
 kill -TERM "$DPID"
 wait "$DPID"
 rc=$?
 DPID=
 echo "daemon stopped (exit $rc)"
 echo
-echo "demo: OK -- 2 KiB WinningPoSt + WindowPoSt proved by cuzk-daemon over gRPC and verified"
+echo "demo: OK -- 2 KiB WinningPoSt + WindowPoSt + PoRep C2 proved by cuzk-daemon over gRPC and verified"
