@@ -41,6 +41,9 @@ MiB = 1 << 20
 OPTS = [("grpc.max_send_message_length", 300 * MiB), ("grpc.max_receive_message_length", 300 * MiB)]
 # Params for the chain circuits are created once per run and shared.
 PARAMS = tempfile.mkdtemp(prefix="cuzk-params-")
+# 2 KiB PoRep TEST params: made (once, cached) by scripts/cli-tests.sh.
+POREP_PARAMS = os.environ.get("CUZK_POREP_TEST_PARAMS",
+                              os.path.join(os.path.expanduser("~"), ".cache", "cuzk", "test-params-porep-2k"))
 
 
 class Daemon:
@@ -462,6 +465,90 @@ class TestLifecycle(unittest.TestCase):
             self.assertIn("synthesis.threads", p.stderr)
         finally:
             shutil.rmtree(tmp)
+
+
+class TestPoRep(unittest.TestCase):
+    """PoRep C2 (POREP_SEAL_COMMIT) through the real daemon: a natively sealed
+    2 KiB sector's C1 (Curio's envelope) proved over gRPC, the proof checked by
+    `cuzk-bench verify --circuit porep` from summary.json's public values.
+    The 2 KiB TEST params (~5 minutes to make on 2 cores) come from the cache
+    scripts/cli-tests.sh fills (it runs first in `make test`); without it
+    the class is skipped with the reason rather than generating them here."""
+    MINER, SECTOR = 1234, 7
+
+    @classmethod
+    def setUpClass(cls):
+        if not os.path.exists(os.path.join(POREP_PARAMS, ".done-porep-2k")):
+            raise unittest.SkipTest("SKIPPED: no 2 KiB PoRep TEST params in %s (scripts/cli-tests.sh makes them)"
+                                    % POREP_PARAMS)
+        cls.work = tempfile.mkdtemp(prefix="cuzk-porep-")
+        seal = os.path.join(cls.work, "seal")
+        subprocess.run([os.path.join(BIN, "cuzk-bench"), "gen-vanilla", "porep", "--sector-size", "2KiB", "--sector",
+                        str(cls.SECTOR), "--miner-id", str(cls.MINER), "--out", seal], check=True,
+                       capture_output=True, timeout=120)
+        import json
+        with open(os.path.join(seal, "summary.json")) as f:
+            cls.summary = json.load(f)
+        with open(os.path.join(seal, "c1-envelope.json"), "rb") as f:
+            cls.envelope = f.read()
+        # srs.validate=false: our own freshly made TEST params; checking their
+        # ~11 M points would take ~8 minutes (and far more under ASan).  The
+        # daemon still verifies every proof before returning it.
+        cls.d = Daemon(args=["--param-cache", POREP_PARAMS, "--set", "srs.validate=false"])
+
+    @classmethod
+    def tearDownClass(cls):
+        rc = cls.d.stop()
+        cls.d.close()
+        shutil.rmtree(cls.work, ignore_errors=True)
+        if rc != 0:
+            raise AssertionError("daemon exit code %d" % rc)
+
+    def submit(self, vanilla, miner=MINER, sector=SECTOR, timeout=900):
+        r = pb.SubmitProofRequest(proof_kind=pb.POREP_SEAL_COMMIT, vanilla_proof=vanilla, miner_id=miner,
+                                  sector_number=sector)
+        return self.d.stub.Prove(pb.ProveRequest(submit=r), timeout=timeout).result
+
+    def verify(self, proof):
+        path = os.path.join(self.work, "porep.proof")
+        with open(path, "wb") as f:
+            f.write(proof)
+        vk = [n for n in os.listdir(POREP_PARAMS) if n.startswith("v28-stacked-proof-of-replication") and
+              n.endswith(".vk")]
+        s = self.summary
+        return subprocess.run([os.path.join(BIN, "cuzk-bench"), "verify", "--circuit", "porep", "--sector-size", "2KiB",
+                               "--vk", os.path.join(POREP_PARAMS, vk[0]), "--proof", path, "--comm-r", s["comm_r"],
+                               "--comm-d", s["comm_d"], "--prover-id", s["prover_id"], "--sector-id",
+                               str(s["sector_id"]), "--ticket", s["ticket"], "--seed", s["seed"]],
+                              capture_output=True, text=True, timeout=120)
+
+    def test_bad_c1_fails_with_reason(self):
+        for vanilla, word in ((b"not json", "C1 JSON"),
+                              (self.envelope[:5000], "truncated"),
+                              (b'{"SectorNum": 7, "Phase1Out": "AAAA", "SectorSize": 2048}', "Phase1Out"),
+                              (b"", "no C1 output")):
+            r = self.submit(vanilla, timeout=60)
+            self.assertEqual(r.status, R.FAILED, word)
+            self.assertIn(word, r.error_message)
+            self.assertEqual(r.proof, b"")
+        # a sound C1 for another miner: replica_id does not match
+        r = self.submit(self.envelope, miner=self.MINER + 1, timeout=60)
+        self.assertEqual(r.status, R.FAILED)
+        self.assertIn("replica_id", r.error_message)
+
+    def test_prove_envelope_and_verify(self):
+        r = self.submit(self.envelope)
+        self.assertEqual(r.status, R.COMPLETED, r.error_message)
+        self.assertEqual(len(r.proof), 192)
+        print("\n  porep 2 KiB via gRPC: srs_load %d ms, synthesis %d ms, prove %d ms, total %d ms"
+              % (r.srs_load_ms, r.synthesis_ms, r.gpu_compute_ms, r.total_ms), file=sys.stderr)
+        v = self.verify(r.proof)
+        self.assertEqual((v.returncode, v.stdout.strip()), (0, "valid"), v.stderr)
+        bad = bytearray(r.proof)
+        bad[20] ^= 0x01
+        v = self.verify(bytes(bad))
+        self.assertEqual(v.returncode, 1, v.stdout + v.stderr)
+        self.assertTrue(v.stdout.startswith("invalid: "), v.stdout)
 
 
 class TestBenchClient(DaemonCase):
