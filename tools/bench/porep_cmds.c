@@ -396,9 +396,9 @@ int cuzk_bench_porep_prove(int argc, char **argv)
         }
         fprintf(
             stderr,
-            "prove: %s partition %u/%u: synthesis %.3f s, prove %.3f s (h %.3f, msm l %.3f a %.3f b1 %.3f b2 "
-            "%.3f), self-verified; params load %.3f s, %llu threads\n",
-            a.cfg.info.name, k + 1, parts, t_syn, tm.total, tm.h_ntt + tm.msm_h, tm.msm_l, tm.msm_a,
+            "prove: %s partition %u/%u: synthesis %.3f s, prove %.3f s (h ntt %.3f, msm h %.3f l %.3f a %.3f b1 %.3f "
+            "b2 %.3f), self-verified; params load %.3f s, %llu threads\n",
+            a.cfg.info.name, k + 1, parts, t_syn, tm.total, tm.h_ntt, tm.msm_h, tm.msm_l, tm.msm_a,
             tm.msm_b_g1, tm.msm_b_g2, t_load, (unsigned long long)a.threads);
     }
     if (cli_write_file(a.out, proofs, (size_t)parts * CUZK_G16_PROOF_BYTES)) goto done;
