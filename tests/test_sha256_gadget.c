@@ -64,6 +64,15 @@ static void digest_bytes(uint8_t out[32], const cuzk_bool bits[256])
         if (bits[i].value) out[i / 8] |= (uint8_t)(0x80 >> (i % 8));
 }
 
+/* FIPS 180-4 initial hash value as constant words. */
+static void sha256_iv(cuzk_u32 iv[8])
+{
+    static const uint32_t v[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                  0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    for (int i = 0; i < 8; i++)
+        cuzk_u32_constant(&iv[i], v[i]);
+}
+
 static void test_compress_count(void)
 {
     cuzk_cs *cs = new_cs(CUZK_CS_CHECK);
@@ -72,10 +81,7 @@ static void test_compress_count(void)
     test_rand_bytes(msg, sizeof msg);
     make_bits(cs, in, msg, 64, 0);
     cuzk_u32 iv[8], out[8];
-    static const uint32_t ivv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-    for (int i = 0; i < 8; i++)
-        cuzk_u32_constant(&iv[i], ivv[i]);
+    sha256_iv(iv);
     CHECK(cuzk_sha256_compress(cs, out, in, iv) == CUZK_OK);
     finish_sat(cs);
     CHECK(rust_constraints(cs) - 512 == 25840); /* bellperson test_full_block */
@@ -90,10 +96,7 @@ static void test_blank_block(void)
     for (int i = 0; i < 512; i++)
         in[i] = cuzk_bool_constant(i == 0);
     cuzk_u32 iv[8], out[8];
-    static const uint32_t ivv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-    for (int i = 0; i < 8; i++)
-        cuzk_u32_constant(&iv[i], ivv[i]);
+    sha256_iv(iv);
     CHECK(cuzk_sha256_compress(cs, out, in, iv) == CUZK_OK);
     finish_sat(cs);
     CHECK(rust_constraints(cs) == 0);

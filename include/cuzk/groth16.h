@@ -51,7 +51,7 @@ extern "C" {
 
 #define CUZK_G16_PROOF_BYTES 192 /* A (48) || B (96) || C (48), compressed */
 #define CUZK_G16_VK_FIXED_BYTES 864
-#define CUZK_G16_ERR_LEN 256     /* suggested size of error buffers */
+#define CUZK_G16_ERR_LEN 256 /* suggested size of error buffers */
 
 /* ---- keys and parameters --------------------------------------------------- */
 
@@ -60,7 +60,7 @@ typedef struct cuzk_groth16_vk {
     cuzk_g2_affine beta_g2, gamma_g2, delta_g2;
     cuzk_g1_affine *ic; /* n_ic points; ic[0] goes with ONE */
     size_t n_ic;
-    bool is_test;       /* loaded file had a `.test` sidecar / made by setup_test */
+    bool is_test; /* loaded file had a `.test` sidecar / made by setup_test */
 } cuzk_groth16_vk;
 
 /* The five vectors of a .params file after the vk. */
@@ -78,7 +78,7 @@ typedef struct cuzk_groth16_params cuzk_groth16_params; /* opaque */
  * (n_ic = n_inputs, h = m - 1 with m = 2^ceil(log2 n_constraints),
  * l = n_aux, a = n_inputs + n_a_aux, b = n_b_inputs + n_b_aux). */
 typedef struct cuzk_groth16_shape {
-    size_t n_inputs;      /* including ONE */
+    size_t n_inputs; /* including ONE */
     size_t n_aux;
     size_t n_constraints; /* including the appended input constraints */
     size_t n_a_aux;       /* aux variables present in some A */
@@ -93,20 +93,18 @@ enum {
 };
 
 typedef struct cuzk_groth16_load_opts {
-    unsigned flags;                   /* CUZK_G16_LOAD_* */
-    const cuzk_groth16_shape *shape;  /* NULL: only internal consistency is checked */
-    cuzk_par *par;                    /* parallel validation; NULL = calling thread */
-    char *err;                        /* if not NULL, receives a precise message */
+    unsigned flags;                  /* CUZK_G16_LOAD_* */
+    const cuzk_groth16_shape *shape; /* NULL: only internal consistency is checked */
+    cuzk_par *par;                   /* parallel validation; NULL = calling thread */
+    char *err;                       /* if not NULL, receives a precise message */
     size_t err_len;
 } cuzk_groth16_load_opts;
 
 /* Load `path` (resident, or mapped with CUZK_G16_LOAD_MMAP); checks for the
  * `<path>.test` sidecar.  opts may be NULL (resident, full validation). */
-int cuzk_groth16_params_load(cuzk_groth16_params **out, const char *path,
-                             const cuzk_groth16_load_opts *opts);
+int cuzk_groth16_params_load(cuzk_groth16_params **out, const char *path, const cuzk_groth16_load_opts *opts);
 /* Read from a stream (resident).  No sidecar check: the caller knows. */
-int cuzk_groth16_params_read(cuzk_groth16_params **out, FILE *f,
-                             const cuzk_groth16_load_opts *opts);
+int cuzk_groth16_params_read(cuzk_groth16_params **out, FILE *f, const cuzk_groth16_load_opts *opts);
 void cuzk_groth16_params_free(cuzk_groth16_params *p);
 
 const cuzk_groth16_vk *cuzk_groth16_params_vk(const cuzk_groth16_params *p);
@@ -116,18 +114,16 @@ bool cuzk_groth16_params_is_test(const cuzk_groth16_params *p);
 /* Decode points [start, start + n) of a G1 vector (H, L, A, B_G1) or of
  * B_G2 into out.  Resident: a copy; mapped: decoded from the file without
  * re-running the subgroup check (the loader did it, unless told not to). */
-int cuzk_groth16_params_g1(cuzk_g1_affine *out, const cuzk_groth16_params *p,
-                           cuzk_groth16_vec v, size_t start, size_t n);
-int cuzk_groth16_params_g2(cuzk_g2_affine *out, const cuzk_groth16_params *p,
+int cuzk_groth16_params_g1(cuzk_g1_affine *out, const cuzk_groth16_params *p, cuzk_groth16_vec v,
                            size_t start, size_t n);
+int cuzk_groth16_params_g2(cuzk_g2_affine *out, const cuzk_groth16_params *p, size_t start, size_t n);
 /* Direct pointer to a resident vector (NULL when mapped). */
-const cuzk_g1_affine *cuzk_groth16_params_g1_data(const cuzk_groth16_params *p,
-                                                  cuzk_groth16_vec v);
+const cuzk_g1_affine *cuzk_groth16_params_g1_data(const cuzk_groth16_params *p, cuzk_groth16_vec v);
 const cuzk_g2_affine *cuzk_groth16_params_g2_data(const cuzk_groth16_params *p);
 
 /* Check counts against a circuit shape; message in err. */
-int cuzk_groth16_params_check_shape(const cuzk_groth16_params *p, const cuzk_groth16_shape *s,
-                                    char *err, size_t err_len);
+int cuzk_groth16_params_check_shape(const cuzk_groth16_params *p, const cuzk_groth16_shape *s, char *err,
+                                    size_t err_len);
 
 /* Write in bellperson format (uncompressed points). */
 int cuzk_groth16_params_write(FILE *f, const cuzk_groth16_params *p);
@@ -136,8 +132,7 @@ int cuzk_groth16_vk_write(FILE *f, const cuzk_groth16_vk *vk);
 /* Verifying key alone (`.vk` file, or the head of a `.params`): *out is
  * malloc'd, free with cuzk_groth16_vk_free.  Only NO_VALIDATE/NO_SUBGROUP
  * flags apply; shape->n_inputs (if given) is checked against n_ic. */
-int cuzk_groth16_vk_load(cuzk_groth16_vk **out, const char *path,
-                         const cuzk_groth16_load_opts *opts);
+int cuzk_groth16_vk_load(cuzk_groth16_vk **out, const char *path, const cuzk_groth16_load_opts *opts);
 int cuzk_groth16_vk_read(cuzk_groth16_vk **out, FILE *f, const cuzk_groth16_load_opts *opts);
 /* Decode a vk from memory (len must be exact).  Used by the fuzz harness. */
 int cuzk_groth16_vk_decode(cuzk_groth16_vk **out, const uint8_t *buf, size_t len,
@@ -172,9 +167,8 @@ int cuzk_groth16_r1cs_from_cs(cuzk_groth16_r1cs *out, const cuzk_cs *cs);
  * the identity, as bellperson does.  One constant-time fixed-base scalar
  * multiplication per point (~15 us G1, ~33 us G2 on one core); parallel
  * through par. */
-int cuzk_groth16_setup_test(cuzk_groth16_params **out, const cuzk_groth16_r1cs *cs,
-                            const uint8_t *seed, size_t seed_len, cuzk_par *par,
-                            char *err, size_t err_len);
+int cuzk_groth16_setup_test(cuzk_groth16_params **out, const cuzk_groth16_r1cs *cs, const uint8_t *seed,
+                            size_t seed_len, cuzk_par *par, char *err, size_t err_len);
 /* Progress of a long setup: called on the thread that called
  * cuzk_groth16_setup_test_progress, between chunks of points, with the query
  * being computed ("H", "IC", "L", "A", "B_G1", "B_G2") and the points done
@@ -183,8 +177,8 @@ typedef void (*cuzk_groth16_progress_fn)(void *ctx, const char *phase, size_t do
 /* cuzk_groth16_setup_test with progress reports (progress may be NULL). */
 int cuzk_groth16_setup_test_progress(cuzk_groth16_params **out, const cuzk_groth16_r1cs *cs,
                                      const uint8_t *seed, size_t seed_len, cuzk_par *par,
-                                     cuzk_groth16_progress_fn progress, void *progress_ctx,
-                                     char *err, size_t err_len);
+                                     cuzk_groth16_progress_fn progress, void *progress_ctx, char *err,
+                                     size_t err_len);
 /* Shape (counts and densities) of cs, as the loader and prover expect. */
 int cuzk_groth16_r1cs_shape(cuzk_groth16_shape *out, const cuzk_groth16_r1cs *cs);
 
@@ -224,8 +218,7 @@ int cuzk_groth16_witness_from_cs(cuzk_groth16_witness *out, const cuzk_cs *cs);
  * _mut pointers are NULL and the prover copies them as usual); or
  * CUZK_ERR_ARG (no evaluations to take, m < n_constraints; nothing
  * changed). */
-int cuzk_groth16_witness_take_evals(cuzk_groth16_witness *w, cuzk_cs *cs, size_t m,
-                                    cuzk_fr *owned[3]);
+int cuzk_groth16_witness_take_evals(cuzk_groth16_witness *w, cuzk_cs *cs, size_t m, cuzk_fr *owned[3]);
 
 /* Compute backend.  All functions return a status.  Scalars are cuzk_fr
  * (Montgomery form, as everywhere).  The default CPU backend
@@ -236,16 +229,15 @@ typedef struct cuzk_groth16_backend {
     void *ctx;
     /* r = sum over variables i < nvars whose density bit is set (density
      * NULL: all) of s[i] * (next base) -- cuzk/msm.h's density contract. */
-    int (*msm_g1)(void *ctx, cuzk_g1 *r, const cuzk_g1_affine *bases, size_t nbases,
-                  const cuzk_fr *s, size_t nvars, const uint64_t *density, cuzk_par *par);
-    int (*msm_g2)(void *ctx, cuzk_g2 *r, const cuzk_g2_affine *bases, size_t nbases,
-                  const cuzk_fr *s, size_t nvars, const uint64_t *density, cuzk_par *par);
+    int (*msm_g1)(void *ctx, cuzk_g1 *r, const cuzk_g1_affine *bases, size_t nbases, const cuzk_fr *s,
+                  size_t nvars, const uint64_t *density, cuzk_par *par);
+    int (*msm_g2)(void *ctx, cuzk_g2 *r, const cuzk_g2_affine *bases, size_t nbases, const cuzk_fr *s,
+                  size_t nvars, const uint64_t *density, cuzk_par *par);
     /* H coefficients: a, b, c hold n evaluations each (at the first n
      * points of the size-2^log_m domain) and room for 2^log_m elements;
      * on return a[0..m-2] holds the coefficients of (A*B - C)/Z.  b and c
      * are clobbered. */
-    int (*h_poly)(void *ctx, cuzk_fr *a, cuzk_fr *b, cuzk_fr *c, size_t n, unsigned log_m,
-                  cuzk_par *par);
+    int (*h_poly)(void *ctx, cuzk_fr *a, cuzk_fr *b, cuzk_fr *c, size_t n, unsigned log_m, cuzk_par *par);
 } cuzk_groth16_backend;
 
 const cuzk_groth16_backend *cuzk_groth16_backend_cpu(void);
@@ -257,14 +249,14 @@ typedef struct cuzk_groth16_timings {
 } cuzk_groth16_timings;
 
 typedef struct cuzk_groth16_prove_opts {
-    bool deterministic;                    /* r = s = 0: byte-identical proofs (tests only) */
-    const cuzk_groth16_backend *backend;   /* NULL = CPU */
+    bool deterministic;                  /* r = s = 0: byte-identical proofs (tests only) */
+    const cuzk_groth16_backend *backend; /* NULL = CPU */
     cuzk_par *par;
-    cuzk_groth16_timings *timings;         /* optional out */
-    bool cpu_time;                         /* timings in process CPU seconds (all threads)
-                                            * instead of wall seconds: for shared machines */
-    size_t chunk_vars;                     /* mapped params: variables per decoded chunk,
-                                            * a multiple of 64 (0 = 2^20); tests use small ones */
+    cuzk_groth16_timings *timings; /* optional out */
+    bool cpu_time;                 /* timings in process CPU seconds (all threads)
+                                    * instead of wall seconds: for shared machines */
+    size_t chunk_vars;             /* mapped params: variables per decoded chunk,
+                                    * a multiple of 64 (0 = 2^20); tests use small ones */
     char *err;
     size_t err_len;
     /* Optional safe-point hook (cancellation, preemption): called before
@@ -279,17 +271,21 @@ typedef struct cuzk_groth16_prove_opts {
 /* Prove n circuits that share params; proofs[i] gets A || B || C.  Each
  * witness is checked against the params' counts first. */
 int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth16_params *p,
-                       const cuzk_groth16_witness *w, size_t n,
-                       const cuzk_groth16_prove_opts *opts);
+                       const cuzk_groth16_witness *w, size_t n, const cuzk_groth16_prove_opts *opts);
+/* One proof of a finished PROVE-mode cs (witness_from_cs + prove, n = 1);
+ * opts may be NULL; on failure err gets "<what>: prove failed: <reason>". */
+int cuzk_groth16_prove_cs(uint8_t proof[CUZK_G16_PROOF_BYTES], const cuzk_groth16_params *params,
+                          const cuzk_cs *cs, const cuzk_groth16_prove_opts *opts, const char *what, char *err,
+                          size_t err_len);
 
 /* ---- verifier ---------------------------------------------------------------- */
 
 typedef struct cuzk_groth16_pvk {
-    cuzk_fp12 alpha_beta;                 /* e(alpha_g1, beta_g2) */
+    cuzk_fp12 alpha_beta; /* e(alpha_g1, beta_g2) */
     cuzk_g2_affine neg_gamma, neg_delta;
     cuzk_g1_affine alpha_g1;
     cuzk_g2_affine beta_g2;
-    const cuzk_groth16_vk *vk;            /* borrowed: must outlive the pvk */
+    const cuzk_groth16_vk *vk; /* borrowed: must outlive the pvk */
 } cuzk_groth16_pvk;
 
 void cuzk_groth16_pvk_prepare(cuzk_groth16_pvk *pvk, const cuzk_groth16_vk *vk);
@@ -298,19 +294,18 @@ void cuzk_groth16_pvk_prepare(cuzk_groth16_pvk *pvk, const cuzk_groth16_vk *vk);
  * n_ic - 1, without ONE, canonical).  Returns an error (not *valid = false)
  * when the proof does not decode (message says which point and rule) or
  * the inputs are malformed; such a proof is invalid too. */
-int cuzk_groth16_verify(bool *valid, const cuzk_groth16_pvk *pvk,
-                        const uint8_t proof[CUZK_G16_PROOF_BYTES], const cuzk_fr *inputs,
-                        size_t n_inputs, char *err, size_t err_len);
+int cuzk_groth16_verify(bool *valid, const cuzk_groth16_pvk *pvk, const uint8_t proof[CUZK_G16_PROOF_BYTES],
+                        const cuzk_fr *inputs, size_t n_inputs, char *err, size_t err_len);
 /* Batch of n proofs; inputs holds n * n_inputs elements (proof-major).
  * One multi-pairing with 128-bit random weights from getrandom(2): a
  * batch with any bad proof is rejected with probability >= 1 - 2^-128. */
 int cuzk_groth16_verify_batch(bool *valid, const cuzk_groth16_pvk *pvk,
-                              const uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], size_t n,
-                              const cuzk_fr *inputs, size_t n_inputs, char *err, size_t err_len);
+                              const uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], size_t n, const cuzk_fr *inputs,
+                              size_t n_inputs, char *err, size_t err_len);
 
 /* Public inputs files: n raw 32-byte little-endian Fr, without ONE. */
-int cuzk_groth16_inputs_decode(cuzk_fr *out, const uint8_t *buf, size_t len, size_t *n_out,
-                               size_t cap, char *err, size_t err_len);
+int cuzk_groth16_inputs_decode(cuzk_fr *out, const uint8_t *buf, size_t len, size_t *n_out, size_t cap,
+                               char *err, size_t err_len);
 
 /* ---- snarkjs interop (snarkjs 0.7.6, curve "bls12381") ------------------------ */
 

@@ -4,6 +4,7 @@
  * provider that converts one challenge's vanilla proof to Fr values when
  * the circuit asks for it -- so a 32 GiB partition never holds more than
  * one challenge's witness beside the constraint system. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -234,19 +235,10 @@ int cuzk_porep_job_prove(uint8_t *proofs, const cuzk_porep_job *j, const cuzk_gr
         cuzk_cs *cs;
         int st = cuzk_porep_job_synthesize(&cs, j, k, CUZK_CS_PROVE, 0, err, err_len);
         if (st) return st;
-        cuzk_groth16_witness w;
-        cuzk_groth16_prove_opts o = opts ? *opts : (cuzk_groth16_prove_opts){0};
-        char e[CUZK_G16_ERR_LEN] = "";
-        if (!o.err) {
-            o.err = e;
-            o.err_len = sizeof e;
-        }
-        st = cuzk_groth16_witness_from_cs(&w, cs);
-        if (!st)
-            st = cuzk_groth16_prove(
-                (uint8_t(*)[CUZK_G16_PROOF_BYTES])(proofs + (size_t)k * CUZK_G16_PROOF_BYTES), params, &w, 1,
-                &o);
-        if (st) cuzk_errf(err, err_len, st, "porep partition %u: prove failed: %s", k, o.err);
+        char what[48];
+        snprintf(what, sizeof what, "porep partition %u", k);
+        st = cuzk_groth16_prove_cs(proofs + (size_t)k * CUZK_G16_PROOF_BYTES, params, cs, opts, what, err,
+                                   err_len);
         cuzk_cs_free(cs);
         if (st) return st;
     }

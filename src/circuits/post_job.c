@@ -256,16 +256,7 @@ int cuzk_post_job_prove(uint8_t proof[CUZK_G16_PROOF_BYTES], const cuzk_post_job
     cuzk_cs *cs;
     int st = cuzk_post_job_synthesize(&cs, j, CUZK_CS_PROVE, 0, err, err_len);
     if (st) return st;
-    cuzk_groth16_witness w;
-    cuzk_groth16_prove_opts o = opts ? *opts : (cuzk_groth16_prove_opts){0};
-    char e[CUZK_G16_ERR_LEN] = "";
-    if (!o.err) {
-        o.err = e;
-        o.err_len = sizeof e;
-    }
-    st = cuzk_groth16_witness_from_cs(&w, cs);
-    if (!st) st = cuzk_groth16_prove((uint8_t(*)[CUZK_G16_PROOF_BYTES])proof, params, &w, 1, &o);
-    if (st) cuzk_errf(err, err_len, st, "post: prove failed: %s", o.err);
+    st = cuzk_groth16_prove_cs(proof, params, cs, opts, "post", err, err_len);
     cuzk_cs_free(cs);
     return st;
 }

@@ -18,9 +18,11 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <string.h>
 
 #include "cuzk/engine.h"
 #include "cuzk/pool.h"
+#include "cuzk/status.h"
 
 typedef struct job job;
 typedef struct srs_entry srs_entry;
@@ -32,44 +34,44 @@ typedef struct part {
     job *j;
     size_t k;
     int state;
-    cuzk_cs *cs;              /* P_READY: synthesized */
-    cuzk_fr *ev[3];           /* A, B, C evaluations taken from cs for the prover
-                                 to clobber (owned here while set) */
-    struct part *redo;        /* next partition to synthesize again (job's list) */
-    srs_entry *srs;           /* referenced from start to end */
-    uint64_t reserved;        /* budget bytes held */
+    cuzk_cs *cs;                       /* P_READY: synthesized */
+    cuzk_fr *ev[3];                    /* A, B, C evaluations taken from cs for the prover
+                                          to clobber (owned here while set) */
+    struct part *redo;                 /* next partition to synthesize again (job's list) */
+    srs_entry *srs;                    /* referenced from start to end */
+    uint64_t reserved;                 /* budget bytes held */
     uint64_t t_start, t_ready, t_done; /* ms (monotonic) */
     uint64_t synth_ms, prove_ms;
-    struct part *pnext;       /* prove queue link */
+    struct part *pnext; /* prove queue link */
 } part;
 
 struct job {
     char id[CUZK_JOB_ID_MAX];
-    job *hnext;               /* hash chain */
-    job *prev, *next;         /* all-jobs list (arrival order) */
-    job *rnext;               /* ready queue link (has unstarted parts) */
+    job *hnext;       /* hash chain */
+    job *prev, *next; /* all-jobs list (arrival order) */
+    job *rnext;       /* ready queue link (has unstarted parts) */
     bool in_ready;
     cuzk_proof_kind kind;
     cuzk_priority prio;
-    uint64_t seq;             /* arrival number, tie-breaker */
+    uint64_t seq; /* arrival number, tie-breaker */
     cuzk_engine_provider prov;
-    void *state;              /* provider's */
+    void *state; /* provider's */
     char circuit_id[64];
     size_t nparts, next_part, n_done, n_inflight;
-    struct part *redo;        /* preempted partitions to synthesize again first */
+    struct part *redo; /* preempted partitions to synthesize again first */
     uint64_t part_bytes;
     part *parts;
-    uint8_t *proof;           /* nparts * 192 */
-    cuzk_job_status status;   /* UNKNOWN while running */
+    uint8_t *proof;         /* nparts * 192 */
+    cuzk_job_status status; /* UNKNOWN while running */
     char error[CUZK_ENGINE_ERR_LEN];
     cuzk_engine_timings t;
     uint64_t t_submit, t_start, t_end; /* ms */
     uint64_t end_seq;
     int waiters;
-    size_t n_synthing;        /* parts in P_SYNTH (batch collector looks) */
-    atomic_bool ended;        /* = status != UNKNOWN; read without mu at
-                                 safe points */
-    bool parsing;             /* placeholder while submit parses */
+    size_t n_synthing; /* parts in P_SYNTH (batch collector looks) */
+    atomic_bool ended; /* = status != UNKNOWN; read without mu at
+                          safe points */
+    bool parsing;      /* placeholder while submit parses */
 };
 
 /* What providers and the prover's cancel checks see. */
@@ -88,10 +90,10 @@ struct srs_entry {
     bool loading;
     cuzk_groth16_params *params; /* HOT or WARM */
     cuzk_groth16_pvk pvk;
-    uint64_t size;            /* HOT resident bytes / file bytes */
+    uint64_t size; /* HOT resident bytes / file bytes */
     uint64_t file_size;
     uint32_t refs;
-    uint64_t last_used;       /* ms */
+    uint64_t last_used; /* ms */
     /* provider's optional creator (test params) */
     int (*create)(void *ctx, const char *circuit_id, const char *path, char *err, size_t err_len);
     void *create_ctx;
@@ -113,7 +115,7 @@ typedef struct worker {
     cuzk_engine *e;
     pthread_t th;
     bool started;
-    bool urgent;              /* takes CRITICAL work only */
+    bool urgent; /* takes CRITICAL work only */
     cuzk_engine_worker_info info;
 } worker;
 
@@ -127,11 +129,11 @@ struct cuzk_engine {
     uint64_t seq, end_seq;
     job *table[ENGINE_HASH];
     job *jobs_head, *jobs_tail;
-    job *ready;               /* sorted: prio desc, seq asc */
-    part *proveq;             /* sorted: prio desc, seq asc, k asc */
-    size_t n_proveq, n_synth; /* pipeline occupancy */
+    job *ready;                       /* sorted: prio desc, seq asc */
+    part *proveq;                     /* sorted: prio desc, seq asc, k asc */
+    size_t n_proveq, n_synth;         /* pipeline occupancy */
     uint64_t mem_limit, mem_reserved; /* partition reservations */
-    uint64_t srs_hot_bytes;   /* also counted against mem_limit */
+    uint64_t srs_hot_bytes;           /* also counted against mem_limit */
     srs_entry *srs;
     cuzk_engine_provider prov[CUZK_PROOF_KINDS];
     bool has_prov[CUZK_PROOF_KINDS];
@@ -141,13 +143,13 @@ struct cuzk_engine {
     worker prover;
     pthread_t house;
     bool house_started;
-    cuzk_pool *pool;          /* prover's */
-    int api_waiters;          /* callers inside await */
+    cuzk_pool *pool; /* prover's */
+    int api_waiters; /* callers inside await */
     bool shut_down;
-    size_t n_live;            /* jobs not ended */
+    size_t n_live; /* jobs not ended */
     uint64_t n_batches, n_batched_parts, n_preemptions;
     cuzk_priority proving_prio; /* of the batch in the prover; DEFAULT = none */
-    atomic_bool preempt;      /* a CRITICAL partition waits for the prover */
+    atomic_bool preempt;        /* a CRITICAL partition waits for the prover */
 };
 
 /* engine.c */
@@ -166,17 +168,28 @@ void eng_ready_remove_locked(cuzk_engine *e, job *j);
 void eng_proveq_drop_job_locked(cuzk_engine *e, job *j);
 void eng_worker_set(worker *w, const char *state, const job *j);
 /* srs.c */
-int eng_srs_acquire(cuzk_engine *e, srs_entry **out, const char *circuit_id, uint64_t *load_ms,
-                    char *err, size_t err_len); /* called with mu held; may drop it */
+int eng_srs_acquire(cuzk_engine *e, srs_entry **out, const char *circuit_id, uint64_t *load_ms, char *err,
+                    size_t err_len); /* called with mu held; may drop it */
 void eng_srs_release_locked(cuzk_engine *e, srs_entry *s);
 bool eng_srs_evict_idle_locked(cuzk_engine *e, uint64_t need);
 void eng_srs_free_all(cuzk_engine *e);
 /* Add a COLD entry for id if its params file exists in param_cache. */
 void eng_srs_discover(cuzk_engine *e, const char *circuit_id);
+/* Providers' public_inputs: copy the verifier's inputs, refusing more
+ * than the verifying key takes. */
+static inline int eng_inputs_copy(cuzk_fr *out, size_t cap, size_t *n, const cuzk_fr *in, size_t have,
+                                  char *err, size_t err_len)
+{
+    if (have > cap)
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "circuit has %zu public inputs, verifying key %zu", have,
+                         cap);
+    memcpy(out, in, have * sizeof *in);
+    *n = have;
+    return CUZK_OK;
+}
 /* porep_provider.c: the PoRep C2 provider (called by register_builtin). */
 int cuzk_engine_porep_register(cuzk_engine *e);
-int eng_srs_lookup_locked(cuzk_engine *e, srs_entry **out, const char *circuit_id, char *err,
-                          size_t err_len);
+int eng_srs_lookup_locked(cuzk_engine *e, srs_entry **out, const char *circuit_id, char *err, size_t err_len);
 /* report.c */
 void eng_stats_record_locked(cuzk_engine *e, const job *j);
 

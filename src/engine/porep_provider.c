@@ -129,12 +129,7 @@ static int porep_inputs(void *ctx, cuzk_fr *out, size_t cap, size_t *n, const vo
 {
     size_t have = 0;
     const cuzk_fr *in = cuzk_porep_job_inputs(state, (uint32_t)k, &have);
-    if (have > cap)
-        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "circuit has %zu public inputs, verifying key %zu", have,
-                         cap);
-    memcpy(out, in, have * sizeof *in);
-    *n = have;
-    return CUZK_OK;
+    return eng_inputs_copy(out, cap, n, in, have, err, err_len);
 }
 
 int cuzk_engine_porep_register(cuzk_engine *e)

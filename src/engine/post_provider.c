@@ -12,8 +12,7 @@
 #include "engine/engine_internal.h"
 
 static int post_parse(bool winning, void **state, char circuit_id[64], size_t *partitions,
-                      uint64_t *partition_bytes, const cuzk_engine_request *req, char *err,
-                      size_t err_len)
+                      uint64_t *partition_bytes, const cuzk_engine_request *req, char *err, size_t err_len)
 {
     const cuzk_fil_post_info *info;
     if (cuzk_fil_post_lookup(&info, req->registered_proof)) {
@@ -30,8 +29,7 @@ static int post_parse(bool winning, void **state, char circuit_id[64], size_t *p
     }
     if (req->sector_size && req->sector_size != info->sector_size) {
         snprintf(err, err_len, "sector_size %llu does not match %s (%llu)",
-                 (unsigned long long)req->sector_size, info->name,
-                 (unsigned long long)info->sector_size);
+                 (unsigned long long)req->sector_size, info->name, (unsigned long long)info->sector_size);
         return CUZK_ERR_ARG;
     }
     if (!req->randomness || req->randomness_len != 32) {
@@ -69,29 +67,30 @@ static int post_parse(bool winning, void **state, char circuit_id[64], size_t *p
      * assignment (c), the NTT domain tables during H (m), MSM scratch when
      * it does not fit in the clobbered C (<= m/2 + the per-thread tiles). */
     uint64_t c = cuzk_post_num_constraints(info) + cuzk_post_num_inputs(info) + 1, m = 1;
-    while (m < c) m <<= 1;
+    while (m < c)
+        m <<= 1;
     *partition_bytes = (9 * m / 2 + c) * sizeof(cuzk_fr) + (8u << 20);
     return CUZK_OK;
 }
 
 static int winning_parse(void *ctx, void **state, char circuit_id[64], size_t *partitions,
-                         uint64_t *partition_bytes, const cuzk_engine_request *req, char *err,
-                         size_t err_len)
+                         uint64_t *partition_bytes, const cuzk_engine_request *req, char *err, size_t err_len)
 {
     return post_parse(true, state, circuit_id, partitions, partition_bytes, req, err, err_len);
 }
 
 static int window_parse(void *ctx, void **state, char circuit_id[64], size_t *partitions,
-                        uint64_t *partition_bytes, const cuzk_engine_request *req, char *err,
-                        size_t err_len)
+                        uint64_t *partition_bytes, const cuzk_engine_request *req, char *err, size_t err_len)
 {
     return post_parse(false, state, circuit_id, partitions, partition_bytes, req, err, err_len);
 }
 
-static void post_free(void *ctx, void *state) { cuzk_post_job_free(state); }
+static void post_free(void *ctx, void *state)
+{
+    cuzk_post_job_free(state);
+}
 
-static int post_srs_file(void *ctx, const char *circuit_id, char *file, size_t cap,
-                         cuzk_groth16_shape *shape)
+static int post_srs_file(void *ctx, const char *circuit_id, char *file, size_t cap, cuzk_groth16_shape *shape)
 {
     const cuzk_fil_post_info *info;
     char id[200];
@@ -105,8 +104,8 @@ static int post_srs_file(void *ctx, const char *circuit_id, char *file, size_t c
     return CUZK_OK;
 }
 
-static int post_synthesize(void *ctx, cuzk_cs *cs, const void *state, size_t k,
-                           const cuzk_engine_task *task, char *err, size_t err_len)
+static int post_synthesize(void *ctx, cuzk_cs *cs, const void *state, size_t k, const cuzk_engine_task *task,
+                           char *err, size_t err_len)
 {
     cuzk_circuit_fn fn;
     void *cctx;
@@ -116,18 +115,12 @@ static int post_synthesize(void *ctx, cuzk_cs *cs, const void *state, size_t k,
     return st;
 }
 
-static int post_inputs(void *ctx, cuzk_fr *out, size_t cap, size_t *n, const void *state,
-                       size_t k, char *err, size_t err_len)
+static int post_inputs(void *ctx, cuzk_fr *out, size_t cap, size_t *n, const void *state, size_t k, char *err,
+                       size_t err_len)
 {
     size_t have = 0;
     const cuzk_fr *in = cuzk_post_job_inputs(state, &have);
-    if (have > cap) {
-        snprintf(err, err_len, "circuit has %zu public inputs, verifying key %zu", have, cap);
-        return CUZK_ERR_ARG;
-    }
-    memcpy(out, in, have * sizeof *in);
-    *n = have;
-    return CUZK_OK;
+    return eng_inputs_copy(out, cap, n, in, have, err, err_len);
 }
 
 int cuzk_engine_register_builtin(cuzk_engine *e)

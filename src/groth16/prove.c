@@ -39,8 +39,10 @@ int cuzk_groth16_witness_take_evals(cuzk_groth16_witness *w, cuzk_cs *cs, size_t
     int st = CUZK_OK;
     for (int k = 0; k < 3; k++) {
         cuzk_fr *t = realloc(ev[k], m * sizeof *t); /* usually in place: the cs grows them by doubling */
-        if (t) ev[k] = t;
-        else st = CUZK_ERR_NOMEM;
+        if (t)
+            ev[k] = t;
+        else
+            st = CUZK_ERR_NOMEM;
         owned[k] = ev[k];
     }
     w->a = ev[0];
@@ -549,5 +551,22 @@ done:
         tm.synthesis = o->timings->synthesis;
         *o->timings = tm;
     }
+    return st;
+}
+
+int cuzk_groth16_prove_cs(uint8_t proof[CUZK_G16_PROOF_BYTES], const cuzk_groth16_params *params,
+                          const cuzk_cs *cs, const cuzk_groth16_prove_opts *opts, const char *what, char *err,
+                          size_t err_len)
+{
+    cuzk_groth16_witness w;
+    cuzk_groth16_prove_opts o = opts ? *opts : (cuzk_groth16_prove_opts){0};
+    char e[CUZK_G16_ERR_LEN] = "";
+    if (!o.err) {
+        o.err = e;
+        o.err_len = sizeof e;
+    }
+    int st = cuzk_groth16_witness_from_cs(&w, cs);
+    if (!st) st = cuzk_groth16_prove((uint8_t(*)[CUZK_G16_PROOF_BYTES])proof, params, &w, 1, &o);
+    if (st) cuzk_errf(err, err_len, st, "%s: prove failed: %s", what, o.err);
     return st;
 }

@@ -14,8 +14,8 @@ typedef struct {
     const char *circuit; /* "chain" or NULL */
     size_t size;         /* chain length */
     const char *r1cs, *wtns;
-    const char *x0;      /* chain input (decimal u64), default 3 */
-    cuzk_circom *cc;     /* loaded circom circuit */
+    const char *x0;  /* chain input (decimal u64), default 3 */
+    cuzk_circom *cc; /* loaded circom circuit */
 } g16_circuit_args;
 
 /* If argv[*i] is a circuit option, consume it (and its value) and return 1;
@@ -42,5 +42,13 @@ typedef struct {
 } g16_cli_progress;
 void g16_cli_progress_init(g16_cli_progress *pr);
 void g16_cli_setup_progress(void *ctx, const char *phase, size_t done, size_t total);
+
+/* TEST parameters of a Filecoin circuit (fn, ctx, synthesized blank in
+ * SHAPE mode with matrices) written to out_dir under their v28 names
+ * (param_id: cuzk_fil_*_param_id) with .test sidecars noting seed and name;
+ * prints the two paths on stdout and a summary on stderr.  0, or 1 with a
+ * message. */
+int g16_cli_setup_filecoin(const char *out_dir, const char *seed, unsigned threads, cuzk_circuit_fn fn,
+                           void *ctx, const char *param_id, const char *name);
 
 #endif

@@ -238,56 +238,11 @@ int cuzk_bench_porep_setup(int argc, char **argv)
                 a.cfg.info.name, cuzk_porep_num_constraints(&s));
         return 1;
     }
-    const char *seed = a.seed ? a.seed : "cuzk-test-seed";
-    mkdir(a.out, 0777);
-    cuzk_pool *pool = NULL;
-    if (cuzk_pool_create(&pool, (unsigned)a.threads)) return 1;
+    char pid[160];
+    cuzk_fil_seal_param_id(pid, sizeof pid, &a.cfg.info);
     cuzk_porep_circuit_ctx c = {.shape = s};
-    cuzk_cs *cs = NULL;
-    cuzk_groth16_params *p = NULL;
-    char err[CUZK_G16_ERR_LEN] = "", id[160], name[200], path[4096], note[300];
-    rc = 1;
-    double t0 = cli_now();
-    int st = cuzk_cs_new(&cs, CUZK_CS_SHAPE, CUZK_CS_MATRICES);
-    if (!st) st = cuzk_cs_synthesize(cs, cuzk_porep_circuit, &c);
-    cuzk_groth16_r1cs r;
-    if (!st) st = cuzk_groth16_r1cs_from_cs(&r, cs);
-    if (st) {
-        fprintf(stderr, "cuzk-bench setup: %s\n", cs ? cuzk_cs_error(cs) : cuzk_strerror(st));
-        goto done;
-    }
-    g16_cli_progress pr;
-    g16_cli_progress_init(&pr);
-    if (cuzk_groth16_setup_test_progress(&p, &r, (const uint8_t *)seed, strlen(seed), cuzk_pool_par(pool),
-                                         g16_cli_setup_progress, &pr, err, sizeof err)) {
-        fprintf(stderr, "cuzk-bench setup: %s\n", err);
-        goto done;
-    }
-    cuzk_fil_seal_param_id(id, sizeof id, &a.cfg.info);
-    snprintf(note, sizeof note, "seed=%s circuit=%s", seed, a.cfg.info.name);
-    for (int k = 0; k < 2; k++) {
-        cuzk_fil_param_file_name(name, sizeof name, id, k ? "vk" : "params");
-        snprintf(path, sizeof path, "%s/%s", a.out, name);
-        FILE *f = fopen(path, "wb");
-        int w = !f  ? CUZK_ERR_IO
-                : k ? cuzk_groth16_vk_write(f, cuzk_groth16_params_vk(p))
-                    : cuzk_groth16_params_write(f, p);
-        if ((f && fclose(f)) || w || cuzk_groth16_mark_test(path, note)) {
-            fprintf(stderr, "cuzk-bench setup: cannot write %s\n", path);
-            goto done;
-        }
-        printf("%s\n", path);
-    }
-    fprintf(stderr,
-            "setup: %s, %zu constraints, %zu inputs, %zu aux: %.3f s. TEST parameters (marked <file>.test): "
-            "never use them for real proofs.\n",
-            a.cfg.info.name, r.n_constraints, r.n_inputs, r.n_aux, cli_now() - t0);
-    rc = 0;
-done:
-    cuzk_groth16_params_free(p);
-    cuzk_cs_free(cs);
-    cuzk_pool_destroy(pool);
-    return rc;
+    return g16_cli_setup_filecoin(a.out, a.seed ? a.seed : "cuzk-test-seed", (unsigned)a.threads,
+                                  cuzk_porep_circuit, &c, pid, a.cfg.info.name);
 }
 
 /* Read --c1 and build the job (parse + native checks); message printed. */
@@ -394,12 +349,12 @@ int cuzk_bench_porep_prove(int argc, char **argv)
                     st ? err : "the proof does not self-verify");
             goto done;
         }
-        fprintf(
-            stderr,
-            "prove: %s partition %u/%u: synthesis %.3f s, prove %.3f s (h ntt %.3f, msm h %.3f l %.3f a %.3f b1 %.3f "
-            "b2 %.3f), self-verified; params load %.3f s, %llu threads\n",
-            a.cfg.info.name, k + 1, parts, t_syn, tm.total, tm.h_ntt, tm.msm_h, tm.msm_l, tm.msm_a,
-            tm.msm_b_g1, tm.msm_b_g2, t_load, (unsigned long long)a.threads);
+        fprintf(stderr,
+                "prove: %s partition %u/%u: synthesis %.3f s, prove %.3f s (h ntt %.3f, msm h %.3f l %.3f a "
+                "%.3f b1 %.3f "
+                "b2 %.3f), self-verified; params load %.3f s, %llu threads\n",
+                a.cfg.info.name, k + 1, parts, t_syn, tm.total, tm.h_ntt, tm.msm_h, tm.msm_l, tm.msm_a,
+                tm.msm_b_g1, tm.msm_b_g2, t_load, (unsigned long long)a.threads);
     }
     if (cli_write_file(a.out, proofs, (size_t)parts * CUZK_G16_PROOF_BYTES)) goto done;
     if (a.inputs_out && rp_write_inputs(a.inputs_out, j)) goto done;

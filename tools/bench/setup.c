@@ -12,11 +12,13 @@
 #include <time.h>
 
 #include "bench.h"
-#include "porep_cmds.h"
-#include "post_cmds.h"
+#include "cuzk/filecoin.h"
 #include "cuzk/groth16.h"
 #include "cuzk/pool.h"
+#include "cuzk/status.h"
 #include "g16_cli.h"
+#include "porep_cmds.h"
+#include "post_cmds.h"
 
 int g16_cli_parse_size(size_t *out, const char *s)
 {
@@ -35,7 +37,10 @@ static double now_s(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-void g16_cli_progress_init(g16_cli_progress *pr) { pr->start = pr->last = now_s(); }
+void g16_cli_progress_init(g16_cli_progress *pr)
+{
+    pr->start = pr->last = now_s();
+}
 
 void g16_cli_setup_progress(void *ctx, const char *phase, size_t done, size_t total)
 {
@@ -147,6 +152,59 @@ void g16_cli_circuit_free(g16_circuit_args *a)
     a->cc = NULL;
 }
 
+int g16_cli_setup_filecoin(const char *out_dir, const char *seed, unsigned threads, cuzk_circuit_fn fn,
+                           void *ctx, const char *param_id, const char *name)
+{
+    mkdir(out_dir, 0777);
+    cuzk_pool *pool = NULL;
+    if (cuzk_pool_create(&pool, threads)) return 1;
+    cuzk_cs *cs = NULL;
+    cuzk_groth16_params *p = NULL;
+    char err[CUZK_G16_ERR_LEN] = "", file[200], path[4096], note[300];
+    int rc = 1;
+    double t0 = now_s();
+    int st = cuzk_cs_new(&cs, CUZK_CS_SHAPE, CUZK_CS_MATRICES);
+    if (!st) st = cuzk_cs_synthesize(cs, fn, ctx);
+    cuzk_groth16_r1cs r;
+    if (!st) st = cuzk_groth16_r1cs_from_cs(&r, cs);
+    if (st) {
+        fprintf(stderr, "cuzk-bench setup: %s\n", cs ? cuzk_cs_error(cs) : cuzk_strerror(st));
+        goto done;
+    }
+    g16_cli_progress pr;
+    g16_cli_progress_init(&pr);
+    if (cuzk_groth16_setup_test_progress(&p, &r, (const uint8_t *)seed, strlen(seed), cuzk_pool_par(pool),
+                                         g16_cli_setup_progress, &pr, err, sizeof err)) {
+        fprintf(stderr, "cuzk-bench setup: %s\n", err);
+        goto done;
+    }
+    snprintf(note, sizeof note, "seed=%s circuit=%s", seed, name);
+    for (int k = 0; k < 2; k++) {
+        cuzk_fil_param_file_name(file, sizeof file, param_id, k ? "vk" : "params");
+        snprintf(path, sizeof path, "%s/%s", out_dir, file);
+        FILE *f = fopen(path, "wb");
+        int w = !f  ? CUZK_ERR_IO
+                : k ? cuzk_groth16_vk_write(f, cuzk_groth16_params_vk(p))
+                    : cuzk_groth16_params_write(f, p);
+        if ((f && fclose(f)) || w || cuzk_groth16_mark_test(path, note)) {
+            fprintf(stderr, "cuzk-bench setup: cannot write %s\n", path);
+            goto done;
+        }
+        printf("%s\n", path);
+    }
+    fprintf(stderr,
+            "setup: %s, %zu constraints, %zu inputs, %zu aux: %.3f s. TEST parameters (marked <file>.test): "
+            "never use "
+            "them for real proofs.\n",
+            name, r.n_constraints, r.n_inputs, r.n_aux, now_s() - t0);
+    rc = 0;
+done:
+    cuzk_groth16_params_free(p);
+    cuzk_cs_free(cs);
+    cuzk_pool_destroy(pool);
+    return rc;
+}
+
 uint8_t *g16_cli_read_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -187,8 +245,7 @@ static int write_file(const char *path, const cuzk_groth16_params *p, int vk_onl
         fprintf(stderr, "cuzk-bench: %s: %s\n", path, strerror(errno));
         return 1;
     }
-    int st = vk_only ? cuzk_groth16_vk_write(f, cuzk_groth16_params_vk(p))
-                     : cuzk_groth16_params_write(f, p);
+    int st = vk_only ? cuzk_groth16_vk_write(f, cuzk_groth16_params_vk(p)) : cuzk_groth16_params_write(f, p);
     if (fclose(f) || st) {
         fprintf(stderr, "cuzk-bench: %s: write failed\n", path);
         return 1;
@@ -207,8 +264,10 @@ int cmd_setup(int argc, char **argv)
         int r = g16_cli_circuit_opt(&ca, argc, argv, &i);
         if (r < 0) return 2;
         if (r) continue;
-        if (i + 1 < argc && !strcmp(argv[i], "--out")) out = argv[++i];
-        else if (i + 1 < argc && !strcmp(argv[i], "--seed")) seed = argv[++i];
+        if (i + 1 < argc && !strcmp(argv[i], "--out"))
+            out = argv[++i];
+        else if (i + 1 < argc && !strcmp(argv[i], "--seed"))
+            seed = argv[++i];
         else if (i + 1 < argc && !strcmp(argv[i], "--threads")) {
             if (g16_cli_parse_size(&threads, argv[++i]) || !threads) return 2;
         } else {
@@ -236,9 +295,8 @@ int cmd_setup(int argc, char **argv)
     if (cuzk_groth16_r1cs_from_cs(&r, cs)) goto done;
     g16_cli_progress pr;
     g16_cli_progress_init(&pr);
-    if (cuzk_groth16_setup_test_progress(&p, &r, (const uint8_t *)seed, strlen(seed),
-                                         cuzk_pool_par(pool), g16_cli_setup_progress, &pr, err,
-                                         sizeof err)) {
+    if (cuzk_groth16_setup_test_progress(&p, &r, (const uint8_t *)seed, strlen(seed), cuzk_pool_par(pool),
+                                         g16_cli_setup_progress, &pr, err, sizeof err)) {
         fprintf(stderr, "cuzk-bench setup: %s\n", err);
         goto done;
     }
