@@ -470,6 +470,12 @@ class TestLifecycle(unittest.TestCase):
             shutil.rmtree(tmp)
 
 
+def skipped(reason):
+    """unittest prints skip reasons only with -v: say it always."""
+    print("\nSKIPPED: " + reason, file=sys.stderr)
+    return reason
+
+
 class TestPoRep(unittest.TestCase):
     """PoRep C2 (POREP_SEAL_COMMIT) through the real daemon: a natively sealed
     2 KiB sector's C1 (Curio's envelope) proved over gRPC, the proof checked by
@@ -482,8 +488,8 @@ class TestPoRep(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         if not os.path.exists(os.path.join(POREP_PARAMS, ".done-porep-2k")):
-            raise unittest.SkipTest("SKIPPED: no 2 KiB PoRep TEST params in %s (scripts/cli-tests.sh makes them)"
-                                    % POREP_PARAMS)
+            raise unittest.SkipTest(skipped("no 2 KiB PoRep TEST params in %s (scripts/cli-tests.sh makes them)"
+                                            % POREP_PARAMS))
         cls.work = tempfile.mkdtemp(prefix="cuzk-porep-")
         seal = os.path.join(cls.work, "seal")
         subprocess.run([os.path.join(BIN, "cuzk-bench"), "gen-vanilla", "porep", "--sector-size", "2KiB", "--sector",
@@ -544,7 +550,7 @@ class TestPoRep(unittest.TestCase):
         # ~30 s); the PoRep job and circuit run under the sanitizers in ctest
         # (test_porep_job), and the C1 input path in the test above.
         if ASAN and os.environ.get("CUZK_SLOW_TESTS") != "1":
-            self.skipTest("SKIPPED under ASan: the 2 KiB PoRep prove takes ~3 minutes there (CUZK_SLOW_TESTS=1 runs it)")
+            self.skipTest(skipped("PoRep prove under ASan: ~3 minutes there (CUZK_SLOW_TESTS=1 runs it)"))
         r = self.submit(self.envelope)
         self.assertEqual(r.status, R.COMPLETED, r.error_message)
         self.assertEqual(len(r.proof), 192)
