@@ -112,8 +112,9 @@ static void on_vec(const vec *v)
         uint8_t id[32];
         char err[256];
         if (!want_ntok(v, 5) || !hexbytes(v, 4, id, 32)) return;
-        V.graph = cuzk_seal_graph_init(&V.g, strtoull(v->tok[3], NULL, 10), id, parse_api(v->tok[2]), err,
-                                       sizeof err) == CUZK_OK;
+        cuzk_seal_graph_free(&V.g);
+        V.graph = cuzk_seal_graph_init(&V.g, strtoull(v->tok[3], NULL, 10), id, parse_api(v->tok[2]), NULL,
+                                       err, sizeof err) == CUZK_OK;
         if (!V.graph) vfail(v, "graph: %s", err);
     } else if (!strcmp(op, "parents") && V.graph) {
         if (!want_ntok(v, 16)) return;
@@ -132,6 +133,7 @@ static void test_inputs_vectors(void)
 {
     memset(&V, 0, sizeof V);
     run_file("porep_inputs.txt", on_vec, 100);
+    cuzk_seal_graph_free(&V.g);
     CHECK(V.cases >= 8);
     CHECK(V.parents >= 50);
 }

@@ -211,7 +211,7 @@ static void test_label_kat(void)
         cuzk_seal_graph g;
         char err[256] = "";
         memset(porep_id, kat[t].porep_byte, 32);
-        CHECK(cuzk_seal_graph_init(&g, nodes, porep_id, kat[t].api, err, sizeof err) == CUZK_OK);
+        CHECK(cuzk_seal_graph_init(&g, nodes, porep_id, kat[t].api, NULL, err, sizeof err) == CUZK_OK);
         uint8_t *lab = malloc(32 * nodes * 11), *ref = malloc(32 * nodes * 11);
         /* with cuzk_seal_label */
         for (uint32_t layer = 1; layer <= 11; layer++) {
@@ -232,6 +232,7 @@ static void test_label_kat(void)
         CHECK(!memcmp(lab, ref, 32 * nodes * 11));
         free(lab);
         free(ref);
+        cuzk_seal_graph_free(&g);
     }
 }
 
@@ -442,7 +443,8 @@ static void test_seal_2k(void)
         CHECK(st == CUZK_OK && s);
         if (!s) return;
         cuzk_seal_graph g;
-        CHECK(cuzk_seal_graph_init(&g, s->nodes, s->porep_id, s->info->api_version, err, sizeof err) == 0);
+        CHECK(cuzk_seal_graph_init(&g, s->nodes, s->porep_id, s->info->api_version, NULL, err, sizeof err) ==
+              0);
         slow_sector x;
         slow_seal(&x, s, &g);
         CHECK(!memcmp(x.comm_d, s->comm_d, 32));
@@ -461,6 +463,7 @@ static void test_seal_2k(void)
         check_json(s);
         free(x.labels);
         free(x.replica);
+        cuzk_seal_graph_free(&g);
         cuzk_seal_sector_free(s);
     }
 }

@@ -8,28 +8,33 @@
  * cuzk_seal_graph serves every sector of a registered proof.
  *
  * Contract:
- *  - cuzk_seal_graph_init is the only fallible step; afterwards the graph is
- *    immutable and every query is a pure function of (graph, node), safe to
- *    call from any number of threads; no allocation of ours after a
- *    thread's first query (see BLAKE2b below).
+ *  - cuzk_seal_graph_init is the only fallible step: it derives the keys
+ *    and tabulates the Feistel round function (below), so the graph owns
+ *    memory until cuzk_seal_graph_free.  Afterwards the graph is immutable
+ *    and every query is a pure function of (graph, node), safe to call
+ *    from any number of threads, with no allocation, no hashing and no
+ *    failure path.  A copy of the struct shares the tables: free exactly
+ *    one, after the last query through any copy.
  *  - Parents are returned in rust-fil-proofs order (unsorted, may repeat):
  *    DRG [node-1, p1..p5] for api >= V1_1, [p1..p5, node-1] for V1_0; nodes
  *    0 and 1 have six 0 parents.  Expander parents in Feistel order.
  *  - A node >= g->nodes has no parents: every entry is
  *    CUZK_SEAL_GRAPH_NO_PARENT (never a valid index), so a caller checking a
- *    foreign proof cannot hang or read out of range.
- *  - BLAKE2b-512 (the Feistel round) comes from OpenSSL's libcrypto: the
- *    EVP_MD is fetched once, and each thread that queries keeps one
- *    EVP_MD_CTX, allocated at its first query and freed when it exits
- *    (OpenSSL 3.0 itself still re-allocates a small provider context per
- *    hash, from the thread's malloc cache).  An allocation failing (out
- *    of memory) aborts the process, since a query has no error to return
- *    and a wrong parent corrupts a sector.
- *  - Cost (one thread, see docs/architecture.md "StackedDRG graph"): DRG
- *    parents two ChaCha8 blocks; expander parents ~48 one-block BLAKE2b-512
- *    on average (8 parents x 3 rounds x ~2 cycle-walk steps at 2K..32G;
- *    ~24 at 64G, where 8 * nodes is a power of 4), ~0.35 us each through
- *    EVP: ~18 us per node, query or sweep alike.
+ *    foreign proof cannot hang or read out of range.  A failed init or a
+ *    freed graph has nodes = 0: every query answers NO_PARENT.
+ *  - The Feistel round F(right, key) depends on a half_bits-bit `right`
+ *    only (half_bits = 5 at 2 KiB, 11 at 8 MiB, 14 at 512 MiB, 17 at 32
+ *    and 64 GiB, at most 18 for 2^32 - 1 nodes), so init computes F for
+ *    all 2^half_bits inputs of each of the 3 round keys: 3 x 2^half_bits
+ *    BLAKE2b-512 from OpenSSL's libcrypto (one EVP_MD_CTX per task of the
+ *    given cuzk_par), into 3 x 2^half_bits u32 (12 bytes x 2^half_bits:
+ *    384 B at 2 KiB, 24 KiB at 8 MiB, 192 KiB at 512 MiB, 1.5 MiB at
+ *    32/64 GiB).  CUZK_ERR_UNSUPPORTED if libcrypto has no BLAKE2b-512.
+ *  - Cost (one thread, see docs/architecture.md "StackedDRG graph"): init
+ *    ~0.35 us x 3 x 2^half_bits (~0.14 s at 32/64 GiB, ~17 ms at 512 MiB,
+ *    ~2 ms at 8 MiB); DRG parents two ChaCha8 blocks; expander parents ~48
+ *    table lookups (8 parents x 3 rounds x ~2 cycle-walk steps; ~24 at
+ *    64 GiB, where 8 * nodes is a power of 4).
  *
  * All data is public: nothing here is constant time. */
 #ifndef CUZK_SEAL_GRAPH_H
@@ -54,7 +59,8 @@ extern "C" {
 
 /* Feistel permutation over [0, n) (crypto/feistel.rs): the domain is
  * widened to the next power of 4 (at least 4) and split into two halves of
- * half_bits; out-of-range results are re-encrypted (cycle walking).  Only
+ * half_bits; out-of-range results are re-encrypted (cycle walking).  The
+ * three round functions are tabulated at init (cuzk_seal_feistel_init).  Only
  * keys[0..2] are used (3 rounds); keys[3] is kept because rust-fil-proofs
  * derives four and hashes all four into the cache file name. */
 typedef struct {
@@ -62,6 +68,7 @@ typedef struct {
     uint64_t keys[4];
     uint64_t left_mask, right_mask;
     unsigned half_bits;
+    uint32_t *table; /* 3 x 2^half_bits: table[i << half_bits | r] = F(r, keys[i]); owned */
 } cuzk_seal_feistel;
 
 typedef struct {
@@ -74,14 +81,20 @@ typedef struct {
 /* nodes in [1, 2^32 - 1] (rust-fil-proofs: "too many nodes" above u32),
  * porep_id 32 bytes (cuzk_fil_seal_porep_id), api_version one of
  * CUZK_FIL_API_*.  CUZK_ERR_ARG with a message otherwise;
- * CUZK_ERR_UNSUPPORTED if libcrypto has no BLAKE2b-512
- * (cuzk_seal_feistel_setup). */
+ * CUZK_ERR_UNSUPPORTED if libcrypto has no BLAKE2b-512, CUZK_ERR_NOMEM if
+ * the round tables cannot be allocated or hashed.  The tables are hashed
+ * in tasks spread over par (NULL = the calling thread).  *g is zeroed
+ * first, so after a failure it needs no cuzk_seal_graph_free (which is
+ * harmless nonetheless); after success it needs exactly one. */
 int cuzk_seal_graph_init(cuzk_seal_graph *g, uint64_t nodes, const uint8_t porep_id[32], int api_version,
-                         char *err, size_t err_len);
+                         cuzk_par *par, char *err, size_t err_len);
 /* The graph of a registered seal proof: nodes = sector_size / 32, its
  * porep_id and api version. */
-int cuzk_seal_graph_init_for_proof(cuzk_seal_graph *g, const cuzk_fil_seal_info *proof, char *err,
-                                   size_t err_len);
+int cuzk_seal_graph_init_for_proof(cuzk_seal_graph *g, const cuzk_fil_seal_info *proof, cuzk_par *par,
+                                   char *err, size_t err_len);
+/* Frees the round tables; the graph then has no nodes.  NULL, a zeroed
+ * graph, a failed init's graph and a second call are all fine. */
+void cuzk_seal_graph_free(cuzk_seal_graph *g);
 
 void cuzk_seal_graph_drg_parents(const cuzk_seal_graph *g, uint64_t node, uint32_t out[6]);
 void cuzk_seal_graph_exp_parents(const cuzk_seal_graph *g, uint64_t node, uint32_t out[8]);
@@ -119,25 +132,35 @@ int cuzk_seal_graph_cache_id(char *out, size_t cap, const cuzk_seal_graph *g, ch
 void cuzk_seal_chacha_block(uint32_t out[16], const uint32_t key[8], uint64_t counter, uint64_t stream,
                             unsigned double_rounds);
 
-/* Fetches libcrypto's BLAKE2b-512 once per process and checks that this
- * thread can hash with it: CUZK_ERR_UNSUPPORTED with a message when the
- * library lacks it.  cuzk_seal_graph_init calls it; code that uses the
- * cuzk_seal_feistel_* functions without a graph calls it first (otherwise
- * a missing BLAKE2b aborts at the first round).  Thread safe. */
-int cuzk_seal_feistel_setup(char *err, size_t err_len);
+/* Round tables up to 3 x 2^20 u32 (12 MiB): a permutation of up to 4^20
+ * elements.  Graphs need at most 4^18. */
+#define CUZK_SEAL_FEISTEL_MAX_HALF_BITS 20
 
-/* num_elements >= 1 (the permutation of an empty set does not exist: n = 0
- * is treated as 1). */
-void cuzk_seal_feistel_init(cuzk_seal_feistel *f, uint64_t num_elements, const uint64_t keys[4]);
-/* The round function F(right, key): first 8 bytes (big endian) of
- * BLAKE2b-512(right u64 BE || key u64 BE), masked. */
-uint64_t cuzk_seal_feistel_round(uint64_t right, uint64_t key, uint64_t right_mask);
-/* index < f->n; the result is < f->n.  invert(permute(x)) == x.  An
- * index >= f->n gives UINT64_MAX (cycle walking might not terminate). */
+/* num_elements in [1, 4^20] (0 is treated as 1: the permutation of an
+ * empty set does not exist).  Tabulates the three rounds (3 x 2^half_bits
+ * BLAKE2b, spread over par, NULL = calling thread) into memory owned by f
+ * until cuzk_seal_feistel_free.  CUZK_ERR_ARG above 4^20,
+ * CUZK_ERR_UNSUPPORTED without BLAKE2b-512 in libcrypto, CUZK_ERR_NOMEM;
+ * *f is left freed (table NULL) on failure. */
+int cuzk_seal_feistel_init(cuzk_seal_feistel *f, uint64_t num_elements, const uint64_t keys[4], cuzk_par *par,
+                           char *err, size_t err_len);
+/* Frees the tables (NULL / zeroed / freed f fine); permute and invert then
+ * answer UINT64_MAX. */
+void cuzk_seal_feistel_free(cuzk_seal_feistel *f);
+/* The round function F(right, key) computed directly (what the tables
+ * hold): first 8 bytes (big endian) of BLAKE2b-512(right u64 BE || key u64
+ * BE), masked, into *out.  Fetches BLAKE2b and allocates a context per
+ * call (slow: for tests and spot checks); CUZK_ERR_UNSUPPORTED /
+ * CUZK_ERR_NOMEM with a message. */
+int cuzk_seal_feistel_round(uint64_t *out, uint64_t right, uint64_t key, uint64_t right_mask, char *err,
+                            size_t err_len);
+/* On an initialised f: table lookups only, no failure path.  index < f->n;
+ * the result is < f->n.  invert(permute(x)) == x.  An index >= f->n gives
+ * UINT64_MAX (cycle walking might not terminate). */
 uint64_t cuzk_seal_feistel_permute(const cuzk_seal_feistel *f, uint64_t index);
 uint64_t cuzk_seal_feistel_invert(const cuzk_seal_feistel *f, uint64_t index);
 /* Eight permutations (out[i] = permute(in[i])).  allow_simd is ignored
- * (kept for the API): libcrypto's BLAKE2b has no multi-lane entry point. */
+ * (kept for the API). */
 void cuzk_seal_feistel_permute8(const cuzk_seal_feistel *f, const uint64_t in[8], uint64_t out[8],
                                 int allow_simd);
 /* out[i] = permute(first + i) for i < count (UINT64_MAX past n): a sweep. */

@@ -71,7 +71,8 @@ int cuzk_porep_public_inputs_replica(cuzk_fr *out, size_t cap, size_t *n_out, co
     st = cuzk_seal_challenges(ch, 64, &cfg->info, replica, seed, comm_r, partition, err, err_len);
     if (st) return st;
     cuzk_seal_graph g;
-    if ((st = cuzk_seal_graph_init(&g, shape.nodes, cfg->porep_id, cfg->info.api_version, err, err_len)))
+    if ((st =
+             cuzk_seal_graph_init(&g, shape.nodes, cfg->porep_id, cfg->info.api_version, NULL, err, err_len)))
         return st;
     size_t n = 3;
     for (uint32_t i = 0; i < shape.challenges; i++) {
@@ -83,6 +84,7 @@ int cuzk_porep_public_inputs_replica(cuzk_fr *out, size_t cap, size_t *n_out, co
         for (int k = 0; k < 3; k++)
             put_u64(&out[n++], ch[i]);
     }
+    cuzk_seal_graph_free(&g);
     *n_out = n;
     return CUZK_OK;
 }

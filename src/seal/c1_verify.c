@@ -238,7 +238,7 @@ static void partition_task(void *arg, size_t k)
 
 /* comm_r from the first proof, replica_id, the graph. */
 static int check_header(const cuzk_seal_c1 *c1, c1v_ctx *c, const uint8_t *prover_id, uint64_t sector_id,
-                        cuzk_seal_graph *g, char *err, size_t err_len)
+                        cuzk_seal_graph *g, cuzk_par *par, char *err, size_t err_len)
 {
     uint8_t comm_r[32], porep_id[32];
     memcpy(c->comm_c, c1->proofs[0].c_x.inclusion.root, 32);
@@ -258,7 +258,7 @@ static int check_header(const cuzk_seal_c1 *c1, c1v_ctx *c, const uint8_t *prove
                              "comm_d and %s",
                              (unsigned long long)sector_id, c1->info->name);
     }
-    return cuzk_seal_graph_init_for_proof(g, c1->info, err, err_len);
+    return cuzk_seal_graph_init_for_proof(g, c1->info, par, err, err_len);
 }
 
 /* The first failure in index order of n statuses. */
@@ -279,9 +279,9 @@ int cuzk_seal_c1_verify(const cuzk_seal_c1 *c1, const uint8_t *prover_id, uint64
         c1->challenges_per_partition != c1->info->challenges_per_partition)
         return cuzk_errf(err, err_len, CUZK_ERR_ARG, "c1 verify: no C1 or counts not of its proof");
     size_t P = c1->partitions, C = c1->challenges_per_partition, n = P * C;
-    cuzk_seal_graph g;
+    cuzk_seal_graph g = {0};
     c1v_ctx c = {.c1 = c1, .g = &g};
-    int st = check_header(c1, &c, prover_id, sector_id, &g, err, err_len);
+    int st = check_header(c1, &c, prover_id, sector_id, &g, par, err, err_len);
     if (st) return st;
     c.status = calloc(n + P, sizeof(int));
     c.msg = calloc(n + P, C1V_MSG);
@@ -306,5 +306,6 @@ done:
     free(c.status);
     free(c.msg);
     free(c.pchal);
+    cuzk_seal_graph_free(&g);
     return st;
 }

@@ -1,128 +1,176 @@
 /* The Feistel permutation behind the expander parents (rust-fil-proofs
- * storage-proofs-core crypto/feistel.rs).
+ * storage-proofs-core crypto/feistel.rs), with its round function
+ * tabulated.
  *
- * Its round function is BLAKE2b-512 of 16 bytes, ~48 calls per node (8
- * parents x 3 rounds x ~2 cycle-walk steps; ~24 at 64 GiB, where 8 * nodes
- * is a power of 4 and nothing walks), which makes it the cost of the whole
- * graph.  BLAKE2b comes from OpenSSL's libcrypto (the project's rule: no
- * hand-rolled hashes).  EVP_Digest with EVP_blake2b512() spends ~5,900
- * instructions a call, ~2,600 of them on the implicit fetch, so the EVP_MD
- * is fetched once and each thread keeps one EVP_MD_CTX, re-initialised per
- * call (~3,100 instructions, of which the compression is ~1,700).  OpenSSL
- * 3.0 still frees and re-allocates its small provider context inside every
- * EVP_DigestInit (newer releases keep it when the digest is unchanged);
- * that comes from the thread's malloc cache.  The per-thread context lives
- * under a pthread key whose destructor frees it when the thread exits
- * (pool threads come and go).  docs/perf-notes.md "Feistel BLAKE2b: OpenSSL
- * instead of a hand-written compression" compares it with the former
- * hand-written code. */
-#include <pthread.h>
-#include <stdio.h>
+ * The round function F(right, key) is BLAKE2b-512(right BE || key BE)
+ * masked to half_bits, and `right` itself has only half_bits bits (<= 17
+ * for every Filecoin sector size, <= 18 for any graph of < 2^32 nodes).
+ * A permutation costs ~48 rounds per node (8 parents x 3 rounds x ~2
+ * cycle-walk steps), and BLAKE2b through libcrypto's EVP (the project's
+ * rule: no hand-rolled hashes) costs ~350 ns a call, so hashing per query
+ * made a graph sweep 12x slower than the former hand-written compression
+ * (docs/perf-notes.md).  Instead init hashes every possible round input
+ * once, 3 x 2^half_bits BLAKE2b (393 K, ~0.14 s on one core at 32/64
+ * GiB; spread over a cuzk_par), into three u32 tables; a permutation is
+ * then table lookups only, and so cannot fail: no hashing, no allocation,
+ * no libcrypto state per thread.  Each table-building task owns one
+ * EVP_MD_CTX, re-initialised per hash; any libcrypto failure fails init. */
 #include <stdlib.h>
+#include <string.h>
 
 #include <openssl/evp.h>
 
 #include "cuzk/seal_graph.h"
 #include "cuzk/status.h"
 
-static pthread_once_t blake2b_once = PTHREAD_ONCE_INIT;
-static EVP_MD *blake2b_md;        /* NULL: libcrypto has no BLAKE2b-512 */
-static pthread_key_t blake2b_key; /* this thread's EVP_MD_CTX */
-static int blake2b_key_ok;
+#define FEISTEL_ROUNDS 3
+#define TABLE_TASK_MIN 2048 /* entries per table-building task, at least */
+#define TABLE_TASK_MAX 256  /* tasks, at most */
 
-static void free_thread_ctx(void *c)
+/* BLAKE2b-512(right BE || key BE)[..8] BE, masked, through c; 0 on a
+ * libcrypto failure. */
+static int round_hash(uint64_t *out, EVP_MD_CTX *c, const EVP_MD *md, uint64_t right, uint64_t key,
+                      uint64_t right_mask)
 {
-    EVP_MD_CTX_free(c);
-}
-
-static void blake2b_setup(void)
-{
-    blake2b_key_ok = pthread_key_create(&blake2b_key, free_thread_ctx) == 0;
-    blake2b_md = EVP_MD_fetch(NULL, "BLAKE2B-512", NULL);
-}
-
-/* This thread's context, created at its first call; NULL if that fails. */
-static EVP_MD_CTX *thread_ctx(void)
-{
-    EVP_MD_CTX *c = pthread_getspecific(blake2b_key);
-    if (c) return c;
-    c = EVP_MD_CTX_new();
-    if (c && pthread_setspecific(blake2b_key, c) != 0) {
-        EVP_MD_CTX_free(c);
-        c = NULL;
-    }
-    return c;
-}
-
-/* BLAKE2b-512 of 16 bytes into h; 0 on any libcrypto failure. */
-static int blake2b512_16(uint8_t h[64], const uint8_t data[16])
-{
-    pthread_once(&blake2b_once, blake2b_setup);
-    if (!blake2b_md || !blake2b_key_ok) return 0;
-    EVP_MD_CTX *c = thread_ctx();
-    unsigned len = 0;
-    return c && EVP_DigestInit_ex2(c, blake2b_md, NULL) == 1 && EVP_DigestUpdate(c, data, 16) == 1 &&
-           EVP_DigestFinal_ex(c, h, &len) == 1 && len == 64;
-}
-
-int cuzk_seal_feistel_setup(char *err, size_t err_len)
-{
-    pthread_once(&blake2b_once, blake2b_setup);
-    if (!blake2b_md)
-        return cuzk_errf(err, err_len, CUZK_ERR_UNSUPPORTED,
-                         "seal graph: libcrypto has no BLAKE2B-512 (the Feistel round function of the "
-                         "expander graph); OpenSSL 3 with its default provider is needed");
-    if (!blake2b_key_ok)
-        return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "seal graph: cannot create a thread key for BLAKE2b");
-    uint8_t h[64], zero[16] = {0};
-    if (!blake2b512_16(h, zero))
-        return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "seal graph: BLAKE2b-512 context failed");
-    return CUZK_OK;
-}
-
-uint64_t cuzk_seal_feistel_round(uint64_t right, uint64_t key, uint64_t right_mask)
-{
-    uint8_t data[16], h[64]; /* right BE || key BE */
+    uint8_t data[16], h[64];
     for (int b = 0; b < 8; b++) {
         data[b] = (uint8_t)(right >> (56 - 8 * b));
         data[8 + b] = (uint8_t)(key >> (56 - 8 * b));
     }
-    if (!blake2b512_16(h, data)) {
-        /* Once cuzk_seal_feistel_setup succeeded, only an allocation inside
-         * libcrypto (out of memory) can fail.  No value would be correct,
-         * and a wrong one silently corrupts a sealed sector. */
-        fputs("cuzk: BLAKE2b-512 failed in the seal graph (out of memory, or cuzk_seal_feistel_setup "
-              "not called / failed)\n",
-              stderr);
-        abort();
-    }
+    unsigned len = 0;
+    if (EVP_DigestInit_ex2(c, md, NULL) != 1 || EVP_DigestUpdate(c, data, 16) != 1 ||
+        EVP_DigestFinal_ex(c, h, &len) != 1 || len != 64)
+        return 0;
     uint64_t w = 0; /* the first 8 digest bytes, big endian */
     for (int b = 0; b < 8; b++)
         w = w << 8 | h[b];
-    return w & right_mask;
+    *out = w & right_mask;
+    return 1;
 }
 
-void cuzk_seal_feistel_init(cuzk_seal_feistel *f, uint64_t num_elements, const uint64_t keys[4])
+static int no_blake2b(char *err, size_t err_len)
 {
+    return cuzk_errf(err, err_len, CUZK_ERR_UNSUPPORTED,
+                     "seal graph: libcrypto has no BLAKE2B-512 (the Feistel round function of the "
+                     "expander graph); OpenSSL 3 with its default provider is needed");
+}
+
+int cuzk_seal_feistel_round(uint64_t *out, uint64_t right, uint64_t key, uint64_t right_mask, char *err,
+                            size_t err_len)
+{
+    if (!out) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "feistel round: NULL output");
+    EVP_MD *md = EVP_MD_fetch(NULL, "BLAKE2B-512", NULL);
+    if (!md) return no_blake2b(err, err_len);
+    EVP_MD_CTX *c = EVP_MD_CTX_new();
+    int ok = c && round_hash(out, c, md, right, key, right_mask);
+    EVP_MD_CTX_free(c);
+    EVP_MD_free(md);
+    return ok ? CUZK_OK : cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "feistel round: BLAKE2b-512 failed");
+}
+
+/* ---- tables ---------------------------------------------------------------- */
+
+typedef struct {
+    cuzk_seal_feistel *f;
+    const EVP_MD *md;
+    size_t entries, per_task; /* 3 * 2^half_bits entries in all */
+    int failed[TABLE_TASK_MAX];
+} table_job;
+
+static void table_task(void *arg, size_t index)
+{
+    table_job *j = arg;
+    const size_t size = (size_t)1 << j->f->half_bits;
+    size_t lo = index * j->per_task, hi = lo + j->per_task < j->entries ? lo + j->per_task : j->entries;
+    EVP_MD_CTX *c = EVP_MD_CTX_new();
+    int ok = c != NULL;
+    for (size_t e = lo; ok && e < hi; e++) {
+        uint64_t v;
+        ok = round_hash(&v, c, j->md, e % size, j->f->keys[e / size], j->f->right_mask);
+        j->f->table[e] = (uint32_t)v; /* < 2^half_bits <= 2^20 */
+    }
+    EVP_MD_CTX_free(c);
+    j->failed[index] = !ok;
+}
+
+static int build_tables(cuzk_seal_feistel *f, cuzk_par *par, char *err, size_t err_len)
+{
+    const size_t entries = (size_t)FEISTEL_ROUNDS << f->half_bits;
+    f->table = malloc(entries * sizeof *f->table);
+    if (!f->table)
+        return cuzk_errf(err, err_len, CUZK_ERR_NOMEM,
+                         "seal graph: cannot allocate %zu bytes of Feistel tables",
+                         entries * sizeof *f->table);
+    EVP_MD *md = EVP_MD_fetch(NULL, "BLAKE2B-512", NULL);
+    if (!md) return no_blake2b(err, err_len);
+    table_job *j = calloc(1, sizeof *j);
+    if (!j) {
+        EVP_MD_free(md);
+        return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "seal graph: out of memory");
+    }
+    j->f = f, j->md = md, j->entries = entries;
+    size_t tasks = 4 * (size_t)cuzk_par_threads(par);
+    if (tasks > TABLE_TASK_MAX) tasks = TABLE_TASK_MAX;
+    j->per_task = (entries + tasks - 1) / tasks;
+    if (j->per_task < TABLE_TASK_MIN) j->per_task = TABLE_TASK_MIN;
+    tasks = (entries + j->per_task - 1) / j->per_task;
+    cuzk_par_for(par, table_task, j, tasks);
+    int failed = 0;
+    for (size_t t = 0; t < tasks; t++)
+        failed |= j->failed[t];
+    free(j);
+    EVP_MD_free(md);
+    if (failed)
+        return cuzk_errf(
+            err, err_len, CUZK_ERR_NOMEM,
+            "seal graph: BLAKE2b-512 failed while tabulating the Feistel rounds (out of memory?)");
+    return CUZK_OK;
+}
+
+int cuzk_seal_feistel_init(cuzk_seal_feistel *f, uint64_t num_elements, const uint64_t keys[4], cuzk_par *par,
+                           char *err, size_t err_len)
+{
+    if (!f || !keys) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "feistel: NULL argument");
+    memset(f, 0, sizeof *f);
     /* feistel.rs precompute: the smallest power of 4 >= n, at least 4 */
     unsigned log4 = 1;
     uint64_t next_pow4 = 4;
-    while (next_pow4 < num_elements)
+    while (next_pow4 < num_elements && log4 <= CUZK_SEAL_FEISTEL_MAX_HALF_BITS)
         next_pow4 *= 4, log4++;
+    if (log4 > CUZK_SEAL_FEISTEL_MAX_HALF_BITS)
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG,
+                         "feistel: %llu elements; the round tables allow at most 4^%d (a graph of up to "
+                         "2^32 nodes needs 4^18)",
+                         (unsigned long long)num_elements, CUZK_SEAL_FEISTEL_MAX_HALF_BITS);
     f->n = num_elements ? num_elements : 1;
     for (int i = 0; i < 4; i++)
         f->keys[i] = keys[i];
     f->right_mask = (1ull << log4) - 1;
     f->left_mask = f->right_mask << log4;
     f->half_bits = log4;
+    int st = build_tables(f, par, err, err_len);
+    if (st) cuzk_seal_feistel_free(f);
+    return st;
 }
+
+void cuzk_seal_feistel_free(cuzk_seal_feistel *f)
+{
+    if (!f) return;
+    free(f->table);
+    f->table = NULL;
+    f->n = 0; /* permute / invert of a freed permutation answer UINT64_MAX */
+}
+
+/* ---- the permutation: lookups only ------------------------------------------ */
 
 uint64_t cuzk_seal_feistel_encode(const cuzk_seal_feistel *f, uint64_t index)
 {
+    const uint32_t *t = f->table;
+    const size_t size = (size_t)1 << f->half_bits;
     uint64_t left = (index & f->left_mask) >> f->half_bits, right = index & f->right_mask;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < FEISTEL_ROUNDS; i++) {
         uint64_t l = right;
-        right = left ^ cuzk_seal_feistel_round(right, f->keys[i], f->right_mask);
+        right = left ^ t[(size_t)i * size + right];
         left = l;
     }
     return (left << f->half_bits) | right;
@@ -130,9 +178,11 @@ uint64_t cuzk_seal_feistel_encode(const cuzk_seal_feistel *f, uint64_t index)
 
 uint64_t cuzk_seal_feistel_decode(const cuzk_seal_feistel *f, uint64_t index)
 {
+    const uint32_t *t = f->table;
+    const size_t size = (size_t)1 << f->half_bits;
     uint64_t left = (index & f->left_mask) >> f->half_bits, right = index & f->right_mask;
-    for (int i = 2; i >= 0; i--) {
-        uint64_t l = right ^ cuzk_seal_feistel_round(left, f->keys[i], f->right_mask);
+    for (int i = FEISTEL_ROUNDS - 1; i >= 0; i--) {
+        uint64_t l = right ^ t[(size_t)i * size + left];
         right = left;
         left = l;
     }
@@ -161,7 +211,7 @@ uint64_t cuzk_seal_feistel_invert(const cuzk_seal_feistel *f, uint64_t index)
 void cuzk_seal_feistel_permute8(const cuzk_seal_feistel *f, const uint64_t in[8], uint64_t out[8],
                                 int allow_simd)
 {
-    (void)allow_simd; /* libcrypto's BLAKE2b has no multi-lane entry point */
+    (void)allow_simd; /* lookups: nothing to vectorise */
     for (int i = 0; i < 8; i++)
         out[i] = cuzk_seal_feistel_permute(f, in[i]);
 }

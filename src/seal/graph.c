@@ -5,8 +5,10 @@
  * Sealing needs the 14 parents of every node of every layer, and vanilla
  * verification needs them for each challenge, so a query is a pure
  * function of (graph, node): two ChaCha8 blocks for the DRG parents, eight
- * Feistel permutations (~48 BLAKE2b through a per-thread EVP context) for
- * the expander ones.  The cache digest streams the file rust-fil-proofs
+ * Feistel permutations (~48 round-table lookups, feistel.c) for the
+ * expander ones.  Init is the only step that can fail: it derives the keys
+ * and tabulates the Feistel rounds (the graph owns that memory until
+ * cuzk_seal_graph_free).  The cache digest streams the file rust-fil-proofs
  * would write through SHA-256 batch by batch, computing each batch's
  * parents on the caller's cuzk_par, so a 64 GiB graph (120 GB of cache)
  * needs only a few MiB.
@@ -51,9 +53,11 @@ static uint32_t get_le32(const uint8_t *p)
 }
 
 int cuzk_seal_graph_init(cuzk_seal_graph *g, uint64_t nodes, const uint8_t porep_id[32], int api_version,
-                         char *err, size_t err_len)
+                         cuzk_par *par, char *err, size_t err_len)
 {
-    if (!g || !porep_id) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "seal graph: NULL argument");
+    if (!g) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "seal graph: NULL graph");
+    memset(g, 0, sizeof *g); /* a failed init leaves a graph cuzk_seal_graph_free accepts */
+    if (!porep_id) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "seal graph: NULL porep_id");
     if (nodes == 0 || nodes > UINT32_MAX)
         return cuzk_errf(err, err_len, CUZK_ERR_ARG,
                          "seal graph: %llu nodes; the graph needs 1 to 2^32-1 nodes",
@@ -61,11 +65,6 @@ int cuzk_seal_graph_init(cuzk_seal_graph *g, uint64_t nodes, const uint8_t porep
     if (api_version != CUZK_FIL_API_V1_0 && api_version != CUZK_FIL_API_V1_1 &&
         api_version != CUZK_FIL_API_V1_2)
         return cuzk_errf(err, err_len, CUZK_ERR_ARG, "seal graph: unknown api version %d", api_version);
-    int rc = cuzk_seal_feistel_setup(err, err_len);
-    if (rc != CUZK_OK) return rc;
-    memset(g, 0, sizeof *g);
-    g->nodes = nodes;
-    g->api_version = api_version;
     uint8_t h[32];
     if (sha256_two(h, "Filecoin_DRSample", porep_id, 32) != CUZK_OK)
         return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "seal graph: SHA-256 context");
@@ -76,17 +75,28 @@ int cuzk_seal_graph_init(cuzk_seal_graph *g, uint64_t nodes, const uint8_t porep
     uint64_t keys[4];
     for (int i = 0; i < 4; i++)
         keys[i] = get_le64(h + 8 * i);
-    cuzk_seal_feistel_init(&g->feistel, nodes * CUZK_SEAL_GRAPH_EXP_DEGREE, keys);
+    int st = cuzk_seal_feistel_init(&g->feistel, nodes * CUZK_SEAL_GRAPH_EXP_DEGREE, keys, par, err, err_len);
+    if (st) return st;
+    g->nodes = nodes;
+    g->api_version = api_version;
     return CUZK_OK;
 }
 
-int cuzk_seal_graph_init_for_proof(cuzk_seal_graph *g, const cuzk_fil_seal_info *proof, char *err,
-                                   size_t err_len)
+int cuzk_seal_graph_init_for_proof(cuzk_seal_graph *g, const cuzk_fil_seal_info *proof, cuzk_par *par,
+                                   char *err, size_t err_len)
 {
+    if (g) memset(g, 0, sizeof *g);
     if (!proof) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "seal graph: NULL proof");
     uint8_t porep_id[32];
     cuzk_fil_seal_porep_id(porep_id, proof);
-    return cuzk_seal_graph_init(g, proof->sector_size / 32, porep_id, proof->api_version, err, err_len);
+    return cuzk_seal_graph_init(g, proof->sector_size / 32, porep_id, proof->api_version, par, err, err_len);
+}
+
+void cuzk_seal_graph_free(cuzk_seal_graph *g)
+{
+    if (!g) return;
+    cuzk_seal_feistel_free(&g->feistel);
+    g->nodes = 0; /* every query of a freed graph answers NO_PARENT */
 }
 
 static void no_parents(uint32_t *out, size_t n)

@@ -208,7 +208,7 @@ static int seal_setup(cuzk_seal_sector **out, const cuzk_seal_config *cfg, char 
     int st = cuzk_fil_tree_shape_for_sector(&im->shape, info->sector_size);
     if (st) return cuzk_errf(err, err_len, st, "seal: no tree shape for %s", info->name);
     cuzk_fil_seal_porep_id(s->porep_id, info);
-    if ((st = cuzk_seal_graph_init(&im->graph, nodes, s->porep_id, info->api_version, err, err_len)))
+    if ((st = cuzk_seal_graph_init(&im->graph, nodes, s->porep_id, info->api_version, NULL, err, err_len)))
         return st;
     s->tree_d = malloc(32 * (2 * nodes - 1));
     s->labels = malloc(32 * nodes * im->layers);
@@ -279,6 +279,7 @@ void cuzk_seal_sector_free(cuzk_seal_sector *s)
         free(im->parents);
         free(im->proofs);
         free(im->proof_mem);
+        cuzk_seal_graph_free(&im->graph);
         free(im);
     }
     free(s->tree_d);
