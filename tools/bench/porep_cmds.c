@@ -452,6 +452,8 @@ int cuzk_bench_porep_synth(int argc, char **argv)
     cuzk_cs *cs = NULL;
     double t0 = cli_now(), c0 = cli_cpu_now();
     int st = cuzk_cs_new(&cs, (cuzk_cs_mode)mode, 0);
+    size_t nc = cuzk_porep_num_constraints(&ctx.shape), ni = cuzk_porep_num_inputs(&ctx.shape);
+    if (!st && !getenv("CUZK_SYNTH_NO_RESERVE")) st = cuzk_cs_reserve(cs, nc + ni + 1, ni + 1, nc);
     if (!st) st = cuzk_cs_synthesize(cs, cuzk_porep_circuit, &ctx);
     double wall = cli_now() - t0, cpu = cli_cpu_now() - c0;
     if (st) fprintf(stderr, "cuzk-bench synth: %s\n", cs ? cuzk_cs_error(cs) : cuzk_strerror(st));
