@@ -505,6 +505,7 @@ static void check_published_size(uint64_t sector_size, cuzk_par *par)
             k++;
         if (k == N_PUBLISHED) {
             printf("  %s: %s not published\n", s->name, name);
+            cuzk_seal_graph_free(&g);
             continue;
         }
         CHECK(published[k].sector_size == sector_size);
