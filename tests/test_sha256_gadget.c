@@ -11,6 +11,7 @@
 
 #include "cuzk/filecoin.h"
 #include "cuzk/gadgets.h"
+#include "cuzk/gadgets_por.h"
 #include "cuzk/gadgets_sha256.h"
 #include "cuzk/r1cs.h"
 #include "cuzk/status.h"
@@ -42,6 +43,14 @@ static size_t rust_constraints(const cuzk_cs *cs)
     cuzk_cs_counts c;
     cuzk_cs_get_counts(cs, &c);
     return c.constraints - c.inputs;
+}
+
+/* Enforced so far (before finish appends the input rows). */
+static size_t raw_constraints(const cuzk_cs *cs)
+{
+    cuzk_cs_counts c;
+    cuzk_cs_get_counts(cs, &c);
+    return c.constraints;
 }
 
 /* pattern: 0 all allocated, 1 all constant, 2 random mix */
@@ -280,11 +289,77 @@ static void test_addmany_flush_order(void)
     cuzk_cs_free(cs);
 }
 
+/* Binary SHA-256 PoR against a native tree (cuzk_fil_sha256_tree_*): the
+ * PoRCircuit form (index bits and siblings allocated inside, packed index
+ * input) and por_no_challenge_input (SnapDeals' form: the caller's bits and
+ * numbers, no input); both satisfied, costs 1 + 2 + 45,379 a level (+ pack +
+ * equal) and 2 + 45,379 a level (+ equal); a wrong root is unsatisfied. */
+static void test_sha_por(void)
+{
+    enum { N = 8, D = 3 };
+    uint8_t leaves[N * 32];
+    for (int i = 0; i < N; i++) {
+        test_rand_bytes(leaves + 32 * i, 32);
+        leaves[32 * i + 31] &= 0x3f;
+    }
+    uint8_t root[32], storage[D * 40 + 64];
+    CHECK(cuzk_fil_sha256_tree_root(root, leaves, N) == CUZK_OK);
+    uint64_t idx = test_rand64() % N;
+    cuzk_fil_merkle_proof pr;
+    CHECK(cuzk_fil_sha256_tree_prove(&pr, storage, sizeof storage, leaves, N, idx) == CUZK_OK);
+    cuzk_fr leaf, sib[D], rootf;
+    uint32_t index[D];
+    CHECK(cuzk_fil_domain_to_fr(&leaf, leaves + 32 * idx, "leaf", NULL, 0) == CUZK_OK);
+    CHECK(cuzk_fil_domain_to_fr(&rootf, root, "root", NULL, 0) == CUZK_OK);
+    for (int l = 0; l < D; l++) {
+        CHECK(cuzk_fil_domain_to_fr(&sib[l], pr.path[0].hashes + 32 * l, "sib", NULL, 0) == CUZK_OK);
+        index[l] = (uint32_t)pr.path[0].index[l];
+    }
+    cuzk_por_shape shape = {2, D, 0, 0};
+    for (int form = 0; form < 2; form++)
+        for (int bad = 0; bad < 2; bad++) {
+            cuzk_cs *cs = new_cs(CUZK_CS_CHECK);
+            cuzk_num nleaf, nroot;
+            cuzk_fr r = rootf;
+            if (bad) cuzk_fr_add(&r, &r, &CUZK_FR_ONE);
+            CHECK(cuzk_num_alloc(cs, &nleaf, &leaf) == CUZK_OK && cuzk_num_alloc(cs, &nroot, &r) == CUZK_OK);
+            size_t before = raw_constraints(cs), want;
+            if (form == 0) {
+                cuzk_por_witness w = {NULL, sib, index};
+                CHECK(cuzk_por_gadget_var(cs, &shape, CUZK_POR_SHA256, &w, &nleaf, &nroot) == CUZK_OK);
+                want = D * (1 + 2 + 45379) + 1 + 1;
+            } else {
+                cuzk_bool bits[D];
+                cuzk_num path[D];
+                for (int l = 0; l < D; l++) {
+                    CHECK(cuzk_bit_alloc(cs, &bits[l], (idx >> l) & 1) == CUZK_OK);
+                    CHECK(cuzk_num_alloc(cs, &path[l], &sib[l]) == CUZK_OK);
+                }
+                before = raw_constraints(cs);
+                CHECK(cuzk_por_no_challenge_input(cs, &shape, CUZK_POR_SHA256, bits, &nleaf, path, &nroot) ==
+                      CUZK_OK);
+                want = D * (2 + 45379) + 1;
+            }
+            size_t got = raw_constraints(cs) - before, at;
+            const char *path;
+            if (got != want) fprintf(stderr, "  form %d: %zu constraints, want %zu\n", form, got, want);
+            CHECK(got == want);
+            CHECK(cuzk_cs_finish(cs) == CUZK_OK);
+            CHECK(cuzk_cs_is_satisfied(cs, &at, &path) == !bad);
+            cuzk_cs_free(cs);
+        }
+}
+
 static const test_case tests[] = {
-    {"compress_count", test_compress_count},           {"blank_block", test_blank_block},
-    {"full_hash_count", test_full_hash_count},         {"random_lengths", test_random_lengths},
-    {"all_constant", test_all_constant_costs_nothing}, {"shape_matches_prove", test_shape_matches_prove},
-    {"hash_leaf_bits", test_hash_leaf_bits},           {"hash2", test_hash2},
+    {"sha_por", test_sha_por},
+    {"compress_count", test_compress_count},
+    {"blank_block", test_blank_block},
+    {"full_hash_count", test_full_hash_count},
+    {"random_lengths", test_random_lengths},
+    {"all_constant", test_all_constant_costs_nothing},
+    {"shape_matches_prove", test_shape_matches_prove},
+    {"hash_leaf_bits", test_hash_leaf_bits},
+    {"hash2", test_hash2},
     {"addmany_flush_order", test_addmany_flush_order},
 };
 

@@ -80,6 +80,15 @@ int cuzk_por_gadget(cuzk_cs *cs, const cuzk_por_shape *s, const cuzk_por_witness
 int cuzk_por_gadget_var(cuzk_cs *cs, const cuzk_por_shape *s, cuzk_por_hasher h, const cuzk_por_witness *w,
                         const cuzk_num *leaf, const cuzk_num *root);
 
+/* por.rs por_no_challenge_input (SnapDeals): the challenge's index bits
+ * (already allocated bits, LSB first, cuzk_por_index_bits(s) of them), the
+ * leaf and the path values (arity - 1 allocated numbers per level, base
+ * levels then sub then top) are the caller's; per level insert + hash, then
+ * computed_root * ONE = root.  No allocation and no public input here. */
+int cuzk_por_no_challenge_input(cuzk_cs *cs, const cuzk_por_shape *s, cuzk_por_hasher h,
+                                const cuzk_bool *challenge_bits, const cuzk_num *leaf, const cuzk_num *path,
+                                const cuzk_num *root);
+
 #ifdef __cplusplus
 }
 #endif

@@ -127,3 +127,29 @@ int cuzk_por_gadget_var(cuzk_cs *cs, const cuzk_por_shape *s, cuzk_por_hasher h,
     if (rc) return rc;
     return por_path(cs, s, h, w, *leaf, root);
 }
+
+int cuzk_por_no_challenge_input(cuzk_cs *cs, const cuzk_por_shape *s, cuzk_por_hasher h,
+                                const cuzk_bool *challenge_bits, const cuzk_num *leaf, const cuzk_num *path,
+                                const cuzk_num *root)
+{
+    cuzk_por_shape shape_only = *s; /* the witness is in the caller's numbers */
+    if (cuzk_por_shape_check(&shape_only) || (h == CUZK_POR_SHA256 && (s->base_arity != 2 || s->sub_arity)))
+        return cuzk_cs_set_error(cs, CUZK_ERR_ARG, "por_no_challenge_input: unsupported tree shape");
+    int rc;
+    uint32_t levels = cuzk_por_levels(s);
+    cuzk_num cur = *leaf, ins[8];
+    size_t bit = 0, sib = 0;
+    for (uint32_t l = 0; l < levels; l++) {
+        uint32_t a = l < s->base_levels ? s->base_arity : l == s->base_levels ? s->sub_arity : s->top_arity;
+        unsigned nb = log2_arity(a);
+        if ((rc = cuzk_num_insert(cs, ins, &cur, challenge_bits + bit, nb, path + sib))) return rc;
+        if (h == CUZK_POR_SHA256)
+            rc = cuzk_fil_sha256_hash2(cs, &cur, &ins[0], &ins[1]);
+        else
+            rc = cuzk_poseidon_gadget(cs, &cur, ins, a);
+        if (rc) return rc;
+        bit += nb;
+        sib += a - 1;
+    }
+    return cuzk_num_enforce_equal(cs, &cur, root);
+}
