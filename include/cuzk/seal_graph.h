@@ -31,10 +31,11 @@
  *    384 B at 2 KiB, 24 KiB at 8 MiB, 192 KiB at 512 MiB, 1.5 MiB at
  *    32/64 GiB).  CUZK_ERR_UNSUPPORTED if libcrypto has no BLAKE2b-512.
  *  - Cost (one thread, see docs/architecture.md "StackedDRG graph"): init
- *    ~0.35 us x 3 x 2^half_bits (~0.14 s at 32/64 GiB, ~17 ms at 512 MiB,
- *    ~2 ms at 8 MiB); DRG parents two ChaCha8 blocks; expander parents ~48
- *    table lookups (8 parents x 3 rounds x ~2 cycle-walk steps; ~24 at
- *    64 GiB, where 8 * nodes is a power of 4).
+ *    ~0.24 us per BLAKE2b: 1.4 ms at 8 MiB, 12 ms at 512 MiB, 94 ms at
+ *    32/64 GiB (so build a graph once, not per partition or per proof);
+ *    DRG parents two ChaCha8 blocks (~130 ns); expander parents ~48 table
+ *    lookups (8 parents x 3 rounds x ~2 cycle-walk steps; ~24 at 64 GiB,
+ *    where 8 * nodes is a power of 4), 40-270 ns per node.
  *
  * All data is public: nothing here is constant time. */
 #ifndef CUZK_SEAL_GRAPH_H

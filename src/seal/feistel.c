@@ -7,10 +7,10 @@
  * for every Filecoin sector size, <= 18 for any graph of < 2^32 nodes).
  * A permutation costs ~48 rounds per node (8 parents x 3 rounds x ~2
  * cycle-walk steps), and BLAKE2b through libcrypto's EVP (the project's
- * rule: no hand-rolled hashes) costs ~350 ns a call, so hashing per query
- * made a graph sweep 12x slower than the former hand-written compression
- * (docs/perf-notes.md).  Instead init hashes every possible round input
- * once, 3 x 2^half_bits BLAKE2b (393 K, ~0.14 s on one core at 32/64
+ * rule: no hand-rolled hashes) costs ~3,100 instructions a call, so hashing
+ * per query made a graph sweep 12x slower than the former hand-written
+ * compression (docs/perf-notes.md).  Instead init hashes every round input
+ * once, 3 x 2^half_bits BLAKE2b (393 K, ~94 ms on one core at 32/64
  * GiB; spread over a cuzk_par), into three u32 tables; a permutation is
  * then table lookups only, and so cannot fail: no hashing, no allocation,
  * no libcrypto state per thread.  Each table-building task owns one
