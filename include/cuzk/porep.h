@@ -40,6 +40,7 @@
 #include "cuzk/groth16.h"
 #include "cuzk/par.h"
 #include "cuzk/r1cs.h"
+#include "cuzk/seal_graph.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -173,11 +174,14 @@ int cuzk_porep_verify(bool *valid, const cuzk_groth16_vk *vk, const cuzk_porep_c
                       size_t err_len);
 
 /* Public inputs from the replica_id directly (what a C1 carries; the
- * prover id and sector number only enter through it). */
+ * prover id and sector number only enter through it).  graph: the
+ * config's graph (cuzk_seal_graph_init with its nodes, porep_id and api
+ * version) to share across partitions, or NULL to build one here (its
+ * Feistel tables cost ~0.1 s at 32 GiB). */
 int cuzk_porep_public_inputs_replica(cuzk_fr *out, size_t cap, size_t *n_out, const cuzk_porep_config *cfg,
                                      const uint8_t replica_id[32], const uint8_t comm_d[32],
                                      const uint8_t comm_r[32], const uint8_t seed[32], uint32_t partition,
-                                     char *err, size_t err_len);
+                                     const cuzk_seal_graph *graph, char *err, size_t err_len);
 
 /* ---- prover side (porep_job.c) -------------------------------------------- */
 

@@ -123,12 +123,18 @@ static int job_values(cuzk_porep_job *j, char *err, size_t err_len)
     j->inputs = calloc((size_t)c->partitions * j->n_inputs, sizeof *j->inputs);
     if (!j->inputs)
         return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "porep job: no memory for the public inputs");
-    for (uint32_t k = 0; k < c->partitions; k++) {
+    cuzk_seal_graph g; /* one graph for every partition */
+    if ((st = cuzk_seal_graph_init(&g, j->shape.nodes, j->cfg.porep_id, j->cfg.info.api_version, NULL, err,
+                                   err_len)))
+        return st;
+    for (uint32_t k = 0; k < c->partitions && !st; k++) {
         size_t n = 0;
         st = cuzk_porep_public_inputs_replica(j->inputs + k * j->n_inputs, j->n_inputs, &n, &j->cfg,
-                                              c->replica_id, c->comm_d, c->comm_r, c->seed, k, err, err_len);
-        if (st) return st;
+                                              c->replica_id, c->comm_d, c->comm_r, c->seed, k, &g, err,
+                                              err_len);
     }
+    cuzk_seal_graph_free(&g);
+    if (st) return st;
     return CUZK_OK;
 }
 

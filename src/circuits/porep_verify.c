@@ -52,7 +52,7 @@ static void put_u64(cuzk_fr *out, uint64_t v)
 int cuzk_porep_public_inputs_replica(cuzk_fr *out, size_t cap, size_t *n_out, const cuzk_porep_config *cfg,
                                      const uint8_t replica[32], const uint8_t comm_d[32],
                                      const uint8_t comm_r[32], const uint8_t seed[32], uint32_t partition,
-                                     char *err, size_t err_len)
+                                     const cuzk_seal_graph *graph, char *err, size_t err_len)
 {
     cuzk_porep_shape shape;
     int st = cuzk_porep_shape_for(&shape, &cfg->info);
@@ -70,21 +70,28 @@ int cuzk_porep_public_inputs_replica(cuzk_fr *out, size_t cap, size_t *n_out, co
     if (shape.challenges > 64) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "too many challenges");
     st = cuzk_seal_challenges(ch, 64, &cfg->info, replica, seed, comm_r, partition, err, err_len);
     if (st) return st;
-    cuzk_seal_graph g;
-    if ((st =
-             cuzk_seal_graph_init(&g, shape.nodes, cfg->porep_id, cfg->info.api_version, NULL, err, err_len)))
-        return st;
+    cuzk_seal_graph own;
+    const cuzk_seal_graph *g = graph;
+    if (!g) {
+        if ((st = cuzk_seal_graph_init(&own, shape.nodes, cfg->porep_id, cfg->info.api_version, NULL, err,
+                                       err_len)))
+            return st;
+        g = &own;
+    } else if (g->nodes != shape.nodes) {
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "public inputs: graph of %llu nodes, %s has %llu",
+                         (unsigned long long)g->nodes, cfg->info.name, (unsigned long long)shape.nodes);
+    }
     size_t n = 3;
     for (uint32_t i = 0; i < shape.challenges; i++) {
         uint32_t par[CUZK_SEAL_GRAPH_PARENTS];
-        cuzk_seal_graph_parents(&g, ch[i], par);
+        cuzk_seal_graph_parents(g, ch[i], par);
         put_u64(&out[n++], ch[i]);
         for (int k = 0; k < CUZK_SEAL_GRAPH_PARENTS; k++)
             put_u64(&out[n++], par[k]);
         for (int k = 0; k < 3; k++)
             put_u64(&out[n++], ch[i]);
     }
-    cuzk_seal_graph_free(&g);
+    if (g == &own) cuzk_seal_graph_free(&own);
     *n_out = n;
     return CUZK_OK;
 }
@@ -98,7 +105,7 @@ int cuzk_porep_public_inputs(cuzk_fr *out, size_t cap, size_t *n_out, const cuzk
                          cfg->porep_id);
     if (replica_out) memcpy(replica_out, replica, 32);
     return cuzk_porep_public_inputs_replica(out, cap, n_out, cfg, replica, sector->comm_d, sector->comm_r,
-                                            sector->seed, partition, err, err_len);
+                                            sector->seed, partition, NULL, err, err_len);
 }
 
 int cuzk_porep_verify(bool *valid, const cuzk_groth16_vk *vk, const cuzk_porep_config *cfg,
@@ -122,8 +129,15 @@ int cuzk_porep_verify(bool *valid, const cuzk_groth16_vk *vk, const cuzk_porep_c
     cuzk_fr *in = malloc(parts * need * sizeof *in);
     if (!in) return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "verify: no memory for %zu inputs", parts * need);
     size_t n = 0;
+    uint8_t replica[32];
+    cuzk_seal_replica_id(replica, sector->prover_id, sector->sector_id, sector->ticket, sector->comm_d,
+                         cfg->porep_id);
+    cuzk_seal_graph g; /* one graph for every partition (its tables cost ~0.1 s at 32 GiB) */
+    st = cuzk_seal_graph_init(&g, shape.nodes, cfg->porep_id, cfg->info.api_version, NULL, err, err_len);
     for (uint32_t k = 0; k < parts && !st; k++)
-        st = cuzk_porep_public_inputs(in + k * need, need, &n, cfg, sector, k, NULL, err, err_len);
+        st = cuzk_porep_public_inputs_replica(in + k * need, need, &n, cfg, replica, sector->comm_d,
+                                              sector->comm_r, sector->seed, k, &g, err, err_len);
+    cuzk_seal_graph_free(&g);
     if (!st) {
         cuzk_groth16_pvk pvk;
         cuzk_groth16_pvk_prepare(&pvk, vk);
