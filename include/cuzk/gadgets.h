@@ -126,7 +126,7 @@ int cuzk_num_conditionally_reverse(cuzk_cs *cs, cuzk_num *c, cuzk_num *d, const 
 int cuzk_num_enforce_equal(cuzk_cs *cs, const cuzk_num *a, const cuzk_num *b);
 
 /* storage-proofs-core insertion.rs.  pick: out = cond ? a : b with
- * (b - a) * cond = (b - out).  select: element `bits` (LSB first) of
+ * (b - a) * cond = (b - out).  select (nbits <= 7): element `bits` (LSB first) of
  * from[1 << nbits].  insert: `element` inserted into elements[n - 1] at
  * position bits (LSB first), n = 1 << nbits; hand-optimized for n = 2, 4, 8
  * (2, 8, 22 constraints; bits of n = 8 must be allocated, kind IS),

@@ -149,18 +149,16 @@ int cuzk_num_enforce_equal(cuzk_cs *cs, const cuzk_num *a, const cuzk_num *b)
     return cuzk_cs_enforce(cs, &ta, 1, &tb, 1, &tc, 1);
 }
 
-int cuzk_num_pick(cuzk_cs *cs, cuzk_num *out, const cuzk_bool *cond, const cuzk_num *a,
-                  const cuzk_num *b)
+int cuzk_num_pick(cuzk_cs *cs, cuzk_num *out, const cuzk_bool *cond, const cuzk_num *a, const cuzk_num *b)
 {
     return cond_pick(cs, out, cond, a, b);
 }
 
-int cuzk_num_select(cuzk_cs *cs, cuzk_num *out, const cuzk_num *from, const cuzk_bool *bits,
-                    size_t nbits)
+int cuzk_num_select(cuzk_cs *cs, cuzk_num *out, const cuzk_num *from, const cuzk_bool *bits, size_t nbits)
 {
-    if (nbits > 6)
-        return cuzk_cs_set_error(cs, CUZK_ERR_ARG, "select: %zu index bits (max 6)", nbits);
-    cuzk_num state[64];
+    if (nbits > 7) /* SnapDeals' apex tree: 128 leaves */
+        return cuzk_cs_set_error(cs, CUZK_ERR_ARG, "select: %zu index bits (max 7)", nbits);
+    cuzk_num state[128];
     size_t half = ((size_t)1 << nbits) / 2;
     memcpy(state, from, ((size_t)1 << nbits) * sizeof *state);
     /* most significant bit first */
@@ -176,8 +174,7 @@ int cuzk_num_select(cuzk_cs *cs, cuzk_num *out, const cuzk_num *from, const cuzk
 }
 
 /* insert_4 / insert_8 are hand-optimized tables from insertion.rs. */
-static int insert_4(cuzk_cs *cs, cuzk_num *o, const cuzk_num *A, const cuzk_bool *bits,
-                    const cuzk_num *el)
+static int insert_4(cuzk_cs *cs, cuzk_num *o, const cuzk_num *A, const cuzk_bool *bits, const cuzk_num *el)
 {
     const cuzk_bool *b0 = &bits[0], *b1 = &bits[1];
     const cuzk_num *b = &el[0], *c = &el[1], *d = &el[2];
@@ -194,8 +191,7 @@ static int insert_4(cuzk_cs *cs, cuzk_num *o, const cuzk_num *A, const cuzk_bool
     return rc;
 }
 
-static int insert_8(cuzk_cs *cs, cuzk_num *o, const cuzk_num *A, const cuzk_bool *bits,
-                    const cuzk_num *el)
+static int insert_8(cuzk_cs *cs, cuzk_num *o, const cuzk_num *A, const cuzk_bool *bits, const cuzk_num *el)
 {
     const cuzk_bool *b0 = &bits[0], *b1 = &bits[1], *b2 = &bits[2];
     if (b0->kind != CUZK_BOOL_IS || b1->kind != CUZK_BOOL_IS)
@@ -229,8 +225,8 @@ static int insert_8(cuzk_cs *cs, cuzk_num *o, const cuzk_num *A, const cuzk_bool
     return rc;
 }
 
-int cuzk_num_insert(cuzk_cs *cs, cuzk_num *out, const cuzk_num *element, const cuzk_bool *bits,
-                    size_t nbits, const cuzk_num *elements)
+int cuzk_num_insert(cuzk_cs *cs, cuzk_num *out, const cuzk_num *element, const cuzk_bool *bits, size_t nbits,
+                    const cuzk_num *elements)
 {
     if (nbits < 1 || nbits > 6)
         return cuzk_cs_set_error(cs, CUZK_ERR_ARG, "insert: %zu index bits (1..6)", nbits);

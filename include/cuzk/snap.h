@@ -1,0 +1,73 @@
+/* SnapDeals (EmptySectorUpdate): the Groth16 circuit of rust-fil-proofs
+ * storage-proofs-update circuit.rs / gadgets.rs for every sector size,
+ * with an R1CS identical to Rust's (filecoin-formats.md 8).
+ *
+ * Circuit (in order):
+ *   k_and_h_select: alloc, inputize, partition_bits + 6 allocated bits with
+ *     (sum 2^i b_i) * ONE = k_and_h_select; partition = pack_bits(k bits);
+ *   comm_r_old, comm_d_new, comm_r_new: alloc + inputize;
+ *   phi = Poseidon2_Custom(1)(comm_d_new, comm_r_old);
+ *   comm_c, root_r_old, root_r_new, apex leaves, partition path: alloc;
+ *   comm_r_old == Poseidon2(comm_c, root_r_old), same for comm_r_new;
+ *   apex tree (SHA-256 hash2 rows) and its path to comm_d_new
+ *     (por_no_challenge_input over the partition bits);
+ *   gen_challenge_bits: per digest j, digest_index = k * dpp + j,
+ *     Poseidon2_Custom(1)(comm_r_new, digest_index), 255 bits, chunks;
+ *   per challenge: c_high selected by h_select, rho, leaf_r_old,
+ *     leaf_d_new, leaf_r_new = leaf_r_old + leaf_d_new * rho, PoRs in tree
+ *     R old and new (por_no_challenge_input), the apex leaf selected by the
+ *     challenge's bits and the tree D path up to it.
+ * Public inputs (without ONE): [k | h_select << partition_bits, comm_r_old,
+ * comm_d_new, comm_r_new].
+ *
+ * The witness comes from a provider one challenge at a time (as for PoRep);
+ * witness == NULL is the blank circuit (SHAPE mode).  Not constant time. */
+#ifndef CUZK_SNAP_H
+#define CUZK_SNAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/gadgets_por.h"
+#include "cuzk/r1cs.h"
+#include "cuzk/seal_snap.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CUZK_SNAP_MAX_SIBS (CUZK_POR_MAX_LEVELS * 7)
+#define CUZK_SNAP_MAX_APEX 128
+
+typedef struct {
+    cuzk_fr leaf_r_old, leaf_d_new;
+    cuzk_fr r_old[CUZK_SNAP_MAX_SIBS]; /* tree R old path: arity - 1 per level */
+    cuzk_fr r_new[CUZK_SNAP_MAX_SIBS];
+    cuzk_fr d_new[64]; /* tree D path up to the apex leaf */
+} cuzk_snap_challenge_witness;
+
+typedef int (*cuzk_snap_witness_fn)(void *wctx, size_t i, cuzk_snap_challenge_witness *out, char *err,
+                                    size_t err_len);
+
+typedef struct {
+    cuzk_snap_shape shape;
+    uint32_t k, h;
+    cuzk_fr comm_r_old, comm_d_new, comm_r_new, comm_c, root_r_old, root_r_new;
+    cuzk_fr apex[CUZK_SNAP_MAX_APEX];
+    cuzk_fr partition_path[8];    /* tree D siblings above the apex root */
+    cuzk_snap_witness_fn witness; /* NULL: blank (SHAPE mode only) */
+    void *wctx;
+} cuzk_snap_circuit_ctx;
+
+/* The circuit (cuzk_circuit_fn); ctx is a cuzk_snap_circuit_ctx. */
+int cuzk_snap_circuit(cuzk_cs *cs, void *ctx);
+
+/* Counts as rust-fil-proofs' TestConstraintSystem reports them (no input
+ * rows; inputs without ONE = 4). */
+size_t cuzk_snap_num_inputs(const cuzk_snap_shape *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
