@@ -188,6 +188,10 @@ void cuzk_fil_seal_porep_id(uint8_t out[32], const cuzk_fil_seal_info *s);
 int cuzk_fil_post_param_id(char *out, size_t cap, const cuzk_fil_post_info *p);
 int cuzk_fil_seal_param_id(char *out, size_t cap, const cuzk_fil_seal_info *s);
 int cuzk_fil_param_file_name(char *out, size_t cap, const char *param_id, const char *ext);
+/* SnapDeals (EmptySectorUpdate, storage-proofs-update compound.rs):
+ * "empty-sector-update-{tree}-{sha256("empty_sector_update::PublicParams{
+ * sector_nodes: N }")}" for a production sector size. */
+int cuzk_fil_snap_param_id(char *out, size_t cap, uint64_t sector_size);
 
 /* One entry of parameters.json. */
 typedef struct {

@@ -155,6 +155,18 @@ int cuzk_fil_seal_param_id(char *out, size_t cap, const cuzk_fil_seal_info *s)
     return fil_cache_id(out, cap, prefix, ident);
 }
 
+int cuzk_fil_snap_param_id(char *out, size_t cap, uint64_t sector_size)
+{
+    cuzk_fil_tree_shape sh;
+    if (!out || cuzk_fil_tree_shape_for_sector(&sh, sector_size)) return CUZK_ERR_ARG;
+    char tree[64], prefix[128], ident[128];
+    fil_tree_display(tree, sizeof tree, sector_size);
+    snprintf(prefix, sizeof prefix, "empty-sector-update-%s", tree);
+    snprintf(ident, sizeof ident, "empty_sector_update::PublicParams{ sector_nodes: %llu }",
+             (unsigned long long)(sector_size / 32));
+    return fil_cache_id(out, cap, prefix, ident);
+}
+
 int cuzk_fil_param_file_name(char *out, size_t cap, const char *param_id, const char *ext)
 {
     if (!out || !param_id || !ext) return CUZK_ERR_ARG;
