@@ -85,17 +85,18 @@ static void test_param_names(void)
     CHECK(found == 30);
     /* SnapDeals: every production size's params and vk are listed */
     static const uint64_t snap_sizes[5] = {2048, 8ull << 20, 512ull << 20, 32ull << 30, 64ull << 30};
+    char sid[200], sname[220];
     for (int k = 0; k < 5; k++) {
-        CHECK(cuzk_fil_snap_param_id(id, sizeof id, snap_sizes[k]) == CUZK_OK);
+        CHECK(cuzk_fil_snap_param_id(sid, sizeof sid, snap_sizes[k]) == CUZK_OK);
         for (int e = 0; e < 2; e++) {
-            CHECK(cuzk_fil_param_file_name(name, sizeof name, id, e ? "vk" : "params") == CUZK_OK);
+            CHECK(cuzk_fil_param_file_name(sname, sizeof sname, sid, e ? "vk" : "params") == CUZK_OK);
             cuzk_fil_param_entry ent;
-            int st = cuzk_fil_params_json_lookup(&ent, json, len, name, err, sizeof err);
-            if (st) printf("missing %s\n", name);
+            int st = cuzk_fil_params_json_lookup(&ent, json, len, sname, err, sizeof err);
+            if (st) printf("missing %s\n", sname);
             CHECK(st == CUZK_OK && ent.sector_size == snap_sizes[k]);
         }
     }
-    CHECK(cuzk_fil_snap_param_id(id, sizeof id, 4096) == CUZK_ERR_ARG);
+    CHECK(cuzk_fil_snap_param_id(sid, sizeof sid, 3000) == CUZK_ERR_ARG);
     /* the file lists 2 PoSt circuits x 5 sizes x (params, vk) */
     int posts = 0;
     for (const char *q = json; (q = strstr(q, "\"v28-proof-of-spacetime-fallback-")); q++) posts++;
