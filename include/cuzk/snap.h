@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "cuzk/gadgets_por.h"
+#include "cuzk/groth16.h"
 #include "cuzk/r1cs.h"
 #include "cuzk/seal_snap.h"
 
@@ -66,6 +67,23 @@ int cuzk_snap_circuit(cuzk_cs *cs, void *ctx);
 /* Counts as rust-fil-proofs' TestConstraintSystem reports them (no input
  * rows; inputs without ONE = 4). */
 size_t cuzk_snap_num_inputs(const cuzk_snap_shape *s);
+
+/* ---- public inputs and verifier (snap_verify.c) ------------------------------ */
+
+/* [k | h_select << partition_bits, comm_r_old, comm_d_new, comm_r_new] of
+ * partition k with h (h_default = hs[3] for registered proofs): 4 values;
+ * the commitments must be canonical (CUZK_ERR_ENC_NONCANONICAL naming
+ * them), k < partitions and h one of hs (CUZK_ERR_ARG). */
+int cuzk_snap_public_inputs(cuzk_fr out[4], const cuzk_snap_shape *s, uint32_t k, uint32_t h,
+                            const uint8_t comm_r_old[32], const uint8_t comm_d_new[32],
+                            const uint8_t comm_r_new[32], char *err, size_t err_len);
+
+/* Verify an update proof: proofs = partitions x 192 bytes in partition
+ * order (batched pairing check).  *valid = false (CUZK_OK, reason in err)
+ * when it does not verify; a status for malformed arguments. */
+int cuzk_snap_verify(bool *valid, const cuzk_groth16_vk *vk, const cuzk_snap_shape *s, uint32_t h,
+                     const uint8_t comm_r_old[32], const uint8_t comm_d_new[32], const uint8_t comm_r_new[32],
+                     const uint8_t *proofs, size_t proofs_len, char *err, size_t err_len);
 
 #ifdef __cplusplus
 }
