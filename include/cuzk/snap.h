@@ -31,6 +31,7 @@
 
 #include "cuzk/gadgets_por.h"
 #include "cuzk/groth16.h"
+#include "cuzk/par.h"
 #include "cuzk/r1cs.h"
 #include "cuzk/seal_snap.h"
 
@@ -84,6 +85,30 @@ int cuzk_snap_public_inputs(cuzk_fr out[4], const cuzk_snap_shape *s, uint32_t k
 int cuzk_snap_verify(bool *valid, const cuzk_groth16_vk *vk, const cuzk_snap_shape *s, uint32_t h,
                      const uint8_t comm_r_old[32], const uint8_t comm_d_new[32], const uint8_t comm_r_new[32],
                      const uint8_t *proofs, size_t proofs_len, char *err, size_t err_len);
+
+/* ---- prover side (snap_job.c) ------------------------------------------------- */
+
+/* Parsed and natively verified partition proofs of one update, ready to
+ * synthesize partition by partition.  parts[k] (lens[k] bytes) is the
+ * bincode PartitionProof of partition k, n_parts = the registered proof's
+ * partition count (all of them, in order).  h = the proof's h_default.
+ * Errors: the parser's and the native verifier's, naming the partition. */
+typedef struct cuzk_snap_job cuzk_snap_job;
+int cuzk_snap_job_new(cuzk_snap_job **out, uint64_t registered_update_proof, const uint8_t *const *parts,
+                      const size_t *lens, size_t n_parts, const uint8_t comm_r_old[32], const uint8_t comm_d_new[32],
+                      const uint8_t comm_r_new[32], cuzk_par *par, char *err, size_t err_len);
+void cuzk_snap_job_free(cuzk_snap_job *j);
+const cuzk_snap_info *cuzk_snap_job_info(const cuzk_snap_job *j);
+const cuzk_snap_shape *cuzk_snap_job_shape(const cuzk_snap_job *j);
+uint32_t cuzk_snap_job_partitions(const cuzk_snap_job *j);
+/* Circuit context of partition k (valid while the job lives). */
+int cuzk_snap_job_circuit(cuzk_snap_circuit_ctx *out, const cuzk_snap_job *j, uint32_t k);
+/* Public inputs of partition k (4, without ONE). */
+const cuzk_fr *cuzk_snap_job_inputs(const cuzk_snap_job *j, uint32_t k, size_t *n);
+/* Synthesize partition k into a new cs, its inputs checked against the
+ * computed ones. */
+int cuzk_snap_job_synthesize(cuzk_cs **out, const cuzk_snap_job *j, uint32_t k, cuzk_cs_mode mode, unsigned flags,
+                             char *err, size_t err_len);
 
 #ifdef __cplusplus
 }
