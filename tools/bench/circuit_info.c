@@ -12,6 +12,7 @@
 
 #include "bench.h"
 #include "porep_cmds.h"
+#include "snap_cmds.h"
 #include "post_cmds.h"
 #include "cuzk/status.h"
 
@@ -19,6 +20,7 @@ int cmd_circuit_info(int argc, char **argv)
 {
     if (cuzk_bench_post_wants(argc, argv)) return cuzk_bench_post_circuit_info(argc, argv);
     if (cuzk_bench_porep_wants(argc, argv)) return cuzk_bench_porep_circuit_info(argc, argv);
+    if (cuzk_bench_snap_wants(argc, argv)) return cuzk_bench_snap_circuit_info(argc, argv);
     bench_circuit c = {0};
     int json = 0;
     for (int i = 1; i < argc; i++) {

@@ -4,6 +4,7 @@
 #ifndef CUZK_BENCH_G16_CLI_H
 #define CUZK_BENCH_G16_CLI_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,5 +51,20 @@ void g16_cli_setup_progress(void *ctx, const char *phase, size_t done, size_t to
  * message. */
 int g16_cli_setup_filecoin(const char *out_dir, const char *seed, unsigned threads, cuzk_circuit_fn fn,
                            void *ctx, const char *param_id, const char *name);
+
+/* circuit-info of a Filecoin circuit: SHAPE synthesis of (fn, ctx), then
+ * the counts as text or one JSON object (keys circuit, registered_proof,
+ * param_id, the shape_json fields, constraints, rust_constraints, inputs,
+ * aux, nnz_a/b/c, a_aux_density, b_input_density, b_aux_density, shape_s,
+ * peak_rss_bytes).  expect_rust: the count the gadget costs predict (0 =
+ * none); returns 0, or 1 when synthesis fails or the count differs. */
+typedef struct {
+    const char *name, *param_id;
+    uint64_t id;
+    const char *shape_text; /* e.g. "1 partitions x 2 challenges, 2 layers" */
+    const char *shape_json; /* e.g. "\"partitions\":1,\"challenges\":2" */
+    size_t expect_rust;
+} g16_cli_info;
+int g16_cli_circuit_info(const g16_cli_info *inf, cuzk_circuit_fn fn, void *ctx, bool json);
 
 #endif

@@ -178,47 +178,14 @@ int cuzk_bench_porep_circuit_info(int argc, char **argv)
     int rc = rp_parse(&a, argc, argv, usage);
     if (rc || (rc = rp_shape(&s, &a))) return rc;
     cuzk_porep_circuit_ctx c = {.shape = s};
-    cuzk_cs *cs = NULL;
-    double t0 = cli_now();
-    int st = cuzk_cs_new(&cs, CUZK_CS_SHAPE, 0);
-    if (!st) st = cuzk_cs_synthesize(cs, cuzk_porep_circuit, &c);
-    if (st) {
-        fprintf(stderr, "error: %s\n", cs ? cuzk_cs_error(cs) : cuzk_strerror(st));
-        cuzk_cs_free(cs);
-        return 1;
-    }
-    cuzk_cs_counts k;
-    cuzk_cs_get_counts(cs, &k);
-    cuzk_cs_free(cs);
-    double secs = cli_now() - t0;
-    char pid[160] = "";
+    char pid[160] = "", text[160], js[160];
     cuzk_fil_seal_param_id(pid, sizeof pid, &a.cfg.info);
-    size_t rust = cuzk_porep_num_constraints(&s);
-    if (a.json) {
-        printf("{\"circuit\":\"%s\",\"registered_proof\":%llu,\"param_id\":\"%s\",\"partitions\":%u,"
-               "\"challenges\":%u,\"layers\":%u,\"constraints\":%zu,\"rust_constraints\":%zu,\"inputs\":%zu,"
-               "\"aux\":%zu,\"nnz_a\":%zu,\"nnz_b\":%zu,\"nnz_c\":%zu,\"a_aux_density\":%zu,\"b_input_"
-               "density\":%zu,"
-               "\"b_aux_density\":%zu,\"shape_s\":%.3f,\"peak_rss_bytes\":%llu}\n",
-               a.cfg.info.name, (unsigned long long)a.cfg.info.id, pid, a.cfg.info.partitions, s.challenges,
-               s.layers, k.constraints, rust, k.inputs, k.aux, k.nnz_a, k.nnz_b, k.nnz_c, k.a_aux_density,
-               k.b_input_density, k.b_aux_density, secs, (unsigned long long)cli_peak_rss());
-    } else {
-        printf("circuit          %s (registered proof %llu)\n", a.cfg.info.name,
-               (unsigned long long)a.cfg.info.id);
-        printf("param id         %s\n", pid);
-        printf("shape            %u partitions x %u challenges, %u layers, %llu nodes\n",
-               a.cfg.info.partitions, s.challenges, s.layers, (unsigned long long)s.nodes);
-        printf("constraints      %zu (rust-fil-proofs count %zu + %zu input constraints)\n", k.constraints,
-               k.constraints - k.inputs, k.inputs);
-        printf("inputs           %zu (incl. ONE) = n_ic\n", k.inputs);
-        printf("aux              %zu\n", k.aux);
-        printf("nonzeros A/B/C   %zu / %zu / %zu\n", k.nnz_a, k.nnz_b, k.nnz_c);
-        printf("density a_aux    %zu, b_input %zu, b_aux %zu\n", k.a_aux_density, k.b_input_density,
-               k.b_aux_density);
-        printf("shape synthesis  %.3f s, peak RSS %.1f MiB\n", secs, (double)cli_peak_rss() / 1048576.0);
-    }
-    return k.constraints - k.inputs == rust ? 0 : 1;
+    snprintf(text, sizeof text, "%u partitions x %u challenges, %u layers, %llu nodes", a.cfg.info.partitions,
+             s.challenges, s.layers, (unsigned long long)s.nodes);
+    snprintf(js, sizeof js, "\"partitions\":%u,\"challenges\":%u,\"layers\":%u", a.cfg.info.partitions,
+             s.challenges, s.layers);
+    g16_cli_info inf = {a.cfg.info.name, pid, a.cfg.info.id, text, js, cuzk_porep_num_constraints(&s)};
+    return g16_cli_circuit_info(&inf, cuzk_porep_circuit, &c, a.json);
 }
 
 int cuzk_bench_porep_setup(int argc, char **argv)

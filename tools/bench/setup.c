@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "bench.h"
+#include "cli_util.h"
 #include "cuzk/filecoin.h"
 #include "cuzk/groth16.h"
 #include "cuzk/pool.h"
@@ -19,6 +20,7 @@
 #include "g16_cli.h"
 #include "porep_cmds.h"
 #include "post_cmds.h"
+#include "snap_cmds.h"
 
 int g16_cli_parse_size(size_t *out, const char *s)
 {
@@ -205,6 +207,53 @@ done:
     return rc;
 }
 
+int g16_cli_circuit_info(const g16_cli_info *inf, cuzk_circuit_fn fn, void *ctx, bool json)
+{
+    cuzk_cs *cs = NULL;
+    double t0 = now_s();
+    int st = cuzk_cs_new(&cs, CUZK_CS_SHAPE, 0);
+    if (!st) st = cuzk_cs_synthesize(cs, fn, ctx);
+    if (st) {
+        fprintf(stderr, "error: %s\n", cs ? cuzk_cs_error(cs) : cuzk_strerror(st));
+        cuzk_cs_free(cs);
+        return 1;
+    }
+    cuzk_cs_counts k;
+    cuzk_cs_get_counts(cs, &k);
+    cuzk_cs_free(cs);
+    double secs = now_s() - t0;
+    size_t rust = k.constraints - k.inputs;
+    unsigned long long rss = cli_peak_rss();
+    if (json) {
+        printf(
+            "{\"circuit\":\"%s\",\"registered_proof\":%llu,\"param_id\":\"%s\",%s%s\"constraints\":%zu,"
+            "\"rust_constraints\":%zu,\"inputs\":%zu,\"aux\":%zu,\"nnz_a\":%zu,\"nnz_b\":%zu,\"nnz_c\":%zu,"
+            "\"a_aux_density\":%zu,\"b_input_density\":%zu,\"b_aux_density\":%zu,\"shape_s\":%.3f,"
+            "\"peak_rss_bytes\":%llu}\n",
+            inf->name, (unsigned long long)inf->id, inf->param_id, inf->shape_json,
+            inf->shape_json[0] ? "," : "", k.constraints, rust, k.inputs, k.aux, k.nnz_a, k.nnz_b, k.nnz_c,
+            k.a_aux_density, k.b_input_density, k.b_aux_density, secs, rss);
+    } else {
+        printf("circuit          %s (registered proof %llu)\n", inf->name, (unsigned long long)inf->id);
+        printf("param id         %s\n", inf->param_id);
+        printf("shape            %s\n", inf->shape_text);
+        printf("constraints      %zu (rust-fil-proofs count %zu + %zu input constraints)\n", k.constraints,
+               rust, k.inputs);
+        printf("inputs           %zu (incl. ONE) = n_ic\n", k.inputs);
+        printf("aux              %zu\n", k.aux);
+        printf("nonzeros A/B/C   %zu / %zu / %zu\n", k.nnz_a, k.nnz_b, k.nnz_c);
+        printf("density a_aux    %zu, b_input %zu, b_aux %zu\n", k.a_aux_density, k.b_input_density,
+               k.b_aux_density);
+        printf("shape synthesis  %.3f s, peak RSS %.1f MiB\n", secs, (double)rss / 1048576.0);
+    }
+    if (inf->expect_rust && rust != inf->expect_rust) {
+        fprintf(stderr, "circuit-info: %zu constraints, the gadget costs predict %zu\n", rust,
+                inf->expect_rust);
+        return 1;
+    }
+    return 0;
+}
+
 uint8_t *g16_cli_read_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -257,6 +306,7 @@ int cmd_setup(int argc, char **argv)
 {
     if (cuzk_bench_post_wants(argc, argv)) return cuzk_bench_post_setup(argc, argv);
     if (cuzk_bench_porep_wants(argc, argv)) return cuzk_bench_porep_setup(argc, argv);
+    if (cuzk_bench_snap_wants(argc, argv)) return cuzk_bench_snap_setup(argc, argv);
     g16_circuit_args ca = {0};
     const char *out = NULL, *seed = "cuzk-test-seed";
     size_t threads = 2;

@@ -9,6 +9,7 @@
 
 #include "bench.h"
 #include "porep_cmds.h"
+#include "snap_cmds.h"
 #include "post_cmds.h"
 #include "cuzk/groth16.h"
 #include "g16_cli.h"
@@ -17,6 +18,7 @@ int cmd_verify(int argc, char **argv)
 {
     if (cuzk_bench_post_wants(argc, argv)) return cuzk_bench_post_verify(argc, argv);
     if (cuzk_bench_porep_wants(argc, argv)) return cuzk_bench_porep_verify(argc, argv);
+    if (cuzk_bench_snap_wants(argc, argv)) return cuzk_bench_snap_verify(argc, argv);
     const char *vkp = NULL, *proofp = NULL, *inp = NULL;
     unsigned flags = 0;
     for (int i = 1; i < argc; i++) {

@@ -1,0 +1,221 @@
+/* cuzk-bench subcommands for the SnapDeals circuit (cuzk/snap.h), reached
+ * from the generic commands when --circuit is snap:
+ *
+ *   circuit-info --circuit snap --sector-size S [--json]
+ *   setup  --circuit snap --sector-size S --out DIR [--seed S] [--threads T]
+ *   prove  --circuit snap --sector-size S --params F --vanilla F... --comm-r-old HEX
+ *          --comm-r-new HEX --comm-d-new HEX --out F [--inputs-out F] [--threads T]
+ *          [--deterministic] [--no-validate]
+ *   verify --circuit snap --sector-size S --vk F --proof F --comm-r-old HEX
+ *          --comm-r-new HEX --comm-d-new HEX [--registered-proof N]
+ *   synth  --circuit snap (--sector-size S --random-witness | --vanilla F... ...) [--json]
+ *
+ * S = 2KiB 8MiB 512MiB 32GiB 64GiB (test sizes 1-32 KiB and 16 MiB with
+ * CUZK_SNAP_TEST_SIZES=1, circuit-info and setup only); the registered
+ * update proof is the size's (0-4).  Hex values are the 32 bytes as
+ * stored.  --vanilla: one file per partition (raw bincode PartitionProof)
+ * or one file holding Curio's JSON array of base64 partition proofs. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "cli_util.h"
+#include "cuzk/filecoin.h"
+#include "cuzk/pool.h"
+#include "cuzk/snap.h"
+#include "cuzk/status.h"
+#include "g16_cli.h"
+#include "snap_cmds.h"
+
+#define SN_MAX_VANILLA 64
+
+typedef struct {
+    cuzk_snap_shape shape;
+    const cuzk_snap_info *info; /* NULL for test sizes */
+    bool json, det, no_validate, random_witness;
+    const char *out, *params, *vk, *proof, *inputs_out, *seed, *cro, *crn, *cdn;
+    const char *vanilla[SN_MAX_VANILLA];
+    size_t n_vanilla;
+    uint64_t threads;
+} sn_args;
+
+bool cuzk_bench_snap_wants(int argc, char **argv)
+{
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--circuit")) return !strcmp(argv[i + 1], "snap");
+    return false;
+}
+
+static int sn_parse(sn_args *a, int argc, char **argv, const char *usage)
+{
+    const char *size = NULL, *reg = NULL;
+    a->threads = 2;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        bool *flag = !strcmp(o, "--json")             ? &a->json
+                     : !strcmp(o, "--deterministic")  ? &a->det
+                     : !strcmp(o, "--no-validate")    ? &a->no_validate
+                     : !strcmp(o, "--random-witness") ? &a->random_witness
+                                                      : NULL;
+        if (flag) {
+            *flag = true;
+            continue;
+        }
+        const char *dummy, **str = !strcmp(o, "--circuit")            ? &dummy
+                                   : !strcmp(o, "--sector-size")      ? &size
+                                   : !strcmp(o, "--registered-proof") ? &reg
+                                   : !strcmp(o, "--out")              ? &a->out
+                                   : !strcmp(o, "--params")           ? &a->params
+                                   : !strcmp(o, "--vk")               ? &a->vk
+                                   : !strcmp(o, "--proof")            ? &a->proof
+                                   : !strcmp(o, "--inputs-out")       ? &a->inputs_out
+                                   : !strcmp(o, "--seed")             ? &a->seed
+                                   : !strcmp(o, "--comm-r-old")       ? &a->cro
+                                   : !strcmp(o, "--comm-r-new")       ? &a->crn
+                                   : !strcmp(o, "--comm-d-new")       ? &a->cdn
+                                                                      : NULL;
+        bool is_threads = !strcmp(o, "--threads"), is_vanilla = !strcmp(o, "--vanilla");
+        if ((!str && !is_threads && !is_vanilla) || !v) {
+            fprintf(stderr, "cuzk-bench: unknown or incomplete option %s\n%s", o, usage);
+            return 2;
+        }
+        i++;
+        if (str)
+            *str = v;
+        else if (is_threads && (cli_u64(&a->threads, v, o) || !a->threads || a->threads > 1024))
+            return 2;
+        else if (is_vanilla) {
+            if (a->n_vanilla == SN_MAX_VANILLA) {
+                fprintf(stderr, "cuzk-bench: at most %d --vanilla files\n", SN_MAX_VANILLA);
+                return 2;
+            }
+            a->vanilla[a->n_vanilla++] = v;
+        }
+    }
+    uint64_t id = UINT64_MAX, bytes = size ? cli_sector_size(size) : 0;
+    if (reg && (cli_u64(&id, reg, "--registered-proof") || cuzk_snap_lookup(&a->info, id))) {
+        fprintf(stderr, "cuzk-bench: --registered-proof: a registered update proof 0-4\n");
+        return 2;
+    }
+    if (!reg) {
+        a->info = NULL;
+        for (uint64_t k = 0; k < 5 && bytes && !a->info; k++) {
+            const cuzk_snap_info *in;
+            if (!cuzk_snap_lookup(&in, k) && in->sector_size == bytes) a->info = in;
+        }
+    }
+    if (a->info && bytes && a->info->sector_size != bytes) {
+        fprintf(stderr, "cuzk-bench: registered update proof %llu is %s, not %s\n", (unsigned long long)id,
+                a->info->name, size);
+        return 2;
+    }
+    if (a->info) bytes = a->info->sector_size;
+    const char *ts = getenv("CUZK_SNAP_TEST_SIZES");
+    if (!bytes || cuzk_snap_shape_for(&a->shape, bytes, ts && !strcmp(ts, "1"))) {
+        fprintf(stderr, "cuzk-bench: --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB is required\n%s", usage);
+        return 2;
+    }
+    return 0;
+}
+
+static void sn_param_id(char *out, size_t cap, const sn_args *a)
+{
+    if (cuzk_fil_snap_param_id(out, cap, a->shape.sector_size))
+        snprintf(out, cap, "empty-sector-update-test-%llu", (unsigned long long)a->shape.sector_size);
+}
+
+int cuzk_bench_snap_circuit_info(int argc, char **argv)
+{
+    sn_args a = {0};
+    int rc =
+        sn_parse(&a, argc, argv, "usage: cuzk-bench circuit-info --circuit snap --sector-size S [--json]\n");
+    if (rc) return rc;
+    cuzk_snap_circuit_ctx *c = calloc(1, sizeof *c);
+    if (!c) return 1;
+    c->shape = a.shape;
+    char pid[160], text[200], js[200], name[64];
+    sn_param_id(pid, sizeof pid, &a);
+    snprintf(name, sizeof name, "%s", a.info ? a.info->name : "EmptySectorUpdate (test size)");
+    snprintf(text, sizeof text, "%u partitions x %u challenges, %u apex leaves, %llu nodes",
+             a.shape.partitions, a.shape.challenges, a.shape.apex_leaves, (unsigned long long)a.shape.nodes);
+    snprintf(js, sizeof js, "\"partitions\":%u,\"challenges\":%u,\"apex_leaves\":%u,\"sector_size\":%llu",
+             a.shape.partitions, a.shape.challenges, a.shape.apex_leaves,
+             (unsigned long long)a.shape.sector_size);
+    g16_cli_info inf = {name, pid, a.info ? a.info->id : UINT64_MAX, text, js, 0};
+    rc = g16_cli_circuit_info(&inf, cuzk_snap_circuit, c, a.json);
+    free(c);
+    return rc;
+}
+
+int cuzk_bench_snap_setup(int argc, char **argv)
+{
+    sn_args a = {0};
+    const char *usage =
+        "usage: cuzk-bench setup --circuit snap --sector-size S --out DIR [--seed S] [--threads T]\n";
+    int rc = sn_parse(&a, argc, argv, usage);
+    if (rc) return rc;
+    if (!a.out) {
+        fprintf(stderr, "cuzk-bench setup: --out DIR is required\n%s", usage);
+        return 2;
+    }
+    if (a.shape.nodes > (1u << 18)) {
+        fprintf(stderr,
+                "cuzk-bench setup: %llu-byte update circuits are too large for test parameters here\n",
+                (unsigned long long)a.shape.sector_size);
+        return 1;
+    }
+    cuzk_snap_circuit_ctx *c = calloc(1, sizeof *c);
+    if (!c) return 1;
+    c->shape = a.shape;
+    char pid[160];
+    sn_param_id(pid, sizeof pid, &a);
+    rc = g16_cli_setup_filecoin(a.out, a.seed ? a.seed : "cuzk-test-seed", (unsigned)a.threads,
+                                cuzk_snap_circuit, c, pid,
+                                a.info ? a.info->name : "EmptySectorUpdate test size");
+    free(c);
+    return rc;
+}
+
+int cuzk_bench_snap_verify(int argc, char **argv)
+{
+    sn_args a = {0};
+    const char *usage =
+        "usage: cuzk-bench verify --circuit snap --sector-size S --vk F --proof F --comm-r-old HEX "
+        "--comm-r-new HEX --comm-d-new HEX [--registered-proof N]\n";
+    int rc = sn_parse(&a, argc, argv, usage);
+    if (rc) return rc;
+    uint8_t cro[32], crn[32], cdn[32];
+    if (!a.vk || !a.proof || cli_hex32(cro, a.cro, "--comm-r-old") || cli_hex32(crn, a.crn, "--comm-r-new") ||
+        cli_hex32(cdn, a.cdn, "--comm-d-new")) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    char err[CUZK_G16_ERR_LEN] = "";
+    cuzk_groth16_load_opts lo = {.err = err, .err_len = sizeof err};
+    cuzk_groth16_vk *vk = NULL;
+    if (cuzk_groth16_vk_load(&vk, a.vk, &lo)) {
+        fprintf(stderr, "cuzk-bench verify: %s: %s\n", a.vk, err);
+        return 2;
+    }
+    size_t len = 0;
+    uint8_t *proof = g16_cli_read_file(a.proof, &len);
+    rc = 2;
+    if (proof) {
+        bool ok = false;
+        int st =
+            cuzk_snap_verify(&ok, vk, &a.shape, a.shape.hs[3], cro, cdn, crn, proof, len, err, sizeof err);
+        if (st == CUZK_ERR_ARG && strstr(err, "IC points")) {
+            fprintf(stderr, "cuzk-bench verify: %s\n", err);
+        } else if (st || !ok) {
+            printf("invalid: %s\n", err[0] ? err : "proof does not verify");
+            rc = 1;
+        } else {
+            printf("valid\n");
+            rc = 0;
+        }
+    }
+    free(proof);
+    cuzk_groth16_vk_free(vk);
+    return rc;
+}
