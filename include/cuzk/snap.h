@@ -68,6 +68,9 @@ int cuzk_snap_circuit(cuzk_cs *cs, void *ctx);
 /* Counts as rust-fil-proofs' TestConstraintSystem reports them (no input
  * rows; inputs without ONE = 4). */
 size_t cuzk_snap_num_inputs(const cuzk_snap_shape *s);
+/* From the gadget costs (tests check it against SHAPE synthesis and
+ * rust-fil-proofs' asserted totals). */
+size_t cuzk_snap_num_constraints(const cuzk_snap_shape *s);
 
 /* ---- public inputs and verifier (snap_verify.c) ------------------------------ */
 
@@ -95,8 +98,9 @@ int cuzk_snap_verify(bool *valid, const cuzk_groth16_vk *vk, const cuzk_snap_sha
  * Errors: the parser's and the native verifier's, naming the partition. */
 typedef struct cuzk_snap_job cuzk_snap_job;
 int cuzk_snap_job_new(cuzk_snap_job **out, uint64_t registered_update_proof, const uint8_t *const *parts,
-                      const size_t *lens, size_t n_parts, const uint8_t comm_r_old[32], const uint8_t comm_d_new[32],
-                      const uint8_t comm_r_new[32], cuzk_par *par, char *err, size_t err_len);
+                      const size_t *lens, size_t n_parts, const uint8_t comm_r_old[32],
+                      const uint8_t comm_d_new[32], const uint8_t comm_r_new[32], cuzk_par *par, char *err,
+                      size_t err_len);
 void cuzk_snap_job_free(cuzk_snap_job *j);
 const cuzk_snap_info *cuzk_snap_job_info(const cuzk_snap_job *j);
 const cuzk_snap_shape *cuzk_snap_job_shape(const cuzk_snap_job *j);
@@ -107,8 +111,8 @@ int cuzk_snap_job_circuit(cuzk_snap_circuit_ctx *out, const cuzk_snap_job *j, ui
 const cuzk_fr *cuzk_snap_job_inputs(const cuzk_snap_job *j, uint32_t k, size_t *n);
 /* Synthesize partition k into a new cs, its inputs checked against the
  * computed ones. */
-int cuzk_snap_job_synthesize(cuzk_cs **out, const cuzk_snap_job *j, uint32_t k, cuzk_cs_mode mode, unsigned flags,
-                             char *err, size_t err_len);
+int cuzk_snap_job_synthesize(cuzk_cs **out, const cuzk_snap_job *j, uint32_t k, cuzk_cs_mode mode,
+                             unsigned flags, char *err, size_t err_len);
 
 #ifdef __cplusplus
 }

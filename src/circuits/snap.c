@@ -19,6 +19,28 @@ size_t cuzk_snap_num_inputs(const cuzk_snap_shape *s)
     return 4;
 }
 
+static size_t por_nci(uint32_t arity, uint32_t levels)
+{
+    return (size_t)levels * (cuzk_insert_constraints(arity) + cuzk_poseidon_gadget_constraints(arity));
+}
+
+size_t cuzk_snap_num_constraints(const cuzk_snap_shape *s)
+{
+    const size_t sha2 = 45379, pos2 = cuzk_poseidon_gadget_constraints(2);
+    size_t pb = s->partition_bits, to_apex = s->challenge_bits - pb - s->apex_bits;
+    size_t per_digest = FR_CAPACITY / (s->challenge_bits - pb);
+    size_t digests = (s->challenges + per_digest - 1) / per_digest;
+    size_t header = 1 + (pb + CUZK_SNAP_HS + 1) + 1 + 3 + pos2 + 2 * (pos2 + 1) +
+                    (s->apex_leaves - 1) * sha2 + pb * (2 + sha2) + 1;
+    size_t gen = digests * (1 + pos2 + 255 + 1);
+    size_t tree_r = por_nci(s->tree_base_arity, s->tree_base_levels) +
+                    (s->tree_sub_arity ? por_nci(s->tree_sub_arity, 1) : 0) +
+                    (s->tree_top_arity ? por_nci(s->tree_top_arity, 1) : 0) + 1;
+    size_t per =
+        CUZK_SNAP_HS * 2 + 1 + pos2 + 2 + 2 * tree_r + (s->apex_leaves - 1) + to_apex * (2 + sha2) + 1;
+    return header + gen + s->challenges * per;
+}
+
 typedef struct {
     cuzk_snap_challenge_witness w;
     cuzk_num apex_tree[2 * CUZK_SNAP_MAX_APEX];

@@ -142,7 +142,8 @@ int cuzk_bench_snap_circuit_info(int argc, char **argv)
     snprintf(js, sizeof js, "\"partitions\":%u,\"challenges\":%u,\"apex_leaves\":%u,\"sector_size\":%llu",
              a.shape.partitions, a.shape.challenges, a.shape.apex_leaves,
              (unsigned long long)a.shape.sector_size);
-    g16_cli_info inf = {name, pid, a.info ? a.info->id : UINT64_MAX, text, js, 0};
+    g16_cli_info inf = {name, pid, a.info ? a.info->id : UINT64_MAX,
+                        text, js,  cuzk_snap_num_constraints(&a.shape)};
     rc = g16_cli_circuit_info(&inf, cuzk_snap_circuit, c, a.json);
     free(c);
     return rc;
