@@ -25,7 +25,8 @@ typedef struct client_req {
  * request options at argv[*i]: --kind K, --vanilla FILE (repeatable),
  * --vanilla-text STR, --sector-size S, --registered-proof N, --priority P,
  * --request-id ID, --sector N, --miner-id N, --randomness HEX,
- * --partition K.  1 consumed, 0 not ours, -1 bad value (printed). */
+ * --partition K, --c1 FILE (PoRep), --comm-r-old/--comm-r-new/--comm-d-new HEX
+ * (SnapDeals).  1 consumed, 0 not ours, -1 bad value (printed). */
 void client_req_init(client_req *r);
 int client_req_arg(client_req *r, int argc, char **argv, int *i);
 /* Checks the request is complete (kind set ...); prints why not. */

@@ -122,9 +122,9 @@ int client_req_arg(client_req *r, int argc, char **argv, int *i)
 {
     const char *a = argv[*i];
     static const char *const with_value[] = {
-        "--kind",     "--vanilla",    "--vanilla-text", "--c1",       "--sector-size", "--registered-proof",
-        "--priority", "--request-id", "--sector",       "--miner-id", "--randomness",  "--partition",
-        NULL};
+        "--kind",       "--vanilla",    "--vanilla-text", "--c1",       "--sector-size", "--registered-proof",
+        "--priority",   "--request-id", "--sector",       "--miner-id", "--randomness",  "--partition",
+        "--comm-r-old", "--comm-r-new", "--comm-d-new",   NULL};
     bool ours = false;
     for (int k = 0; with_value[k]; k++)
         ours |= !strcmp(a, with_value[k]);
@@ -188,6 +188,13 @@ int client_req_arg(client_req *r, int argc, char **argv, int *i)
         if (parse_hex32(r->rnd, v, a)) return -1;
         r->m.randomness.data = r->rnd;
         r->m.randomness.len = 32;
+    } else if (!strcmp(a, "--comm-r-old") || !strcmp(a, "--comm-r-new") || !strcmp(a, "--comm-d-new")) {
+        /* SnapDeals: the three commitments, 32 bytes each as stored */
+        int k = !strcmp(a, "--comm-r-old") ? 0 : !strcmp(a, "--comm-r-new") ? 1 : 2;
+        if (parse_hex32(r->comm[k], v, a)) return -1;
+        ProtobufCBinaryData *f = k == 0 ? &r->m.comm_r_old : k == 1 ? &r->m.comm_r_new : &r->m.comm_d_new;
+        f->data = r->comm[k];
+        f->len = 32;
     } else if (!strcmp(a, "--partition")) {
         if (parse_u64(&u, v, a) || u > UINT32_MAX) return -1;
         r->m.partition_index = (uint32_t)u;
