@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk/ff.h"
 #include "cuzk/filecoin.h"
 #include "cuzk/par.h"
 
@@ -73,12 +74,156 @@ typedef struct {
     void *mem;                                   /* owns everything */
 } cuzk_snap_partition_proof;
 
-/* Parse one partition proof and check its shape against s (apex count,
- * challenge count, path kinds / arities / levels, canonical elements).
- * Errors name the field and byte offset. */
+/* Parse one partition proof of exactly len bytes and check its shape
+ * against s (apex count, challenge count, tree R path kind / arities /
+ * levels, tree D binary Single with challenge_bits levels).  s == NULL
+ * checks the structure only (counts <= 4096, levels <= 64, Poseidon
+ * arities).  Every 32-byte element (comm_c, apex leaves, roots, leaves,
+ * siblings) must be a canonical Fr (< r).  Errors: CUZK_ERR_FORMAT
+ * (truncated, unknown tag, wrong count, arity, index >= arity, trailing
+ * bytes) and CUZK_ERR_ENC_NONCANONICAL, with the field path and byte
+ * offset, e.g. "snap proof: challenge_proofs[3].proof_d_new.path[2].index
+ * = 5 at byte 1234 is >= arity 2"; CUZK_ERR_NOMEM.  On error *out = NULL. */
 int cuzk_snap_partition_parse(cuzk_snap_partition_proof **out, const uint8_t *buf, size_t len,
                               const cuzk_snap_shape *s, char *err, size_t err_len);
+/* Same, for a proof at the start of buf: *used = its length (more bytes
+ * may follow).  For concatenated partition proofs. */
+int cuzk_snap_partition_parse_prefix(cuzk_snap_partition_proof **out, size_t *used, const uint8_t *buf,
+                                     size_t len, const cuzk_snap_shape *s, char *err, size_t err_len);
 void cuzk_snap_partition_free(cuzk_snap_partition_proof *p);
+
+/* Serialized size, and bincode serialization into out (cap >= size;
+ * CUZK_ERR_ARG for a proof with an impossible path or a small cap). */
+size_t cuzk_snap_partition_size(const cuzk_snap_partition_proof *p);
+int cuzk_snap_partition_write(uint8_t *out, size_t cap, size_t *written, const cuzk_snap_partition_proof *p);
+
+/* ---- input forms (snap_input.c) -------------------------------------------- */
+/* The vanilla proofs of a request or a file: Curio sends one bincode
+ * PartitionProof per partition (SubmitProofRequest.vanilla_proofs) and
+ * stores them as Go's [][]byte in JSON, an array of base64 strings.
+ * cuzk_snap_vanilla_decode accepts either
+ *   - a JSON array of standard base64 strings (padding required, no
+ *     whitespace inside a string), each one partition proof, or
+ *   - raw bincode: one partition proof or several concatenated,
+ * the first when the bytes start (after JSON whitespace) with '[' and
+ * parse as JSON, the second otherwise (a raw proof whose comm_c starts
+ * with 0x5b '[' is still read as bincode when it is not valid JSON).  At
+ * most max_partitions proofs (16 when 0).  *out gets an array of *n
+ * proofs; free with cuzk_snap_vanilla_free.  Errors name the array
+ * element / partition number and byte offset. */
+int cuzk_snap_vanilla_decode(cuzk_snap_partition_proof ***out, size_t *n, const uint8_t *buf, size_t len,
+                             const cuzk_snap_shape *s, size_t max_partitions, char *err, size_t err_len);
+/* Only the JSON form (CUZK_ERR_FORMAT if buf is not an array of strings). */
+int cuzk_snap_vanilla_decode_json(cuzk_snap_partition_proof ***out, size_t *n, const uint8_t *buf, size_t len,
+                                  const cuzk_snap_shape *s, size_t max_partitions, char *err, size_t err_len);
+void cuzk_snap_vanilla_free(cuzk_snap_partition_proof **v, size_t n);
+/* Strict standard base64 (RFC 4648 alphabet, length % 4 == 0, '=' only as
+ * the final one or two characters) into out (cap >= 3 * len / 4).  `what`
+ * names the field in errors. */
+int cuzk_snap_base64_decode(uint8_t *out, size_t cap, size_t *out_len, const char *in, size_t len,
+                            const char *what, char *err, size_t err_len);
+
+/* ---- challenges, phi, rho (snap_challenges.c) ------------------------------- */
+/* Poseidon arity 2 with the "gen randomness" tag HashType::Custom(
+ * CType::Arbitrary(1)) = 2^40 (constants.rs): out = H(a, b).  Behind
+ * challenges, phi and rho. */
+int cuzk_snap_hash_randomness(cuzk_fr *out, const cuzk_fr *a, const cuzk_fr *b);
+
+/* The challenges (node indices) of partition k, s->challenges of them
+ * (challenges.rs): digest j = H(comm_r_new, k * digests_per_partition + j)
+ * as 255 LE bits; each gives floor(254 / rb) challenges of rb =
+ * challenge_bits - partition_bits bits (LE), c = bits | k << rb.
+ * cap >= s->challenges, k < s->partitions (CUZK_ERR_ARG); comm_r_new
+ * must be canonical (CUZK_ERR_ENC_NONCANONICAL). */
+int cuzk_snap_challenges(uint32_t *out, size_t cap, const cuzk_snap_shape *s, const uint8_t comm_r_new[32],
+                         uint32_t k, char *err, size_t err_len);
+
+/* phi = H(comm_d_new, comm_r_old) (vanilla.rs phi). */
+int cuzk_snap_phi(uint8_t phi[32], const uint8_t comm_d_new[32], const uint8_t comm_r_old[32], char *err,
+                  size_t err_len);
+/* rho = H(phi, high) for the h high bits `high` of a node index. */
+int cuzk_snap_rho(cuzk_fr *rho, const uint8_t phi[32], uint32_t high, char *err, size_t err_len);
+/* The h high bits of node c: c >> (challenge_bits - h) (h <= challenge_bits). */
+static inline uint32_t cuzk_snap_high(const cuzk_snap_shape *s, uint32_t h, uint64_t c)
+{
+    return (uint32_t)(c >> (s->challenge_bits - h));
+}
+/* new = old + data * rho over Fr (label update, encode_into); inputs must
+ * be canonical (CUZK_ERR_ENC_NONCANONICAL). */
+int cuzk_snap_encode_node(uint8_t out[32], const uint8_t old[32], const uint8_t data[32], const cuzk_fr *rho);
+
+/* Tree D height of the apex leaves: challenge_bits - partition_bits -
+ * apex_bits (the path level where a challenge's tree D path reaches one
+ * of its partition's apex leaves). */
+static inline uint32_t cuzk_snap_apex_height(const cuzk_snap_shape *s)
+{
+    return s->challenge_bits - s->partition_bits - s->apex_bits;
+}
+
+/* ---- native verification (snap_verify.c) -------------------------------------- */
+/* Every check of vanilla.rs EmptySectorUpdate::verify plus what the
+ * circuit enforces, for partition k with h high bits:
+ *   k < partitions, h in hs (CUZK_ERR_ARG, bad call);
+ *   apex leaf and challenge counts, tree R / tree D path shapes;
+ *   comm_r_old = Poseidon2(comm_c, root of challenge 0's proof_r_old),
+ *   comm_r_new = Poseidon2(comm_c, root of challenge 0's proof_r_new);
+ *   the apex tree over apex_leafs hashes, along challenge 0's partition
+ *   path (tree D levels above the apex tree, index bits = k), to
+ *   comm_d_new;
+ *   for each challenge i (re-derived from comm_r_new and k): each of
+ *   proof_r_old, proof_d_new, proof_r_new hashes to its root, proves leaf
+ *   index c_i, and its root is root_r_old / comm_d_new / root_r_new; the
+ *   tree D path reaches apex_leafs[(c_i >> apex_height) mod apex_leaves]
+ *   at the apex height and has challenge 0's partition path;
+ *   leaf_r_new = leaf_r_old + leaf_d_new * rho(phi, c_i >> (bits - h)).
+ * CUZK_OK when all hold.  The first failure returns CUZK_ERR_ARG (the
+ * seal layer's "mismatch" status, as cuzk_seal_c1_verify) or
+ * CUZK_ERR_ENC_NONCANONICAL with a sentence naming the field, e.g.
+ * "challenge_proofs[3].proof_d_new: root mismatch". */
+int cuzk_snap_partition_verify(const cuzk_snap_partition_proof *p, const cuzk_snap_shape *s, uint32_t k,
+                               uint32_t h, const uint8_t comm_r_old[32], const uint8_t comm_d_new[32],
+                               const uint8_t comm_r_new[32], char *err, size_t err_len);
+
+/* ---- the updater (snap_update.c) ----------------------------------------------- */
+/* encode_into for an in-memory sector: replica_new[i] = replica_old[i] +
+ * data_new[i] * rho(phi, i >> (challenge_bits - h)), tree D new (binary
+ * SHA-256 trunc254 over data_new, every level kept: 2 x sector size),
+ * tree R old (rebuilt from replica_old) and tree R new (the tree R shape
+ * of s), comm_r_old = Poseidon2(comm_c, root R old), phi, comm_r_new.
+ * replica_old and data_new (nodes x 32 bytes, canonical / Fr32 elements)
+ * are read, not copied: the caller keeps them alive until
+ * cuzk_snap_update_free.  Memory: replica_new (1 x sector size), tree D
+ * (2 x), the two tree R (2/7 x). */
+typedef struct {
+    cuzk_snap_shape shape;
+    uint32_t h;
+    uint8_t comm_c[32];
+    uint8_t comm_r_last_old[32], comm_r_old[32];
+    uint8_t comm_d_new[32], phi[32];
+    uint8_t comm_r_last_new[32], comm_r_new[32];
+    const uint8_t *replica_old, *data_new;
+    uint8_t *replica_new; /* nodes x 32, owned */
+    uint8_t *tree_d;      /* (2 nodes - 1) x 32: leaves first, root last, owned */
+    void *impl;           /* the two tree R */
+} cuzk_snap_update;
+
+/* progress(ctx, phase, done, total): phase "tree_r_old", "tree_d",
+ * "encode", "tree_r_new". */
+typedef void (*cuzk_snap_progress_fn)(void *ctx, const char *phase, uint64_t done, uint64_t total);
+
+/* Errors: CUZK_ERR_ARG (h not in hs, NULL), CUZK_ERR_ENC_NONCANONICAL (a
+ * node of replica_old or data_new >= r, naming the node), CUZK_ERR_NOMEM.
+ * Spread over par (NULL = caller); progress may be NULL. */
+int cuzk_snap_update_encode(cuzk_snap_update **out, const cuzk_snap_shape *s, uint32_t h,
+                            const uint8_t comm_c[32], const uint8_t *replica_old, const uint8_t *data_new,
+                            cuzk_par *par, cuzk_snap_progress_fn progress, void *progress_ctx, char *err,
+                            size_t err_len);
+/* The vanilla proof of partition k (prove_inner): apex leaves of
+ * partition k, and for each challenge the three Merkle proofs.  Free with
+ * cuzk_snap_partition_free. */
+int cuzk_snap_update_prove(cuzk_snap_partition_proof **out, const cuzk_snap_update *u, uint32_t k, char *err,
+                           size_t err_len);
+void cuzk_snap_update_free(cuzk_snap_update *u);
 
 #ifdef __cplusplus
 }
