@@ -144,10 +144,12 @@ static void gv_json_list(FILE *f, const char *key, const uint64_t *v, size_t n)
 
 /* gen_vanilla_porep.c: `gen-vanilla porep`, a natively sealed test sector */
 int cmd_gen_vanilla_porep(int argc, char **argv);
+int cmd_gen_vanilla_snap(int argc, char **argv); /* gen_vanilla_snap.c: `gen-vanilla snap` */
 
 int cmd_gen_vanilla(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "porep")) return cmd_gen_vanilla_porep(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "snap")) return cmd_gen_vanilla_snap(argc, argv);
     const char *usage = "usage: cuzk-bench gen-vanilla post --sector-size 2KiB|8MiB|512MiB --sector N "
                         "--randomness HEX64 --out DIR [--seed S] [--threads T]\n"
                         "       cuzk-bench gen-vanilla porep --sector-size 2KiB|8MiB|512MiB --out DIR "

@@ -20,7 +20,8 @@ static const struct {
     {"synth", cmd_synth, "synth (--circuit chain|bits --size N | --r1cs F --wtns F) [--mode prove|witness|shape|check] [--repeat R] [--json]  synthesis speed"},
     {"circuit-info", cmd_circuit_info, "circuit-info (--circuit chain --size N | --r1cs F) [--json]  R1CS counts and density"},
     {"gen-vanilla", cmd_gen_vanilla, "gen-vanilla post --sector-size 2KiB|8MiB|512MiB --sector N --randomness HEX --out DIR [--seed S] [--threads T]  synthetic sector + PoSt vanilla proofs\n"
-     "  gen-vanilla porep --sector-size 2KiB|8MiB|512MiB --out DIR [--registered-proof N] [--sector N] [--miner-id N] [--seed S] [--threads T]  natively sealed test sector + C1 JSON"},
+     "  gen-vanilla porep --sector-size 2KiB|8MiB|512MiB --out DIR [--registered-proof N] [--sector N] [--miner-id N] [--seed S] [--threads T]  natively sealed test sector + C1 JSON\n"
+     "  gen-vanilla snap --sector-size 2KiB|8MiB|512MiB --sealed DIR --out DIR2 [--seed S] [--threads T]  SnapDeals update of a porep sector + vanilla proofs"},
 #ifdef CUZK_HAVE_GRPC
     {"single", cmd_single, "single [--addr A] --kind K (--c1 F | --vanilla F... | --vanilla-text S) [request opts] [--out PROOF] [--json]  one Prove via the daemon"},
     {"batch", cmd_batch, "batch [--addr A] --count N --concurrency C --kind K ...  throughput, p50/p95/p99"},
