@@ -71,6 +71,13 @@ if [ -x "$BIN/cuzk-bench" ]; then  # vanilla seed: a 2 KiB WindowPoSt proof (5,6
   T2=$(mktemp -d); "$BIN/cuzk-bench" gen-vanilla post --sector-size 2KiB --sector 1 \
     --randomness "$(printf '0%.0s' {1..64})" --out "$T2" >/dev/null 2>&1 && cp "$T2/window-post.vproof" "$OUT/corpus/vanilla/seed"; rm -rf "$T2"
 fi
+mkdir -p "$OUT/corpus/snap"
+if [ -x "$BIN/cuzk-bench" ]; then  # snap seed: a 2 KiB SnapDeals partition proof (15,064 bytes)
+  T3=$(mktemp -d); "$BIN/cuzk-bench" gen-vanilla porep --sector-size 2KiB --out "$T3/p" >/dev/null 2>&1 &&
+    "$BIN/cuzk-bench" gen-vanilla snap --sector-size 2KiB --sealed "$T3/p" --out "$T3/s" --threads 1 >/dev/null 2>&1 &&
+    cp "$T3/s/partition-0.bin" "$OUT/corpus/snap/seed" && head -c 4000 "$T3/s/partition-0.bin" >"$OUT/corpus/snap/seed-cut"
+  rm -rf "$T3"
+fi
 fail=0
 for h in "${harnesses[@]}"; do
   if (cd "$OUT" && ASAN_OPTIONS=detect_leaks=1 ./fuzz_$h -max_total_time="$SECS" -rss_limit_mb=2048 \
