@@ -92,13 +92,16 @@ int cuzk_snap_verify(bool *valid, const cuzk_groth16_vk *vk, const cuzk_snap_sha
 /* ---- prover side (snap_job.c) ------------------------------------------------- */
 
 /* Parsed and natively verified partition proofs of one update, ready to
- * synthesize partition by partition.  parts[k] (lens[k] bytes) is the
- * bincode PartitionProof of partition k, n_parts = the registered proof's
- * partition count (all of them, in order).  h = the proof's h_default.
- * Errors: the parser's and the native verifier's, naming the partition. */
+ * synthesize partition by partition.  bufs[b] (lens[b] bytes): bincode
+ * PartitionProofs (one per partition, as Curio's vanilla_proofs carry
+ * them, or several concatenated) or Curio's stored form, a JSON array of
+ * base64 proofs (cuzk_snap_vanilla_decode); together, every partition in
+ * order.  h = the size's h_default.  par is reserved (the native checks
+ * run on the caller's thread).  Errors: the parser's and the native
+ * verifier's, naming the buffer or partition. */
 typedef struct cuzk_snap_job cuzk_snap_job;
-int cuzk_snap_job_new(cuzk_snap_job **out, uint64_t registered_update_proof, const uint8_t *const *parts,
-                      const size_t *lens, size_t n_parts, const uint8_t comm_r_old[32],
+int cuzk_snap_job_new(cuzk_snap_job **out, uint64_t registered_update_proof, const uint8_t *const *bufs,
+                      const size_t *lens, size_t n_bufs, const uint8_t comm_r_old[32],
                       const uint8_t comm_d_new[32], const uint8_t comm_r_new[32], cuzk_par *par, char *err,
                       size_t err_len);
 void cuzk_snap_job_free(cuzk_snap_job *j);
