@@ -72,6 +72,14 @@ size_t cuzk_snap_num_inputs(const cuzk_snap_shape *s);
  * rust-fil-proofs' asserted totals). */
 size_t cuzk_snap_num_constraints(const cuzk_snap_shape *s);
 
+/* Random witness values (the synth-only benchmark; satisfy nothing). */
+typedef struct {
+    uint64_t seed;
+    cuzk_snap_shape shape;
+} cuzk_snap_random_witness;
+int cuzk_snap_random_witness_fn(void *wctx, size_t i, cuzk_snap_challenge_witness *out, char *err,
+                                size_t err_len);
+
 /* ---- public inputs and verifier (snap_verify.c) ------------------------------ */
 
 /* [k | h_select << partition_bits, comm_r_old, comm_d_new, comm_r_new] of

@@ -18,6 +18,7 @@
 #include "g16_cli.h"
 #include "porep_cmds.h"
 #include "post_cmds.h"
+#include "snap_cmds.h"
 #include "thread_cpu.h"
 
 static bool use_cpu;
@@ -51,6 +52,7 @@ int cmd_prove(int argc, char **argv)
 {
     if (cuzk_bench_post_wants(argc, argv)) return cuzk_bench_post_prove(argc, argv);
     if (cuzk_bench_porep_wants(argc, argv)) return cuzk_bench_porep_prove(argc, argv);
+    if (cuzk_bench_snap_wants(argc, argv)) return cuzk_bench_snap_prove(argc, argv);
     g16_circuit_args ca = {0};
     const char *params = NULL, *out = NULL, *inputs_out = NULL;
     size_t threads = 2, reps = 1;

@@ -220,3 +220,216 @@ int cuzk_bench_snap_verify(int argc, char **argv)
     cuzk_groth16_vk_free(vk);
     return rc;
 }
+
+/* Read the --vanilla files and build the job (message printed). */
+static int sn_job(cuzk_snap_job **j, const sn_args *a)
+{
+    uint8_t cro[32], crn[32], cdn[32];
+    if (!a->info || !a->n_vanilla || cli_hex32(cro, a->cro, "--comm-r-old") ||
+        cli_hex32(crn, a->crn, "--comm-r-new") || cli_hex32(cdn, a->cdn, "--comm-d-new")) {
+        fprintf(stderr,
+                "cuzk-bench: a registered size, --vanilla F... and the three commitments are required\n");
+        return 2;
+    }
+    uint8_t *bufs[SN_MAX_VANILLA] = {0};
+    size_t lens[SN_MAX_VANILLA];
+    int rc = 0;
+    for (size_t i = 0; !rc && i < a->n_vanilla; i++)
+        if (!(bufs[i] = g16_cli_read_file(a->vanilla[i], &lens[i]))) rc = 1;
+    char err[1024] = "";
+    double t0 = cli_now();
+    if (!rc && cuzk_snap_job_new(j, a->info->id, (const uint8_t *const *)bufs, lens, a->n_vanilla, cro, cdn,
+                                 crn, NULL, err, sizeof err)) {
+        fprintf(stderr, "cuzk-bench: %s\n", err);
+        rc = 1;
+    }
+    for (size_t i = 0; i < a->n_vanilla; i++)
+        free(bufs[i]);
+    if (!rc)
+        fprintf(stderr, "snap: parse + native check of %u partitions: %.3f s\n", cuzk_snap_job_partitions(*j),
+                cli_now() - t0);
+    return rc;
+}
+
+int cuzk_bench_snap_prove(int argc, char **argv)
+{
+    sn_args a = {0};
+    const char *usage =
+        "usage: cuzk-bench prove --circuit snap --sector-size S --params F --vanilla F... --comm-r-old "
+        "HEX --comm-r-new HEX --comm-d-new HEX --out F [--inputs-out F] [--threads T] [--deterministic] "
+        "[--no-validate]\n";
+    int rc = sn_parse(&a, argc, argv, usage);
+    if (rc) return rc;
+    if (!a.params || !a.out) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    cuzk_snap_job *j = NULL;
+    cuzk_pool *pool = NULL;
+    cuzk_groth16_params *p = NULL;
+    uint8_t *proofs = NULL;
+    char err[CUZK_G16_ERR_LEN] = "";
+    if ((rc = sn_job(&j, &a))) return rc;
+    rc = 1;
+    if (cuzk_pool_create(&pool, (unsigned)a.threads)) goto done;
+    cuzk_groth16_load_opts lo = {.flags = a.no_validate ? CUZK_G16_LOAD_NO_VALIDATE : 0u,
+                                 .par = cuzk_pool_par(pool),
+                                 .err = err,
+                                 .err_len = sizeof err};
+    double t0 = cli_now();
+    if (cuzk_groth16_params_load(&p, a.params, &lo)) {
+        fprintf(stderr, "cuzk-bench prove: %s: %s\n", a.params, err);
+        goto done;
+    }
+    double t_load = cli_now() - t0;
+    uint32_t parts = cuzk_snap_job_partitions(j);
+    proofs = malloc((size_t)parts * CUZK_G16_PROOF_BYTES);
+    if (!proofs) goto done;
+    cuzk_groth16_pvk pvk;
+    cuzk_groth16_pvk_prepare(&pvk, cuzk_groth16_params_vk(p));
+    for (uint32_t k = 0; k < parts; k++) {
+        cuzk_groth16_timings tm = {0};
+        cuzk_groth16_prove_opts o = {.deterministic = a.det, .par = cuzk_pool_par(pool), .timings = &tm};
+        double t1 = cli_now();
+        cuzk_cs *cs = NULL;
+        if (cuzk_snap_job_synthesize(&cs, j, k, CUZK_CS_PROVE, 0, err, sizeof err)) {
+            fprintf(stderr, "cuzk-bench prove: %s\n", err);
+            goto done;
+        }
+        double t_syn = cli_now() - t1;
+        uint8_t *pk = proofs + (size_t)k * CUZK_G16_PROOF_BYTES;
+        int st = cuzk_groth16_prove_cs(pk, p, cs, &o, "snap", err, sizeof err);
+        cuzk_cs_free(cs);
+        bool ok = false;
+        size_t n;
+        const cuzk_fr *in = cuzk_snap_job_inputs(j, k, &n);
+        if (!st) st = cuzk_groth16_verify(&ok, &pvk, pk, in, n, err, sizeof err);
+        if (st || !ok) { /* Curio stores Snap proofs unverified: never hand out a bad one */
+            fprintf(stderr, "cuzk-bench prove: partition %u: %s\n", k,
+                    st ? err : "the proof does not self-verify");
+            goto done;
+        }
+        fprintf(stderr,
+                "prove: %s partition %u/%u: synthesis %.3f s, prove %.3f s (h ntt %.3f, msm h %.3f l %.3f a "
+                "%.3f b1 "
+                "%.3f b2 %.3f), self-verified; params load %.3f s\n",
+                a.info->name, k + 1, parts, t_syn, tm.total, tm.h_ntt, tm.msm_h, tm.msm_l, tm.msm_a,
+                tm.msm_b_g1, tm.msm_b_g2, t_load);
+    }
+    if (cli_write_file(a.out, proofs, (size_t)parts * CUZK_G16_PROOF_BYTES)) goto done;
+    if (a.inputs_out) {
+        uint8_t *b = malloc(32 * 4 * (size_t)parts);
+        if (!b) goto done;
+        for (uint32_t k = 0; k < parts; k++) {
+            size_t n;
+            const cuzk_fr *in = cuzk_snap_job_inputs(j, k, &n);
+            for (size_t i = 0; i < n; i++)
+                cuzk_fr_to_bytes_le(b + 32 * (4 * k + i), &in[i]);
+        }
+        int w = cli_write_file(a.inputs_out, b, 32 * 4 * (size_t)parts);
+        free(b);
+        if (w) goto done;
+    }
+    printf("%s\n", a.out);
+    rc = 0;
+done:
+    free(proofs);
+    cuzk_groth16_params_free(p);
+    cuzk_pool_destroy(pool);
+    cuzk_snap_job_free(j);
+    return rc;
+}
+
+int cuzk_bench_snap_synth(int argc, char **argv)
+{
+    sn_args a = {0};
+    const char *usage =
+        "usage: cuzk-bench synth --circuit snap --sector-size S (--random-witness | --vanilla F... "
+        "--comm-r-old HEX --comm-r-new HEX --comm-d-new HEX [--partition K --mode check]) [--json]\n";
+    /* --partition and --mode are ours here: take them out before the shared parser */
+    uint64_t partition = 0;
+    int mode = CUZK_CS_PROVE;
+    static const char *const modes[] = {"prove", "witness", "shape", "check"};
+    char **av = calloc((size_t)argc + 1, sizeof *av);
+    int ac = 0;
+    if (!av) return 1;
+    for (int i = 0; i < argc; i++) {
+        if (i + 1 < argc && !strcmp(argv[i], "--partition")) {
+            if (cli_u64(&partition, argv[++i], "--partition")) return free(av), 2;
+        } else if (i + 1 < argc && !strcmp(argv[i], "--mode")) {
+            for (mode = 0; mode < 4 && strcmp(argv[i + 1], modes[mode]); mode++) {
+            }
+            i++;
+        } else {
+            av[ac++] = argv[i];
+        }
+    }
+    int rc = mode == 4 ? 2 : sn_parse(&a, ac, av, usage);
+    free(av);
+    if (rc) return rc;
+    cuzk_snap_job *j = NULL;
+    cuzk_snap_circuit_ctx *ctx = calloc(1, sizeof *ctx);
+    cuzk_snap_random_witness rw = {0x5eed, a.shape};
+    if (!ctx) return 1;
+    if (a.n_vanilla) {
+        if ((rc = sn_job(&j, &a)) || partition >= cuzk_snap_job_partitions(j) ||
+            cuzk_snap_job_circuit(ctx, j, (uint32_t)partition)) {
+            if (!rc)
+                fprintf(stderr, "cuzk-bench synth: --partition %llu out of range\n",
+                        (unsigned long long)partition);
+            cuzk_snap_job_free(j);
+            free(ctx);
+            return rc ? rc : 2;
+        }
+    } else if (a.random_witness || mode == CUZK_CS_SHAPE) {
+        ctx->shape = a.shape;
+        ctx->h = a.shape.hs[3];
+        ctx->witness = a.random_witness ? cuzk_snap_random_witness_fn : NULL;
+        ctx->wctx = &rw;
+    } else {
+        fprintf(stderr, "cuzk-bench synth: give --vanilla ... or --random-witness (or --mode shape)\n%s",
+                usage);
+        free(ctx);
+        return 2;
+    }
+    cuzk_cs *cs = NULL;
+    double t0 = cli_now(), c0 = cli_cpu_now();
+    int st = cuzk_cs_new(&cs, (cuzk_cs_mode)mode, 0);
+    size_t nc = cuzk_snap_num_constraints(&a.shape);
+    if (!st) st = cuzk_cs_reserve(cs, nc + 5, 5, nc);
+    if (!st) st = cuzk_cs_synthesize(cs, cuzk_snap_circuit, ctx);
+    double wall = cli_now() - t0, cpu = cli_cpu_now() - c0;
+    cuzk_cs_counts k = {0};
+    if (st)
+        fprintf(stderr, "cuzk-bench synth: %s\n", cs ? cuzk_cs_error(cs) : cuzk_strerror(st));
+    else
+        cuzk_cs_get_counts(cs, &k);
+    size_t at = 0;
+    const char *path;
+    bool sat = !st && mode == CUZK_CS_CHECK ? cuzk_cs_is_satisfied(cs, &at, &path) : true;
+    cuzk_cs_free(cs);
+    if (j) free(ctx->wctx);
+    free(ctx);
+    cuzk_snap_job_free(j);
+    if (st) return 1;
+    if (!sat) {
+        fprintf(stderr, "cuzk-bench synth: constraint %zu is not satisfied\n", at);
+        return 1;
+    }
+    uint64_t rss = cli_peak_rss();
+    const char *name = a.info ? a.info->name : "EmptySectorUpdate (test size)";
+    if (a.json)
+        printf("{\"circuit\":\"%s\",\"mode\":\"%s\",\"witness\":\"%s\",\"constraints\":%zu,\"wall_s\":%.6f,"
+               "\"cpu_s\":%.6f,\"threads\":1,\"constraints_per_s\":%.0f,\"peak_rss_bytes\":%llu}\n",
+               name, modes[mode],
+               a.n_vanilla        ? "vanilla"
+               : a.random_witness ? "random"
+                                  : "none",
+               k.constraints, wall, cpu, (double)k.constraints / wall, (unsigned long long)rss);
+    else
+        printf("%s %s: %zu constraints, %.3f s wall, %.3f s cpu, 1 thread, %.2f M constraints/s, peak RSS "
+               "%.1f MiB%s\n",
+               name, modes[mode], k.constraints, wall, cpu, (double)k.constraints / wall / 1e6,
+               (double)rss / 1048576.0, mode == CUZK_CS_CHECK ? ", satisfied" : "");
+    return 0;
+}

@@ -15,9 +15,10 @@
 #include <time.h>
 
 #include "bench.h"
+#include "cuzk/status.h"
 #include "porep_cmds.h"
 #include "post_cmds.h"
-#include "cuzk/status.h"
+#include "snap_cmds.h"
 
 static double now_s(void)
 {
@@ -61,7 +62,8 @@ static int bits_circuit(cuzk_cs *cs, void *vctx)
     bool values = cuzk_cs_needs_values(cs);
     cuzk_fr pow2[64], m1, word_v;
     cuzk_fr_neg(&m1, &CUZK_FR_ONE);
-    for (int i = 0; i < 64; i++) cuzk_fr_from_u64(&pow2[i], (uint64_t)1 << i);
+    for (int i = 0; i < 64; i++)
+        cuzk_fr_from_u64(&pow2[i], (uint64_t)1 << i);
     uint64_t rng = 0x9e3779b97f4a7c15ull;
     cuzk_term big[64], a, bb[2], one = {CUZK_ONE, CUZK_FR_ONE};
     int rc = cuzk_cs_reserve(cs, 65 * ctx->n + 1, 1, 65 * ctx->n);
@@ -72,17 +74,18 @@ static int bits_circuit(cuzk_cs *cs, void *vctx)
             const cuzk_fr *v = (rng >> i) & 1 ? &CUZK_FR_ONE : &CUZK_FR_ZERO;
             rc = cuzk_cs_alloc(cs, &b[i], values ? v : NULL);
             if (rc) break;
-                a = (cuzk_term){b[i], CUZK_FR_ONE};
-                bb[0] = one;
-                bb[1] = (cuzk_term){b[i], m1};
-                rc = cuzk_cs_enforce(cs, &a, 1, bb, 2, NULL, 0);
+            a = (cuzk_term){b[i], CUZK_FR_ONE};
+            bb[0] = one;
+            bb[1] = (cuzk_term){b[i], m1};
+            rc = cuzk_cs_enforce(cs, &a, 1, bb, 2, NULL, 0);
         }
         cuzk_fr_from_u64(&word_v, rng);
         if (!rc) rc = cuzk_cs_alloc(cs, &p, values ? &word_v : NULL);
         if (rc) break;
-            for (int i = 0; i < 64; i++) big[i] = (cuzk_term){b[i], pow2[i]};
-            a = (cuzk_term){p, CUZK_FR_ONE};
-            rc = cuzk_cs_enforce(cs, big, 64, &one, 1, &a, 1);
+        for (int i = 0; i < 64; i++)
+            big[i] = (cuzk_term){b[i], pow2[i]};
+        a = (cuzk_term){p, CUZK_FR_ONE};
+        rc = cuzk_cs_enforce(cs, big, 64, &one, 1, &a, 1);
     }
     return rc;
 }
@@ -93,8 +96,10 @@ int bench_circuit_arg(bench_circuit *c, int argc, char **argv, int *i)
     if (*i + 1 >= argc) return 0;
     const char *v = argv[*i + 1];
     if (!strcmp(a, "--circuit")) {
-        if (!strcmp(v, "chain")) c->kind = BENCH_CIRCUIT_CHAIN;
-        else if (!strcmp(v, "bits")) c->kind = BENCH_CIRCUIT_BITS;
+        if (!strcmp(v, "chain"))
+            c->kind = BENCH_CIRCUIT_CHAIN;
+        else if (!strcmp(v, "bits"))
+            c->kind = BENCH_CIRCUIT_BITS;
         else {
             fprintf(stderr, "unknown circuit '%s' (built-in: chain, bits)\n", v);
             return -1;
@@ -223,6 +228,7 @@ int cmd_synth(int argc, char **argv)
 {
     if (cuzk_bench_post_wants(argc, argv)) return cuzk_bench_post_synth(argc, argv);
     if (cuzk_bench_porep_wants(argc, argv)) return cuzk_bench_porep_synth(argc, argv);
+    if (cuzk_bench_snap_wants(argc, argv)) return cuzk_bench_snap_synth(argc, argv);
     static const char *const modes[] = {"prove", "witness", "shape", "check"};
     bench_circuit c = {0};
     int mode = CUZK_CS_PROVE, repeat = 3, json = 0;
@@ -230,10 +236,12 @@ int cmd_synth(int argc, char **argv)
         int r = bench_circuit_arg(&c, argc, argv, &i);
         if (r < 0) return 2;
         if (r) continue;
-        if (!strcmp(argv[i], "--json")) json = 1;
+        if (!strcmp(argv[i], "--json"))
+            json = 1;
         else if (!strcmp(argv[i], "--mode") && i + 1 < argc) {
             const char *m = argv[++i];
-            for (mode = 0; mode < 4 && strcmp(m, modes[mode]); mode++) {}
+            for (mode = 0; mode < 4 && strcmp(m, modes[mode]); mode++) {
+            }
             if (mode == 4) {
                 fprintf(stderr, "bad --mode '%s'\n", m);
                 return 2;
@@ -270,8 +278,8 @@ int cmd_synth(int argc, char **argv)
         printf("{\"circuit\":\"%s\",\"mode\":\"%s\",\"constraints\":%zu,\"inputs\":%zu,\"aux\":%zu,"
                "\"repeat\":%d,\"load_s\":%.6f,\"circuit_s\":%.6f,\"finish_s\":%.6f,\"free_s\":%.6f,"
                "\"total_s\":%.6f,\"cpu_s\":%.6f,\"witness_cpu_s\":%.6f,\"constraints_per_s\":%.0f}\n",
-               c.desc, modes[mode], counts.constraints, counts.inputs, counts.aux, t[0].n, c.load_s, circ, fin,
-               fr, tot, cpu, wcpu, rate);
+               c.desc, modes[mode], counts.constraints, counts.inputs, counts.aux, t[0].n, c.load_s, circ,
+               fin, fr, tot, cpu, wcpu, rate);
         return 0;
     }
     printf("%s  mode=%s  constraints=%zu inputs=%zu aux=%zu  (median of %d, 1 thread)\n", c.desc, modes[mode],
