@@ -273,11 +273,11 @@ void cuzk_engine_destroy(cuzk_engine *e);
 int cuzk_engine_register(cuzk_engine *e, cuzk_proof_kind kind, const cuzk_engine_provider *p);
 
 /* Register every provider this build has for the wire kinds: WinningPoSt
- * and WindowPoSt (cuzk/post.h) and PoRep C2 (cuzk/porep.h; circuit ids
- * porep-2k ... porep-64g), params looked up in param_cache by their v28
- * file names.  SnapDeals is not built yet: such requests end FAILED with
- * "no prover registered".  Circuits whose params are already in
- * param_cache are listed as COLD SRS entries.  One call for daemons. */
+ * and WindowPoSt (cuzk/post.h), PoRep C2 (cuzk/porep.h; circuit ids
+ * porep-2k ... porep-64g) and SnapDeals (cuzk/snap.h; snap-2k ...
+ * snap-64g), params looked up in param_cache by their v28 file names.
+ * Circuits whose params are already in param_cache are listed as COLD SRS
+ * entries.  One call for daemons. */
 int cuzk_engine_register_builtin(cuzk_engine *e);
 
 /* Enqueue.  job_id gets the job id (request_id, else a random UUID v4 from

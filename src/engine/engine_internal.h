@@ -189,6 +189,8 @@ static inline int eng_inputs_copy(cuzk_fr *out, size_t cap, size_t *n, const cuz
 }
 /* porep_provider.c: the PoRep C2 provider (called by register_builtin). */
 int cuzk_engine_porep_register(cuzk_engine *e);
+/* snap_provider.c: the SnapDeals provider (called by register_builtin). */
+int cuzk_engine_snap_register(cuzk_engine *e);
 int eng_srs_lookup_locked(cuzk_engine *e, srs_entry **out, const char *circuit_id, char *err, size_t err_len);
 /* report.c */
 void eng_stats_record_locked(cuzk_engine *e, const job *j);
