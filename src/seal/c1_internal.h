@@ -40,19 +40,21 @@ typedef struct {
 /* Parse len bytes of JSON into t (one top-level value, nesting <= 64).
  * CUZK_ERR_FORMAT "C1 JSON: syntax error at byte N: ..." or CUZK_ERR_NOMEM.
  * `what` names the document in messages ("C1 JSON", "envelope"). */
-int c1j_parse(c1j_tree *t, const char *json, size_t len, const char *what, char *err, size_t err_len);
-void c1j_free(c1j_tree *t);
+int cuzk_seal_c1j_parse(c1j_tree *t, const char *json, size_t len, const char *what, char *err,
+                        size_t err_len);
+void cuzk_seal_c1j_free(c1j_tree *t);
 
 /* Child of object o under key (NULL if absent). */
-const c1j_node *c1j_get(const c1j_tree *t, const c1j_node *o, const char *key);
+const c1j_node *cuzk_seal_c1j_get(const c1j_tree *t, const c1j_node *o, const char *key);
 static inline const c1j_node *c1j_at(const c1j_tree *t, uint32_t i)
 {
     return i == C1J_NONE ? NULL : &t->nodes[i];
 }
-const char *c1j_type_name(int type);
+const char *cuzk_seal_c1j_type_name(int type);
 
 /* Base64 (RFC 4648 with padding, what Go's encoding/json writes for
  * []byte) into a malloc'd buffer. */
-int c1_base64_decode(uint8_t **out, size_t *out_len, const char *in, size_t len, char *err, size_t err_len);
+int cuzk_seal_c1_base64_decode(uint8_t **out, size_t *out_len, const char *in, size_t len, char *err,
+                               size_t err_len);
 
 #endif

@@ -180,7 +180,8 @@ static const yajl_callbacks callbacks = {
     cb_start_map, cb_key,  cb_end_map, cb_start_array, cb_end_array,
 };
 
-int c1j_parse(c1j_tree *t, const char *json, size_t len, const char *what, char *err, size_t err_len)
+int cuzk_seal_c1j_parse(c1j_tree *t, const char *json, size_t len, const char *what, char *err,
+                        size_t err_len)
 {
     memset(t, 0, sizeof *t);
     t->root = C1J_NONE;
@@ -218,11 +219,11 @@ int c1j_parse(c1j_tree *t, const char *json, size_t len, const char *what, char 
         st = cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: empty document", what);
     }
     yajl_free(h);
-    if (st) c1j_free(t);
+    if (st) cuzk_seal_c1j_free(t);
     return st;
 }
 
-void c1j_free(c1j_tree *t)
+void cuzk_seal_c1j_free(c1j_tree *t)
 {
     if (!t) return;
     free(t->nodes);
@@ -232,7 +233,7 @@ void c1j_free(c1j_tree *t)
     t->root = C1J_NONE;
 }
 
-const c1j_node *c1j_get(const c1j_tree *t, const c1j_node *o, const char *key)
+const c1j_node *cuzk_seal_c1j_get(const c1j_tree *t, const c1j_node *o, const char *key)
 {
     size_t kl = strlen(key);
     for (const c1j_node *c = c1j_at(t, o->first); c; c = c1j_at(t, c->next))
@@ -240,7 +241,7 @@ const c1j_node *c1j_get(const c1j_tree *t, const c1j_node *o, const char *key)
     return NULL;
 }
 
-const char *c1j_type_name(int type)
+const char *cuzk_seal_c1j_type_name(int type)
 {
     static const char *const names[] = {"null",     "a boolean", "an integer", "a non-integer number",
                                         "a string", "an array",  "an object",  "an array of 32 bytes"};
@@ -260,7 +261,8 @@ static int b64_value(unsigned char c)
  * a length that counts padding as zero bytes; so the input is checked here
  * first (length % 4 == 0, alphabet, padding only at the end) and the
  * padding is subtracted from its result. */
-int c1_base64_decode(uint8_t **out, size_t *out_len, const char *in, size_t len, char *err, size_t err_len)
+int cuzk_seal_c1_base64_decode(uint8_t **out, size_t *out_len, const char *in, size_t len, char *err,
+                               size_t err_len)
 {
     *out = NULL;
     *out_len = 0;

@@ -78,13 +78,14 @@ static void *w_alloc(wk *w, size_t n)
 static int w_type(wk *w, const c1j_node *n, int type)
 {
     if (n->type == type) return CUZK_OK;
-    return w_fail(w, CUZK_ERR_FORMAT, "expected %s, got %s", c1j_type_name(type), c1j_type_name(n->type));
+    return w_fail(w, CUZK_ERR_FORMAT, "expected %s, got %s", cuzk_seal_c1j_type_name(type),
+                  cuzk_seal_c1j_type_name(n->type));
 }
 
 /* Child `key` of object o, of type `type` (-1: any); pushes ".key". */
 static int w_key(wk *w, const c1j_node *o, const char *key, int type, const c1j_node **out, size_t *mark)
 {
-    const c1j_node *c = c1j_get(w->t, o, key);
+    const c1j_node *c = cuzk_seal_c1j_get(w->t, o, key);
     *out = c;
     *mark = w->plen;
     if (!c) return w_fail(w, CUZK_ERR_FORMAT, "missing key \"%s\"", key);
@@ -123,7 +124,7 @@ static int w_dom(wk *w, const c1j_node *n, uint8_t out[32])
         for (const c1j_node *e = c1j_at(w->t, n->first); e; e = c1j_at(w->t, e->next), k++)
             if (e->type != C1J_INT)
                 return w_fail(w, CUZK_ERR_FORMAT, "element [%u] is %s, not a byte", k,
-                              c1j_type_name(e->type));
+                              cuzk_seal_c1j_type_name(e->type));
             else if (e->v < 0 || e->v > 255)
                 return w_fail(w, CUZK_ERR_FORMAT, "element [%u] = %lld is not a byte", k, (long long)e->v);
     }
@@ -243,7 +244,7 @@ static int w_column(wk *w, const c1j_node *n, cuzk_seal_column_proof *c)
     if (st || (st = w_key(w, n, "column", C1J_OBJ, &col, &m0)) ||
         (st = w_key_u64(w, col, "index", UINT32_MAX, &index)))
         return st;
-    if ((h = c1j_get(w->t, col, "_h")) && h->type != C1J_NULL) {
+    if ((h = cuzk_seal_c1j_get(w->t, col, "_h")) && h->type != C1J_NULL) {
         w_push_key(w, "_h");
         return w_type(w, h, C1J_NULL);
     }
@@ -445,7 +446,7 @@ static int c1_walk(wk *w, const c1j_node *root, cuzk_seal_c1 *c1, uint64_t expec
     if (cuzk_fil_seal_lookup(&v1, w->info->id % 5)) return w_fail(w, CUZK_ERR_ARG, "registry");
     const c1j_node *vp, *e;
     if ((st = w_key(w, root, "vanilla_proofs", C1J_OBJ, &vp, &m))) return st;
-    if (vp->n != 1 || !(e = c1j_get(w->t, vp, v1->name)))
+    if (vp->n != 1 || !(e = cuzk_seal_c1j_get(w->t, vp, v1->name)))
         return w_fail(w, CUZK_ERR_FORMAT, "expected one key \"%s\" for %s, got %s%s%s", v1->name, name,
                       vp->n == 1 ? "\"" : "",
                       vp->n == 1 ? w->t->chars + c1j_at(w->t, vp->first)->koff
@@ -482,25 +483,25 @@ int cuzk_seal_c1_parse(cuzk_seal_c1 **out, const char *json, size_t len, uint64_
     uint8_t *inner = NULL;
     size_t inner_len;
     wk w = {.err = err, .err_len = err_len};
-    int st = c1j_parse(&tree, json, len, "C1 JSON", err, err_len);
+    int st = cuzk_seal_c1j_parse(&tree, json, len, "C1 JSON", err, err_len);
     const c1j_node *root = st ? NULL : c1j_at(&tree, tree.root), *p1;
-    if (!st && root->type == C1J_OBJ && c1j_get(&tree, root, "Phase1Out")) {
+    if (!st && root->type == C1J_OBJ && cuzk_seal_c1j_get(&tree, root, "Phase1Out")) {
         env = tree;
         memset(&tree, 0, sizeof tree);
         w.t = &env;
         if (!(st = c1_envelope(&w, root, c1, &p1)) &&
-            !(st = c1_base64_decode(&inner, &inner_len, env.chars + p1->v, p1->n, err, err_len)) &&
-            !(st = c1j_parse(&tree, (const char *)inner, inner_len, "Phase1Out (decoded C1 JSON)", err,
-                             err_len)))
+            !(st = cuzk_seal_c1_base64_decode(&inner, &inner_len, env.chars + p1->v, p1->n, err, err_len)) &&
+            !(st = cuzk_seal_c1j_parse(&tree, (const char *)inner, inner_len, "Phase1Out (decoded C1 JSON)",
+                                       err, err_len)))
             root = c1j_at(&tree, tree.root);
-        c1j_free(&env);
+        cuzk_seal_c1j_free(&env);
         free(inner);
     }
     if (!st) {
         w.t = &tree;
         st = c1_walk(&w, root, c1, expected_registered_proof);
     }
-    c1j_free(&tree);
+    cuzk_seal_c1j_free(&tree);
     if (st) {
         cuzk_seal_c1_free(c1); /* c1->mem is w.mem */
         return st;

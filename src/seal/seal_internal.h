@@ -19,6 +19,6 @@ typedef struct {
 } seal_impl;
 
 /* Fill s->c1 (challenges and vanilla proofs of every partition). */
-int seal_prove_all(cuzk_seal_sector *s, cuzk_par *par, char *err, size_t err_len);
+int cuzk_seal_prove_all(cuzk_seal_sector *s, cuzk_par *par, char *err, size_t err_len);
 
 #endif

@@ -128,7 +128,7 @@ static void pr_task(void *arg, size_t i)
         pr_prove_one(&im->proofs[i], im->proof_mem + j->L->total * i, j->L, j->s, j->challenges[i]);
 }
 
-int seal_prove_all(cuzk_seal_sector *s, cuzk_par *par, char *err, size_t err_len)
+int cuzk_seal_prove_all(cuzk_seal_sector *s, cuzk_par *par, char *err, size_t err_len)
 {
     seal_impl *im = s->impl;
     const cuzk_fil_seal_info *info = s->info;

@@ -260,7 +260,7 @@ int cuzk_seal_sector_seal(cuzk_seal_sector **out, const cuzk_seal_config *cfg, c
         im->progress_ctx = progress_ctx;
         st = seal_replicate(s, cfg, par, err, err_len);
     }
-    if (!st) st = seal_prove_all(s, par, err, err_len);
+    if (!st) st = cuzk_seal_prove_all(s, par, err, err_len);
     if (st) {
         cuzk_seal_sector_free(s);
         return st;
