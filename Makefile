@@ -26,6 +26,7 @@ test: test-release test-asan test-npm test-fuzz
 	@echo "make test: all suites passed"
 
 test-release: build
+	@scripts/check-exports.sh $(BUILD)
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	@scripts/cli-tests.sh $(BUILD)/bin
 	@scripts/daemon-tests.sh $(BUILD)/bin
