@@ -7,7 +7,7 @@ JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 WERROR  ?= $(if $(CI),ON,OFF)
 
-.PHONY: all deps build build-asan test test-release test-asan test-npm test-fuzz demo bench format clean
+.PHONY: all deps build build-asan install test test-release test-asan test-npm test-fuzz demo bench format clean
 
 all: build
 
@@ -21,6 +21,11 @@ build: deps
 build-asan: deps
 	@cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_SANITIZE=ON -DCUZK_VERIFY=ON -DCUZK_WERROR=$(WERROR) $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD)-asan -j $(JOBS)
+
+# installs cuzk-daemon, `cuzk` (link), cuzk-bench and share/cuzk/cuzk.service
+PREFIX ?= /usr/local
+install: build
+	@cmake --install $(BUILD) --prefix $(PREFIX)
 
 test: test-release test-asan test-npm test-fuzz
 	@echo "make test: all suites passed"

@@ -139,7 +139,7 @@ typedef struct cuzk_engine_config {
                                      batching) */
     uint32_t max_batch_wait_ms;   /* scheduler.max_batch_wait_ms (default 50) */
     uint32_t synthesis_threads;   /* synthesis.threads: synthesis workers
-                                     (default 1) */
+                                     (default 1; 0 = one per CPU, at most 64) */
     uint32_t prover_threads;      /* pipeline.prover_threads (ours): threads of
                                      the prover's pool (default = CPU count) */
     bool pipeline_enabled;        /* pipeline.enabled: synthesis of the next

@@ -8,6 +8,7 @@
 #include <sys/random.h>
 #include <sys/sysinfo.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "engine/engine_internal.h"
 
@@ -163,8 +164,8 @@ int cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg, char *e
     if (cfg->max_batch_size < 1 || cfg->max_batch_size > 1024)
         return cuzk_errf(err, err_len, CUZK_ERR_ARG, "scheduler.max_batch_size = %u: must be 1..1024",
                          cfg->max_batch_size);
-    if (cfg->synthesis_threads < 1 || cfg->synthesis_threads > ENGINE_MAX_SYNTH)
-        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "synthesis.threads = %u: must be 1..%u",
+    if (cfg->synthesis_threads > ENGINE_MAX_SYNTH)
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "synthesis.threads = %u: must be 0 (one per CPU) or 1..%u",
                          cfg->synthesis_threads, ENGINE_MAX_SYNTH);
     if (cfg->prover_threads < 1 || cfg->prover_threads > CUZK_POOL_MAX_THREADS)
         return cuzk_errf(err, err_len, CUZK_ERR_ARG, "pipeline.prover_threads = %u: must be 1..%u",
@@ -174,6 +175,11 @@ int cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg, char *e
     cuzk_engine *e = calloc(1, sizeof *e);
     if (!e) return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "engine: out of memory");
     e->cfg = *cfg;
+    if (!e->cfg.synthesis_threads) { /* 0 = one per CPU, as synthesis.threads in the Rust daemon */
+        long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+        e->cfg.synthesis_threads = ncpu < 1 ? 1 : ncpu > (long)ENGINE_MAX_SYNTH ? ENGINE_MAX_SYNTH : (uint32_t)ncpu;
+    }
+    cfg = &e->cfg;
     cuzk_log_set_level(cfg->log_level);
     if (cfg->memory_total_budget) {
         e->mem_limit = cfg->memory_total_budget;

@@ -9,10 +9,24 @@
 #include <string.h>
 #include <strings.h>
 
-typedef enum { T_STR, T_BOOL, T_U32, T_U64, T_SIZE, T_DUR_MS, T_LEVEL } cfg_type;
+/* T_ANY: any well-formed value (keys accepted for compatibility only);
+ * T_LIST_U32: an array of unsigned integers into a uint32_t count followed
+ * by its elements (cuzk_config_gpus). */
+typedef enum { T_STR, T_BOOL, T_U32, T_U64, T_SIZE, T_DUR_MS, T_LEVEL, T_ANY, T_LIST_U32 } cfg_type;
 
-/* One key.  off/cap locate the field inside cuzk_daemon_config; unit_ms is
- * what a bare integer means for durations (1 = ms, 1000 = s). */
+/* What a key does here.  Every key of the Rust cuzk.toml is in the table:
+ * the ones this engine has no use for are accepted with a warning that
+ * says why, so an operator's file works unchanged and nothing is silent. */
+typedef enum {
+    K_USED = 0,   /* stored and used */
+    K_RECORDED,   /* stored and shown, not used by the CPU build (gpus.*) */
+    K_NO_EFFECT,  /* Rust key with no counterpart here: accepted, warned */
+    K_DEPRECATED, /* deprecated in the Rust daemon too: accepted, warned */
+} cfg_role;
+
+/* One key.  off/cap locate the field inside cuzk_daemon_config (cap 0 = not
+ * stored); unit_ms is what a bare integer means for durations (1 = ms,
+ * 1000 = s); auto_zero: the string "auto" means 0 (sizes). */
 typedef struct {
     const char *name;
     cfg_type type;
@@ -20,40 +34,86 @@ typedef struct {
     size_t off, cap;
     uint64_t unit_ms;
     const char *help;
+    cfg_role role;
+    bool auto_zero;
 } cfg_key;
 
 #define D(f) offsetof(cuzk_daemon_config, f), sizeof(((cuzk_daemon_config *)0)->f)
 #define E(f) offsetof(cuzk_daemon_config, engine.f), sizeof(((cuzk_daemon_config *)0)->engine.f)
+#define NONE 0, 0
 #define GIB (1024ull * 1024 * 1024)
 
 static const cfg_key keys[] = {
-    {"daemon.listen", T_STR, 1, 0, D(listen), 0, "gRPC address: unix:///path, /path or host:port"},
-    {"daemon.status_listen", T_STR, 0, 0, D(status_listen), 0, "HTTP /metrics /status /config host:port; \"\" = off"},
-    {"daemon.test_provider", T_STR, 0, 0, D(test_provider), 0, "serve this wire kind with the chain TEST circuit"},
-    {"srs.param_cache", T_STR, 1, 0, E(param_cache), 0, "directory of v28 .params/.vk files"},
-    {"srs.validate", T_BOOL, 0, 1, E(srs_validate), 0, "validate every parameter point at load"},
-    {"memory.total_budget", T_SIZE, 0, UINT64_MAX, E(memory_total_budget), 0, "bytes or \"64GiB\"; 0 = RAM - safety_margin"},
-    {"memory.safety_margin", T_SIZE, 0, UINT64_MAX, E(memory_safety_margin), 0, "bytes kept free when total_budget = 0"},
-    {"memory.eviction_min_idle", T_DUR_MS, 0, UINT64_MAX, E(eviction_min_idle_ms), 1000, "idle SRS entries younger than this are never evicted"},
-    {"scheduler.max_batch_size", T_U32, 1, 1024, E(max_batch_size), 0, "same-circuit partitions per prove call"},
-    {"scheduler.max_batch_wait_ms", T_DUR_MS, 0, 600000, E(max_batch_wait_ms), 1, "batch collector wait"},
-    {"synthesis.threads", T_U32, 1, 1024, E(synthesis_threads), 0, "synthesis workers"},
-    {"pipeline.enabled", T_BOOL, 0, 1, E(pipeline_enabled), 0, "overlap synthesis with proving"},
-    {"pipeline.max_pending", T_U32, 1, 1024, E(pipeline_depth), 0, "partitions synthesized ahead of the prover"},
-    {"pipeline.prover_threads", T_U32, 1, 4096, E(prover_threads), 0, "threads of the prover's pool"},
-    {"pipeline.result_retention", T_DUR_MS, 0, UINT64_MAX, E(result_retention_ms), 1000, "finished results kept this long"},
-    {"pipeline.shutdown_grace", T_DUR_MS, 0, 3600000, E(shutdown_grace_ms), 1000, "in-flight work gets this long at shutdown"},
-    {"logging.level", T_LEVEL, 0, 0, E(log_level), 0, "error | warn | info | debug | trace"},
+    {"daemon.listen", T_STR, 1, 0, D(listen), 0, "gRPC address: unix:///path, /path or host:port", K_USED,
+     false},
+    {"daemon.status_listen", T_STR, 0, 0, D(status_listen), 0,
+     "HTTP /metrics /status /config host:port; \"\" = off", K_USED, false},
+    {"daemon.test_provider", T_STR, 0, 0, D(test_provider), 0,
+     "serve this wire kind with the chain TEST circuit", K_USED, false},
+    {"srs.param_cache", T_STR, 1, 0, E(param_cache), 0, "directory of v28 .params/.vk files", K_USED, false},
+    {"srs.validate", T_BOOL, 0, 1, E(srs_validate), 0, "validate every parameter point at load", K_USED,
+     false},
+    {"srs.preload", T_ANY, 0, 0, NONE, 0, "circuits load on first use (or PreloadSRS)", K_DEPRECATED, false},
+    {"memory.total_budget", T_SIZE, 0, UINT64_MAX, E(memory_total_budget), 0,
+     "bytes, \"64GiB\" or \"auto\" (= RAM - safety_margin)", K_USED, true},
+    {"memory.safety_margin", T_SIZE, 0, UINT64_MAX, E(memory_safety_margin), 0,
+     "bytes kept free when total_budget = \"auto\"", K_USED, false},
+    {"memory.eviction_min_idle", T_DUR_MS, 0, UINT64_MAX, E(eviction_min_idle_ms), 1000,
+     "idle SRS entries younger than this are never evicted", K_USED, false},
+    {"memory.pinned_budget", T_ANY, 0, 0, NONE, 0, "memory.total_budget covers all memory", K_DEPRECATED,
+     false},
+    {"memory.working_memory_budget", T_ANY, 0, 0, NONE, 0, "memory.total_budget covers all memory",
+     K_DEPRECATED, false},
+    {"gpus.devices", T_LIST_U32, 0, UINT32_MAX, D(gpus.n_devices), 0,
+     "GPU ordinals, [] = all (this build proves on the CPU)", K_RECORDED, false},
+    {"gpus.gpu_threads", T_U32, 0, 4096, D(gpus.threads), 0,
+     "host threads of the GPU prover, 0 = all CPUs (see pipeline.prover_threads)", K_RECORDED, false},
+    {"gpus.gpu_workers_per_device", T_U32, 0, 64, D(gpus.workers_per_device), 0,
+     "workers per GPU (this build proves on the CPU)", K_RECORDED, false},
+    {"scheduler.max_batch_size", T_U32, 1, 1024, E(max_batch_size), 0,
+     "same-circuit partitions per prove call", K_USED, false},
+    {"scheduler.max_batch_wait_ms", T_DUR_MS, 0, 600000, E(max_batch_wait_ms), 1, "batch collector wait",
+     K_USED, false},
+    {"scheduler.sort_by_type", T_ANY, 0, 0, NONE, 0, "batches are always one circuit; order is by priority",
+     K_NO_EFFECT, false},
+    {"synthesis.threads", T_U32, 0, 1024, E(synthesis_threads), 0,
+     "synthesis workers; 0 = one per CPU (at most 64)", K_USED, false},
+    {"synthesis.partition_workers", T_ANY, 0, 0, NONE, 0, "see synthesis.threads", K_DEPRECATED, false},
+    {"pipeline.enabled", T_BOOL, 0, 1, E(pipeline_enabled), 0, "overlap synthesis with proving", K_USED,
+     false},
+    {"pipeline.max_pending", T_U32, 1, 1024, E(pipeline_depth), 0,
+     "partitions synthesized ahead of the prover", K_USED, false},
+    {"pipeline.prover_threads", T_U32, 1, 4096, E(prover_threads), 0, "threads of the prover's pool", K_USED,
+     false},
+    {"pipeline.result_retention", T_DUR_MS, 0, UINT64_MAX, E(result_retention_ms), 1000,
+     "finished results kept this long", K_USED, false},
+    {"pipeline.shutdown_grace", T_DUR_MS, 0, 3600000, E(shutdown_grace_ms), 1000,
+     "in-flight work gets this long at shutdown", K_USED, false},
+    {"pipeline.synthesis_lookahead", T_ANY, 0, 0, NONE, 0, "see pipeline.max_pending", K_NO_EFFECT, false},
+    {"pipeline.synthesis_concurrency", T_ANY, 0, 0, NONE, 0, "see synthesis.threads", K_NO_EFFECT, false},
+    {"pipeline.max_parallel_synthesis", T_ANY, 0, 0, NONE, 0, "see synthesis.threads", K_NO_EFFECT, false},
+    {"pipeline.slot_size", T_ANY, 0, 0, NONE, 0, "partitions are scheduled one by one", K_NO_EFFECT, false},
+    {"pipeline.max_gpu_queue_depth", T_ANY, 0, 0, NONE, 0, "see pipeline.max_pending", K_NO_EFFECT, false},
+    {"logging.level", T_LEVEL, 0, 0, E(log_level), 0,
+     "error | warn | info | debug | trace (RUST_LOG overrides)", K_USED, false},
+    {"logging.format", T_ANY, 0, 0, NONE, 0, "logs are one text line per event", K_NO_EFFECT, false},
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
+#define MAX_ITEMS CUZK_CONFIG_MAX_DEVICES
 
 static const char *const level_names[] = {"error", "warn", "info", "debug", "trace"};
 
 void cuzk_config_default(cuzk_daemon_config *c)
 {
     memset(c, 0, sizeof *c);
-    snprintf(c->listen, sizeof c->listen, "unix:///tmp/cuzk.sock");
+    snprintf(c->listen, sizeof c->listen, "unix:///run/curio/cuzk.sock");
     cuzk_engine_config_default(&c->engine);
+    const char *env = getenv("FIL_PROOFS_PARAMETER_CACHE");
+    snprintf(c->engine.param_cache, sizeof c->engine.param_cache, "%s",
+             env && *env ? env : "/data/zk/params");
+    c->engine.memory_safety_margin = 5 * GIB;
+    c->engine.eviction_min_idle_ms = 5 * 60 * 1000;
+    c->gpus.workers_per_device = 2;
 }
 
 static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -92,14 +152,16 @@ static int parse_uint(uint64_t *out, const char *s)
 }
 
 /* "<number>[.<frac>] <unit>" -> value * multiplier of the unit. */
-static int parse_scaled(uint64_t *out, const char *s, const char *const *units, const uint64_t *mult, size_t nunits)
+static int parse_scaled(uint64_t *out, const char *s, const char *const *units, const uint64_t *mult,
+                        size_t nunits)
 {
     char *end;
     errno = 0;
     if (!isdigit((unsigned char)*s)) return -1;
     long double v = strtold(s, &end);
     if (errno || end == s) return -1;
-    while (*end == ' ') end++;
+    while (*end == ' ')
+        end++;
     for (size_t i = 0; i < nunits; i++) {
         if (strcasecmp(end, units[i])) continue;
         long double r = v * (long double)mult[i];
@@ -112,9 +174,11 @@ static int parse_scaled(uint64_t *out, const char *s, const char *const *units, 
 
 static int parse_size(uint64_t *out, const char *s)
 {
-    static const char *const u[] = {"", "B", "K", "KiB", "M", "MiB", "G", "GiB", "T", "TiB", "KB", "MB", "GB", "TB"};
-    static const uint64_t m[] = {1, 1, 1ull << 10, 1ull << 10, 1ull << 20, 1ull << 20, 1ull << 30, 1ull << 30,
-                                 1ull << 40, 1ull << 40, 1000ull, 1000000ull, 1000000000ull, 1000000000000ull};
+    static const char *const u[] = {"",    "B", "K",   "KiB", "M",  "MiB", "G",
+                                    "GiB", "T", "TiB", "KB",  "MB", "GB",  "TB"};
+    static const uint64_t m[] = {1,          1,          1ull << 10,    1ull << 10,      1ull << 20,
+                                 1ull << 20, 1ull << 30, 1ull << 30,    1ull << 40,      1ull << 40,
+                                 1000ull,    1000000ull, 1000000000ull, 1000000000000ull};
     if (!parse_uint(out, s)) return 0;
     return parse_scaled(out, s, u, m, sizeof m / sizeof m[0]);
 }
@@ -156,14 +220,26 @@ static uint64_t load_uint(const cuzk_daemon_config *c, const cfg_key *k)
     return v;
 }
 
-/* Apply a decoded value (quoted = it was a TOML string) to key k. */
-static int apply(cuzk_daemon_config *c, const cfg_key *k, const char *v, bool quoted, char *err, size_t errlen)
+/* A decoded TOML scalar (quoted = it was a string). */
+typedef struct {
+    char v[256];
+    bool quoted;
+} cfg_item;
+
+/* Apply a decoded scalar to key k. */
+static int apply(cuzk_daemon_config *c, const cfg_key *k, const char *v, bool quoted, char *err,
+                 size_t errlen)
 {
     char *p = (char *)c + k->off;
     uint64_t u = 0;
     switch (k->type) {
+    case T_ANY:
+        return 0;
+    case T_LIST_U32:
+        return fail(err, errlen, "%s: expected an array like [0, 1], got '%s'", k->name, v);
     case T_STR:
-        if (strlen(v) >= k->cap) return fail(err, errlen, "%s: value longer than %zu bytes", k->name, k->cap - 1);
+        if (strlen(v) >= k->cap)
+            return fail(err, errlen, "%s: value longer than %zu bytes", k->name, k->cap - 1);
         if (k->min && !*v) return fail(err, errlen, "%s: must not be empty", k->name);
         memcpy(p, v, strlen(v) + 1);
         return 0;
@@ -181,16 +257,20 @@ static int apply(cuzk_daemon_config *c, const cfg_key *k, const char *v, bool qu
     }
     case T_U32:
     case T_U64:
-        if (parse_uint(&u, v)) return fail(err, errlen, "%s: expected an unsigned integer, got '%s'", k->name, v);
+        if (parse_uint(&u, v))
+            return fail(err, errlen, "%s: expected an unsigned integer, got '%s'", k->name, v);
         break;
     case T_SIZE:
+        if (k->auto_zero && !strcasecmp(v, "auto")) break;
         if (parse_size(&u, v))
-            return fail(err, errlen, "%s: expected bytes or a size like \"64GiB\", got '%s'", k->name, v);
+            return fail(err, errlen, "%s: expected bytes or a size like \"64GiB\"%s, got '%s'", k->name,
+                        k->auto_zero ? " or \"auto\"" : "", v);
         break;
     case T_DUR_MS:
         if (parse_dur(&u, v, k->unit_ms))
-            return fail(err, errlen, "%s: expected %s or a duration like \"500ms\", \"60s\", \"5m\", got '%s'",
-                        k->name, k->unit_ms == 1 ? "milliseconds" : "seconds", v);
+            return fail(err, errlen,
+                        "%s: expected %s or a duration like \"500ms\", \"30s\", \"5m\", got '%s'", k->name,
+                        k->unit_ms == 1 ? "milliseconds" : "seconds", v);
         break;
     }
     if (u < k->min || u > k->max || (k->cap == 4 && u > UINT32_MAX))
@@ -201,44 +281,157 @@ static int apply(cuzk_daemon_config *c, const cfg_key *k, const char *v, bool qu
     return 0;
 }
 
-/* Decodes a TOML value starting at s into out; *quoted tells strings apart.
+/* Apply an array to key k (T_LIST_U32: count then elements; T_ANY: checked
+ * for form only). */
+static int apply_list(cuzk_daemon_config *c, const cfg_key *k, const cfg_item *it, size_t n, char *err,
+                      size_t errlen)
+{
+    if (k->type == T_ANY) return 0;
+    if (k->type != T_LIST_U32) return fail(err, errlen, "%s: expected a single value, got an array", k->name);
+    uint32_t v[MAX_ITEMS];
+    for (size_t i = 0; i < n; i++) {
+        uint64_t u;
+        if (it[i].quoted || parse_uint(&u, it[i].v) || u > k->max)
+            return fail(err, errlen, "%s: element %zu: expected an unsigned integer, got '%s'", k->name, i,
+                        it[i].v);
+        v[i] = (uint32_t)u;
+    }
+    uint32_t cnt = (uint32_t)n;
+    memcpy((char *)c + k->off, &cnt, 4);
+    memcpy((char *)c + k->off + 4, v, n * 4);
+    return 0;
+}
+
+/* A string value at *s (its opening quote); *s ends past the closing one. */
+static int decode_string(char *out, size_t cap, const char **sp, char *why, size_t whylen)
+{
+    const char *s = *sp;
+    char q = *s++;
+    size_t n = 0;
+    for (;; s++) {
+        if (!*s) return fail(why, whylen, "unterminated string");
+        if (*s == q) break;
+        char ch = *s;
+        if (q == '"' && ch == '\\') {
+            s++;
+            switch (*s) {
+            case 'n':
+                ch = '\n';
+                break;
+            case 't':
+                ch = '\t';
+                break;
+            case '\\':
+                ch = '\\';
+                break;
+            case '"':
+                ch = '"';
+                break;
+            default:
+                return fail(why, whylen, "unsupported escape '\\%c'", *s ? *s : '0');
+            }
+        }
+        if (n + 1 >= cap) return fail(why, whylen, "value too long");
+        out[n++] = ch;
+    }
+    out[n] = 0;
+    *sp = s + 1;
+    return 0;
+}
+
+/* A bare value (number, true/false) at *s, up to a space, ',', ']' or '#'. */
+static int decode_bare(char *out, size_t cap, const char **sp, char *why, size_t whylen)
+{
+    const char *s = *sp;
+    size_t n = 0;
+    while (*s && *s != '#' && *s != ',' && *s != ']' && !isspace((unsigned char)*s)) {
+        if (n + 1 >= cap) return fail(why, whylen, "value too long");
+        out[n++] = *s++;
+    }
+    if (!n) return fail(why, whylen, "missing value");
+    out[n] = 0;
+    *sp = s;
+    return 0;
+}
+
+static int expect_end(const char *s, char *why, size_t whylen)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (*s && *s != '#') return fail(why, whylen, "unexpected text after the value: '%s'", s);
+    return 0;
+}
+
+/* Decodes a TOML scalar starting at s into out; *quoted tells strings apart.
  * Whatever follows the value must be blank or a comment. */
 static int decode_value(char *out, size_t cap, bool *quoted, const char *s, char *why, size_t whylen)
 {
-    size_t n = 0;
-    *quoted = false;
-    if (*s == '"' || *s == '\'') {
-        char q = *s++;
-        *quoted = true;
-        for (;; s++) {
-            if (!*s) return fail(why, whylen, "unterminated string");
-            if (*s == q) break;
-            char ch = *s;
-            if (q == '"' && ch == '\\') {
-                s++;
-                switch (*s) {
-                case 'n': ch = '\n'; break;
-                case 't': ch = '\t'; break;
-                case '\\': ch = '\\'; break;
-                case '"': ch = '"'; break;
-                default: return fail(why, whylen, "unsupported escape '\\%c'", *s ? *s : '0');
-                }
-            }
-            if (n + 1 >= cap) return fail(why, whylen, "value too long");
-            out[n++] = ch;
+    *quoted = *s == '"' || *s == '\'';
+    int rc = *quoted ? decode_string(out, cap, &s, why, whylen) : decode_bare(out, cap, &s, why, whylen);
+    return rc ? rc : expect_end(s, why, whylen);
+}
+
+/* Line reader over the file buffer (arrays may span lines). */
+typedef struct {
+    const char *name, *buf;
+    size_t len, pos;
+    unsigned lineno;
+    char line[4096];
+} reader;
+
+/* 1 = a line in rd->line, 0 = end of input, -1 = error (in err). */
+static int next_line(reader *rd, char *err, size_t errlen)
+{
+    if (rd->pos >= rd->len) return 0;
+    size_t end = rd->pos;
+    while (end < rd->len && rd->buf[end] != '\n')
+        end++;
+    size_t ll = end - rd->pos;
+    rd->lineno++;
+    if (ll >= sizeof rd->line)
+        return fail(err, errlen, "%s:%u: line longer than %zu bytes", rd->name, rd->lineno,
+                    sizeof rd->line - 1);
+    memcpy(rd->line, rd->buf + rd->pos, ll);
+    rd->line[ll] = 0;
+    if (memchr(rd->line, 0, ll))
+        return fail(err, errlen, "%s:%u: NUL byte in the line", rd->name, rd->lineno);
+    rd->pos = end + 1;
+    if (ll && rd->line[ll - 1] == '\r') rd->line[ll - 1] = 0;
+    return 1;
+}
+
+/* The array whose '[' is at s (inside rd->line, or a --set value when rd is
+ * NULL), over as many lines as it takes: elements into it[], count in *n. */
+static int decode_array(cfg_item *it, size_t *n, const char *s, reader *rd, char *why, size_t whylen)
+{
+    bool need_sep = false;
+    *n = 0;
+    for (s++;;) {
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (!*s || *s == '#') {
+            char dummy[8];
+            if (!rd || next_line(rd, dummy, sizeof dummy) != 1)
+                return fail(why, whylen, "unterminated array");
+            s = rd->line;
+            continue;
         }
-        s++;
-    } else {
-        while (*s && *s != '#' && !isspace((unsigned char)*s)) {
-            if (n + 1 >= cap) return fail(why, whylen, "value too long");
-            out[n++] = *s++;
+        if (*s == ']') return expect_end(s + 1, why, whylen);
+        if (need_sep) {
+            if (*s != ',') return fail(why, whylen, "expected ',' or ']' in the array, got '%s'", s);
+            s++;
+            need_sep = false;
+            continue;
         }
-        if (!n) return fail(why, whylen, "missing value");
+        if (*s == '[' || *s == '{') return fail(why, whylen, "nested arrays and tables are not supported");
+        if (*n == MAX_ITEMS) return fail(why, whylen, "more than %d elements", MAX_ITEMS);
+        cfg_item *x = &it[(*n)++];
+        x->quoted = *s == '"' || *s == '\'';
+        int rc = x->quoted ? decode_string(x->v, sizeof x->v, &s, why, whylen)
+                           : decode_bare(x->v, sizeof x->v, &s, why, whylen);
+        if (rc) return rc;
+        need_sep = true;
     }
-    out[n] = 0;
-    while (*s == ' ' || *s == '\t') s++;
-    if (*s && *s != '#') return fail(why, whylen, "unexpected text after the value: '%s'", s);
-    return 0;
 }
 
 static bool key_char(char ch)
@@ -246,65 +439,92 @@ static bool key_char(char ch)
     return isalnum((unsigned char)ch) || ch == '_' || ch == '-' || ch == '.';
 }
 
+static void warn_role(const cfg_key *k, const char *where, void (*warn)(void *, const char *), void *arg)
+{
+    char msg[512];
+    if (!warn || k->role == K_USED) return;
+    if (k->role == K_RECORDED)
+        snprintf(msg, sizeof msg, "%s: %s recorded (--print-config shows it); this build proves on the CPU",
+                 where, k->name);
+    else
+        snprintf(msg, sizeof msg, "%s: %s %s, ignored: %s", where, k->name,
+                 k->role == K_DEPRECATED ? "is deprecated (also in the Rust cuzk)"
+                                         : "has no effect in this engine",
+                 k->help);
+    warn(arg, msg);
+}
+
+/* "[section]" at s: 0 with section set, or -1 with err. */
+static int parse_section(char *section, size_t cap, const char *s, const reader *rd, char *err, size_t errlen)
+{
+    const char *e = strchr(s, ']');
+    size_t sl = e ? (size_t)(e - s - 1) : 0;
+    if (!e || s[1] == '[' || !sl || sl >= cap)
+        return fail(err, errlen, "%s:%u: malformed section header '%s'", rd->name, rd->lineno, s);
+    for (size_t i = 1; i <= sl; i++)
+        if (!key_char(s[i]))
+            return fail(err, errlen, "%s:%u: bad character in section name '%s'", rd->name, rd->lineno, s);
+    memcpy(section, s + 1, sl);
+    section[sl] = 0;
+    for (e++; *e == ' ' || *e == '\t'; e++)
+        ;
+    if (*e && *e != '#')
+        return fail(err, errlen, "%s:%u: unexpected text after section header: '%s'", rd->name, rd->lineno,
+                    e);
+    return 0;
+}
+
 int cuzk_config_parse(cuzk_daemon_config *c, const char *name, const char *buf, size_t len, char *err,
                       size_t errlen, void (*warn)(void *arg, const char *msg), void *warn_arg)
 {
-    char section[128] = "", line[4096], full[256], val[1024], why[256], msg[512];
-    size_t pos = 0;
-    for (unsigned lineno = 1; pos < len; lineno++) {
-        size_t end = pos;
-        while (end < len && buf[end] != '\n') end++;
-        size_t ll = end - pos;
-        if (ll >= sizeof line) return fail(err, errlen, "%s:%u: line longer than %zu bytes", name, lineno, sizeof line - 1);
-        memcpy(line, buf + pos, ll);
-        line[ll] = 0;
-        if (memchr(line, 0, ll)) return fail(err, errlen, "%s:%u: NUL byte in the line", name, lineno);
-        pos = end + 1;
-        if (ll && line[ll - 1] == '\r') line[--ll] = 0;
-        char *s = line;
-        while (*s == ' ' || *s == '\t') s++;
+    char section[128] = "", full[256], val[1024], why[256], where[300], msg[600];
+    cfg_item items[MAX_ITEMS];
+    reader rd = {.name = name, .buf = buf, .len = len};
+    int r;
+    while ((r = next_line(&rd, err, errlen)) == 1) {
+        char *s = rd.line;
+        while (*s == ' ' || *s == '\t')
+            s++;
         if (!*s || *s == '#') continue;
         if (*s == '[') {
-            char *e = strchr(s, ']');
-            size_t sl = e ? (size_t)(e - s - 1) : 0;
-            if (!e || s[1] == '[' || !sl || sl >= sizeof section)
-                return fail(err, errlen, "%s:%u: malformed section header '%s'", name, lineno, s);
-            for (size_t i = 1; i <= sl; i++)
-                if (!key_char(s[i])) return fail(err, errlen, "%s:%u: bad character in section name '%s'", name, lineno, s);
-            memcpy(section, s + 1, sl);
-            section[sl] = 0;
-            for (e++; *e == ' ' || *e == '\t'; e++)
-                ;
-            if (*e && *e != '#') return fail(err, errlen, "%s:%u: unexpected text after section header: '%s'", name, lineno, e);
+            if (parse_section(section, sizeof section, s, &rd, err, errlen)) return -1;
             continue;
         }
         char *k = s;
-        while (key_char(*s)) s++;
+        while (key_char(*s))
+            s++;
         size_t kl = (size_t)(s - k);
-        while (*s == ' ' || *s == '\t') s++;
-        if (!kl || *s != '=') return fail(err, errlen, "%s:%u: expected 'key = value', got '%s'", name, lineno, k);
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (!kl || *s != '=')
+            return fail(err, errlen, "%s:%u: expected 'key = value', got '%s'", name, rd.lineno, k);
         k[kl] = 0;
         for (s++; *s == ' ' || *s == '\t'; s++)
             ;
-        int fl = section[0] ? snprintf(full, sizeof full, "%s.%s", section, k) : snprintf(full, sizeof full, "%s", k);
-        if (fl < 0 || (size_t)fl >= sizeof full) return fail(err, errlen, "%s:%u: key too long", name, lineno);
-        bool quoted;
-        if (decode_value(val, sizeof val, &quoted, s, why, sizeof why))
-            return fail(err, errlen, "%s:%u: %s: %s", name, lineno, full, why);
+        int fl = section[0] ? snprintf(full, sizeof full, "%s.%s", section, k)
+                            : snprintf(full, sizeof full, "%s", k);
+        if (fl < 0 || (size_t)fl >= sizeof full)
+            return fail(err, errlen, "%s:%u: key too long", name, rd.lineno);
+        unsigned at = rd.lineno; /* an array may end on a later line */
+        snprintf(where, sizeof where, "%s:%u", name, at);
         const cfg_key *key = find_key(full);
+        bool quoted = false;
+        size_t n = 0;
+        bool array = *s == '[';
+        if (array ? decode_array(items, &n, s, &rd, why, sizeof why)
+                  : decode_value(val, sizeof val, &quoted, s, why, sizeof why))
+            return fail(err, errlen, "%s: %s: %s", where, full, why);
         if (!key) {
-            if (warn) {
-                if (!strncmp(full, "gpus.", 5))
-                    snprintf(msg, sizeof msg, "%s:%u: %s ignored: this build proves on the CPU", name, lineno, full);
-                else
-                    snprintf(msg, sizeof msg, "%s:%u: unknown key '%s' ignored", name, lineno, full);
-                warn(warn_arg, msg);
-            }
+            snprintf(msg, sizeof msg, "%s: unknown key '%s' ignored", where, full);
+            if (warn) warn(warn_arg, msg);
             continue;
         }
-        if (apply(c, key, val, quoted, why, sizeof why)) return fail(err, errlen, "%s:%u: %s", name, lineno, why);
+        if (array ? apply_list(c, key, items, n, why, sizeof why)
+                  : apply(c, key, val, quoted, why, sizeof why))
+            return fail(err, errlen, "%s: %s", where, why);
+        warn_role(key, where, warn, warn_arg);
     }
-    return 0;
+    return r < 0 ? -1 : 0;
 }
 
 int cuzk_config_load(cuzk_daemon_config *c, const char *path, char *err, size_t errlen,
@@ -346,14 +566,24 @@ int cuzk_config_set(cuzk_daemon_config *c, const char *assignment, char *err, si
 {
     const char *eq = strchr(assignment, '=');
     char name[128], val[1024], why[256];
+    cfg_item items[MAX_ITEMS];
     if (!eq || eq == assignment || (size_t)(eq - assignment) >= sizeof name)
         return fail(err, errlen, "--set '%s': expected section.key=value", assignment);
     memcpy(name, assignment, (size_t)(eq - assignment));
     name[eq - assignment] = 0;
     const cfg_key *k = find_key(name);
     if (!k) return fail(err, errlen, "--set: unknown key '%s' (cuzk-daemon --print-config lists them)", name);
+    if (k->type == T_ANY)
+        return fail(err, errlen, "--set %s: has no effect in this engine (%s)", name, k->help);
     bool quoted = false;
     const char *v = eq + 1;
+    if (*v == '[') {
+        size_t n = 0;
+        if (decode_array(items, &n, v, NULL, why, sizeof why))
+            return fail(err, errlen, "--set %s: %s", name, why);
+        if (apply_list(c, k, items, n, why, sizeof why)) return fail(err, errlen, "--set %s", why);
+        return 0;
+    }
     if (*v == '"' || *v == '\'') {
         if (decode_value(val, sizeof val, &quoted, v, why, sizeof why))
             return fail(err, errlen, "--set %s: %s", name, why);
@@ -387,16 +617,37 @@ static void format_value(char *out, size_t cap, const cuzk_daemon_config *c, con
         out[n] = 0;
         return;
     }
-    case T_BOOL: snprintf(out, cap, "%s", *(const bool *)p ? "true" : "false"); return;
+    case T_BOOL:
+        snprintf(out, cap, "%s", *(const bool *)p ? "true" : "false");
+        return;
     case T_LEVEL: {
         cuzk_log_level lv = *(const cuzk_log_level *)p;
         snprintf(out, cap, "\"%s\"", (unsigned)lv < 5 ? level_names[lv] : "info");
         return;
     }
+    case T_LIST_U32: {
+        uint32_t n, x;
+        memcpy(&n, p, 4);
+        size_t o = (size_t)snprintf(out, cap, "[");
+        for (uint32_t i = 0; i < n && o + 16 < cap; i++) {
+            memcpy(&x, p + 4 + 4 * i, 4);
+            o += (size_t)snprintf(out + o, cap - o, "%s%u", i ? ", " : "", x);
+        }
+        snprintf(out + o, cap - o, "]");
+        return;
+    }
+    case T_SIZE:
+        if (k->auto_zero && !load_uint(c, k))
+            snprintf(out, cap, "\"auto\"");
+        else
+            snprintf(out, cap, "%llu", (unsigned long long)load_uint(c, k));
+        return;
     case T_DUR_MS: /* with its unit, so the output reads back the same */
         snprintf(out, cap, "\"%llums\"", (unsigned long long)load_uint(c, k));
         return;
-    default: snprintf(out, cap, "%llu", (unsigned long long)load_uint(c, k)); return;
+    default:
+        snprintf(out, cap, "%llu", (unsigned long long)load_uint(c, k));
+        return;
     }
 }
 
@@ -404,6 +655,7 @@ void cuzk_config_write_toml(const cuzk_daemon_config *c, FILE *f)
 {
     char sec[64] = "", v[1200];
     for (size_t i = 0; i < NKEYS; i++) {
+        if (!keys[i].cap) continue; /* accepted, not stored */
         const char *dot = strchr(keys[i].name, '.');
         size_t sl = (size_t)(dot - keys[i].name);
         if (strlen(sec) != sl || strncmp(sec, keys[i].name, sl)) {
@@ -422,12 +674,50 @@ char *cuzk_config_json(const cuzk_daemon_config *c)
     char *out = malloc(cap), v[1200];
     if (!out) return NULL;
     n += (size_t)snprintf(out + n, cap - n, "{");
-    for (size_t i = 0; i < NKEYS; i++) {
+    for (size_t i = 0, first = 1; i < NKEYS; i++) {
+        if (!keys[i].cap) continue;
         format_value(v, sizeof v, c, &keys[i]);
-        n += (size_t)snprintf(out + n, cap - n, "%s\"%s\": %s", i ? ", " : "", keys[i].name, v);
+        n += (size_t)snprintf(out + n, cap - n, "%s\"%s\": %s", first ? "" : ", ", keys[i].name, v);
+        first = 0;
     }
     snprintf(out + n, cap - n, "}\n");
     return out;
+}
+
+/* One RUST_LOG level word; "off" = errors only, "warning" as in tracing. */
+static int rust_level(cuzk_log_level *out, const char *w)
+{
+    if (!strcasecmp(w, "off")) w = "error";
+    if (!strcasecmp(w, "warning")) w = "warn";
+    return cuzk_log_level_parse(out, w);
+}
+
+int cuzk_config_rust_log(cuzk_log_level *out, const char *spec)
+{
+    char buf[512], *save = NULL;
+    if (!spec || strlen(spec) >= sizeof buf) return -1;
+    strcpy(buf, spec);
+    cuzk_log_level bare = CUZK_LOG_INFO, mine = CUZK_LOG_INFO;
+    bool have_bare = false, have_mine = false;
+    for (char *d = strtok_r(buf, ",", &save); d; d = strtok_r(NULL, ",", &save)) {
+        while (*d == ' ')
+            d++;
+        char *eq = strchr(d, '=');
+        if (!*d) continue;
+        if (!eq) {
+            if (rust_level(&bare, d)) return -1;
+            have_bare = true;
+            continue;
+        }
+        *eq = 0;
+        /* targets: cuzk, cuzk_daemon, cuzk_core::engine, ... */
+        if (strncmp(d, "cuzk", 4)) continue;
+        if (rust_level(&mine, eq + 1)) return -1;
+        have_mine = true;
+    }
+    if (!have_bare && !have_mine) return -1;
+    *out = have_mine ? mine : bare;
+    return 0;
 }
 
 int cuzk_config_kind_parse(const char *name)
@@ -444,6 +734,7 @@ int cuzk_config_kind_parse(const char *name)
         {"unspecified", "PROOF_KIND_UNSPECIFIED", "none", CUZK_PROOF_UNSPECIFIED},
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-        if (!strcasecmp(name, t[i].a) || !strcasecmp(name, t[i].b) || !strcasecmp(name, t[i].c)) return t[i].kind;
+        if (!strcasecmp(name, t[i].a) || !strcasecmp(name, t[i].b) || !strcasecmp(name, t[i].c))
+            return t[i].kind;
     return -1;
 }

@@ -1,26 +1,42 @@
 /* cuzk-daemon configuration: one declarative table (name, type, bounds,
  * default, where stored) shared by the config file, command-line overrides
  * (--set section.key=value) and the status output (--print-config, HTTP
- * /config).  The file is a TOML subset with the keys of curio's cuzk.toml
- * that apply:
+ * /config).  The file is the TOML subset that the Rust cuzk daemon's
+ * cuzk.toml uses, so an operator's existing file works unchanged:
  *
  *   # comment
  *   [section]
  *   key = "string" | 'literal' | 123 | 1_000 | true | false   # comment
+ *   key = [0, 1]            # arrays of those, possibly over several lines
  *
  * Sizes accept bytes (integer) or a string with a unit ("64GiB", "512 MiB",
- * "2G" = GiB, "1GB" = 10^9); durations accept an integer in the key's
- * unit or a string "500ms" / "60s" / "5m" / "1h".  Unknown keys and gpus.*
- * (CPU build) are warnings; a malformed line or value is an error that
- * names the file, line and key. */
+ * "2G" = GiB, "5GB" = 5*10^9), and memory.total_budget also "auto";
+ * durations accept an integer in the key's unit (seconds, or ms for *_ms
+ * keys) or a string "500ms" / "30s" / "5m" / "1h".  Keys of the Rust file
+ * that have no effect here, deprecated keys and unknown keys are accepted
+ * with a warning naming file:line; gpus.* are recorded (shown by
+ * --print-config).  A malformed line or value is an error that names the
+ * file, line and key.  docs/curio-migration.md maps every Rust key. */
 #ifndef CUZK_SERVER_CONFIG_H
 #define CUZK_SERVER_CONFIG_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "cuzk/engine.h"
+
+#define CUZK_CONFIG_MAX_DEVICES 64
+
+/* gpus.* of the Rust file: recorded for the GPU backend; this build proves
+ * on the CPU. */
+typedef struct cuzk_config_gpus {
+    uint32_t n_devices; /* gpus.devices: [] = all detected */
+    uint32_t devices[CUZK_CONFIG_MAX_DEVICES];
+    uint32_t threads;            /* gpus.gpu_threads: 0 = all CPUs */
+    uint32_t workers_per_device; /* gpus.gpu_workers_per_device (2) */
+} cuzk_config_gpus;
 
 typedef struct cuzk_daemon_config {
     char listen[512];        /* daemon.listen: "unix:///path", "/path" or "host:port" */
@@ -29,10 +45,14 @@ typedef struct cuzk_daemon_config {
     char test_provider[32];  /* daemon.test_provider (ours): "" or a wire kind name
                                 ("test", "porep", ...) served by the engine's
                                 built-in chain test circuit -- test setups only */
+    cuzk_config_gpus gpus;
     cuzk_engine_config engine;
 } cuzk_daemon_config;
 
-/* Defaults (engine defaults + daemon.listen "unix:///tmp/cuzk.sock"). */
+/* Defaults: the engine's, with the Rust daemon's deployment defaults on
+ * top: daemon.listen "unix:///run/curio/cuzk.sock", srs.param_cache
+ * $FIL_PROOFS_PARAMETER_CACHE else "/data/zk/params", memory.safety_margin
+ * 5 GiB, memory.eviction_min_idle 5 min. */
 void cuzk_config_default(cuzk_daemon_config *c);
 
 /* Parse a config file (text in buf, name for messages).  Returns 0, or -1
@@ -51,6 +71,12 @@ int cuzk_config_set(cuzk_daemon_config *c, const char *assignment, char *err, si
 void cuzk_config_write_toml(const cuzk_daemon_config *c, FILE *f);
 /* Same as one JSON object {"daemon.listen": "...", ...}; malloc'd. */
 char *cuzk_config_json(const cuzk_daemon_config *c);
+
+/* A RUST_LOG-style directive list ("debug", "cuzk=debug", "info,cuzk=trace",
+ * "warn,h2=off"): the level of a "cuzk..." target if one is given, else the
+ * bare default level ("off" = error).  0, or -1 if no directive applies or
+ * one does not parse (then *out is untouched). */
+int cuzk_config_rust_log(cuzk_log_level *out, const char *spec);
 
 /* Proof kind from a name: "porep", "snap", "window_post"/"window-post",
  * "winning_post"/"winning-post", "test", "unspecified" or the wire enum

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <grpc/grpc.h>
@@ -71,9 +72,18 @@ struct srv_call {
     grpc_call_details generic; /* method == M_COUNT: an unregistered method */
 };
 
-cuzk_engine *srv_engine(const srv_call *c) { return c->srv->e; }
-const ProtobufCMessage *srv_request(const srv_call *c) { return c->req; }
-const volatile int *srv_abandon_flag(const srv_call *c) { return &c->abandon; }
+cuzk_engine *srv_engine(const srv_call *c)
+{
+    return c->srv->e;
+}
+const ProtobufCMessage *srv_request(const srv_call *c)
+{
+    return c->req;
+}
+const volatile int *srv_abandon_flag(const srv_call *c)
+{
+    return &c->abandon;
+}
 
 void srv_drop_request(srv_call *c)
 {
@@ -103,7 +113,8 @@ static void request_call(cuzk_server *s, int m)
 {
     srv_call *c = calloc(1, sizeof *c);
     if (!c) {
-        cuzk_log(CUZK_LOG_ERROR, NULL, "server: out of memory; method %s stops accepting calls", s->methods[m].path);
+        cuzk_log(CUZK_LOG_ERROR, NULL, "server: out of memory; method %s stops accepting calls",
+                 s->methods[m].path);
         return;
     }
     c->srv = s;
@@ -112,10 +123,12 @@ static void request_call(cuzk_server *s, int m)
     c->t_close = (srv_tag){TAG_CLOSE, c};
     c->t_send = (srv_tag){TAG_SEND, c};
     grpc_metadata_array_init(&c->md);
-    grpc_call_error ce = grpc_server_request_registered_call(s->server, s->methods[m].handle, &c->call, &c->deadline,
-                                                            &c->md, &c->payload, s->cq, s->cq, &c->t_new);
+    grpc_call_error ce =
+        grpc_server_request_registered_call(s->server, s->methods[m].handle, &c->call, &c->deadline, &c->md,
+                                            &c->payload, s->cq, s->cq, &c->t_new);
     if (ce != GRPC_CALL_OK) {
-        cuzk_log(CUZK_LOG_ERROR, NULL, "server: request_registered_call(%s) failed: %d", s->methods[m].path, (int)ce);
+        cuzk_log(CUZK_LOG_ERROR, NULL, "server: request_registered_call(%s) failed: %d", s->methods[m].path,
+                 (int)ce);
         grpc_metadata_array_destroy(&c->md);
         free(c);
     }
@@ -133,7 +146,8 @@ static void request_generic(cuzk_server *s)
     c->t_send = (srv_tag){TAG_SEND, c};
     grpc_metadata_array_init(&c->md);
     grpc_call_details_init(&c->generic);
-    if (grpc_server_request_call(s->server, &c->call, &c->generic, &c->md, s->cq, s->cq, &c->t_new) != GRPC_CALL_OK) {
+    if (grpc_server_request_call(s->server, &c->call, &c->generic, &c->md, s->cq, s->cq, &c->t_new) !=
+        GRPC_CALL_OK) {
         grpc_call_details_destroy(&c->generic);
         grpc_metadata_array_destroy(&c->md);
         free(c);
@@ -143,8 +157,10 @@ static void request_generic(cuzk_server *s)
 static void reply_unimplemented(srv_call *c)
 {
     char *m = grpc_slice_to_c_string(c->generic.method), msg[420];
-    snprintf(msg, sizeof msg, "unknown method %.200s (cuzk.v1.ProvingEngine has SubmitProof, AwaitProof, Prove, "
-             "CancelProof, GetStatus, GetMetrics, PreloadSRS, EvictSRS)", m);
+    snprintf(msg, sizeof msg,
+             "unknown method %.200s (cuzk.v1.ProvingEngine has SubmitProof, AwaitProof, Prove, "
+             "CancelProof, GetStatus, GetMetrics, PreloadSRS, EvictSRS)",
+             m);
     gpr_free(m);
     atomic_store(&c->refs, 1);
     srv_reply(c, GRPC_STATUS_UNIMPLEMENTED, msg, NULL);
@@ -171,8 +187,8 @@ void srv_reply(srv_call *c, int code, const char *msg, const ProtobufCMessage *r
     n++;
     if (code != GRPC_STATUS_OK)
         cuzk_log(CUZK_LOG_DEBUG, NULL, "%s -> %s: %s",
-                 c->method < M_COUNT ? c->srv->methods[c->method].path : "(unregistered)", cuzk_rpc_code_name(code),
-                 msg ? msg : "");
+                 c->method < M_COUNT ? c->srv->methods[c->method].path : "(unregistered)",
+                 cuzk_rpc_code_name(code), msg ? msg : "");
     if (grpc_call_start_batch(c->call, ops, n, &c->t_send, NULL) != GRPC_CALL_OK) call_unref(c);
 }
 
@@ -197,7 +213,8 @@ static void dispatch(cuzk_server *s, srv_call *c)
     memset(&op, 0, sizeof op);
     op.op = GRPC_OP_RECV_CLOSE_ON_SERVER;
     op.data.recv_close_on_server.cancelled = &c->close_cancelled;
-    if (grpc_call_start_batch(c->call, &op, 1, &c->t_close, NULL) != GRPC_CALL_OK) atomic_fetch_sub(&c->refs, 1);
+    if (grpc_call_start_batch(c->call, &op, 1, &c->t_close, NULL) != GRPC_CALL_OK)
+        atomic_fetch_sub(&c->refs, 1);
 
     c->req = cuzk_rpc_unpack(m->req, c->payload, err, sizeof err);
     /* The wire bytes are not needed once decoded (a PoRep request is ~60 MB). */
@@ -284,10 +301,35 @@ static void unix_path(char *out, size_t cap, const char *addr)
 {
     out[0] = 0;
     const char *p = NULL;
-    if (!strncmp(addr, "unix://", 7)) p = addr + 7;
-    else if (!strncmp(addr, "unix:", 5)) p = addr + 5;
-    else if (addr[0] == '/') p = addr;
+    if (!strncmp(addr, "unix://", 7))
+        p = addr + 7;
+    else if (!strncmp(addr, "unix:", 5))
+        p = addr + 5;
+    else if (addr[0] == '/')
+        p = addr;
     if (p) snprintf(out, cap, "%s", p);
+}
+
+/* mkdir -p of the socket's directory (the Rust daemon does the same:
+ * /run/curio is usually missing after a reboot). */
+static int make_parent_dirs(const char *sock_path, char *err, size_t errlen)
+{
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s", sock_path);
+    char *slash = strrchr(dir, '/');
+    if (!slash || slash == dir) return 0;
+    *slash = 0;
+    for (char *p = dir + 1;; p++) {
+        bool last = !*p;
+        if (*p != '/' && !last) continue;
+        *p = 0;
+        if (mkdir(dir, 0755) && errno != EEXIST) {
+            snprintf(err, errlen, "cannot create the socket directory %s: %s", dir, strerror(errno));
+            return -1;
+        }
+        if (last) return 0;
+        *p = '/';
+    }
 }
 
 static int take_lock(cuzk_server *s, char *err, size_t errlen)
@@ -304,8 +346,8 @@ static int take_lock(cuzk_server *s, char *err, size_t errlen)
         ssize_t r = pread(fd, pid, sizeof pid - 1, 0);
         pid[r > 0 ? r : 0] = 0;
         pid[strcspn(pid, "\n")] = 0;
-        snprintf(err, errlen, "another cuzk-daemon (pid %s) holds %s: refusing to take over %s", *pid ? pid : "?",
-                 lock, s->sock_path);
+        snprintf(err, errlen, "another cuzk-daemon (pid %s) holds %s: refusing to take over %s",
+                 *pid ? pid : "?", lock, s->sock_path);
         close(fd);
         return -1;
     }
@@ -321,7 +363,8 @@ static int take_lock(cuzk_server *s, char *err, size_t errlen)
 
 static int method_handlers(cuzk_server *s);
 
-int cuzk_server_start(cuzk_server **out, cuzk_engine *e, const cuzk_daemon_config *cfg, char *err, size_t errlen)
+int cuzk_server_start(cuzk_server **out, cuzk_engine *e, const cuzk_daemon_config *cfg, char *err,
+                      size_t errlen)
 {
     *out = NULL;
     cuzk_server *s = calloc(1, sizeof *s);
@@ -339,7 +382,8 @@ int cuzk_server_start(cuzk_server **out, cuzk_engine *e, const cuzk_daemon_confi
         goto fail;
     }
     unix_path(s->sock_path, sizeof s->sock_path, target);
-    if (s->sock_path[0] && take_lock(s, err, errlen)) goto fail;
+    if (s->sock_path[0] && (make_parent_dirs(s->sock_path, err, errlen) || take_lock(s, err, errlen)))
+        goto fail;
     if (cfg->status_listen[0] && cuzk_http_start(&s->http, e, cfg, err, errlen)) goto fail;
 
     grpc_init();
@@ -366,22 +410,26 @@ int cuzk_server_start(cuzk_server **out, cuzk_engine *e, const cuzk_daemon_confi
         snprintf(err, errlen, "cannot listen on %s (address in use, bad address or no permission)", target);
         grpc_server_destroy(s->server);
         grpc_completion_queue_shutdown(s->cq);
-        while (grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type != GRPC_QUEUE_SHUTDOWN)
+        while (grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type !=
+               GRPC_QUEUE_SHUTDOWN)
             ;
         grpc_completion_queue_destroy(s->cq);
         grpc_shutdown();
         goto fail;
     }
     grpc_server_start(s->server);
-    for (int m = 0; m < M_COUNT; m++) request_call(s, m);
+    for (int m = 0; m < M_COUNT; m++)
+        request_call(s, m);
     request_generic(s);
     if (pthread_create(&s->cq_thread, NULL, cq_main, s)) {
         snprintf(err, errlen, "cannot start the completion-queue thread");
         /* unreachable in practice; leak rather than tear down half-started gRPC */
         return -1;
     }
-    if (s->sock_path[0]) cuzk_log(CUZK_LOG_INFO, NULL, "gRPC listening on %s", target);
-    else cuzk_log(CUZK_LOG_INFO, NULL, "gRPC listening on %s (tcp port %d)", target, s->port);
+    if (s->sock_path[0])
+        cuzk_log(CUZK_LOG_INFO, NULL, "gRPC listening on %s", target);
+    else
+        cuzk_log(CUZK_LOG_INFO, NULL, "gRPC listening on %s (tcp port %d)", target, s->port);
     *out = s;
     return 0;
 fail:
@@ -393,8 +441,14 @@ fail:
     return -1;
 }
 
-int cuzk_server_port(const cuzk_server *s) { return s->sock_path[0] ? 0 : s->port; }
-int cuzk_server_http_port(const cuzk_server *s) { return s->http ? cuzk_http_port(s->http) : 0; }
+int cuzk_server_port(const cuzk_server *s)
+{
+    return s->sock_path[0] ? 0 : s->port;
+}
+int cuzk_server_http_port(const cuzk_server *s)
+{
+    return s->http ? cuzk_http_port(s->http) : 0;
+}
 
 void cuzk_server_stop(cuzk_server *s, uint32_t grace_ms)
 {
@@ -404,7 +458,8 @@ void cuzk_server_stop(cuzk_server *s, uint32_t grace_ms)
     cuzk_engine_shutdown(s->e, grace_ms);
     /* The engine has answered every waiter: handler threads finish now. */
     pthread_mutex_lock(&s->mu);
-    while (s->handlers) pthread_cond_wait(&s->cv, &s->mu);
+    while (s->handlers)
+        pthread_cond_wait(&s->cv, &s->mu);
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_sec += 2;
@@ -415,7 +470,8 @@ void cuzk_server_stop(cuzk_server *s, uint32_t grace_ms)
     if (!done) {
         grpc_server_cancel_all_calls(s->server);
         pthread_mutex_lock(&s->mu);
-        while (!s->shutdown_done) pthread_cond_wait(&s->cv, &s->mu);
+        while (!s->shutdown_done)
+            pthread_cond_wait(&s->cv, &s->mu);
         pthread_mutex_unlock(&s->mu);
     }
     grpc_completion_queue_shutdown(s->cq);
@@ -444,8 +500,10 @@ static int method_handlers(cuzk_server *s)
         [M_PROVE] = {CUZK_RPC_PROVE, &cuzk__v1__prove_request__descriptor, true, srv_handle_prove},
         [M_CANCEL] = {CUZK_RPC_CANCEL, &cuzk__v1__cancel_proof_request__descriptor, false, srv_handle_cancel},
         [M_STATUS] = {CUZK_RPC_STATUS, &cuzk__v1__get_status_request__descriptor, false, srv_handle_status},
-        [M_METRICS] = {CUZK_RPC_METRICS, &cuzk__v1__get_metrics_request__descriptor, false, srv_handle_metrics},
-        [M_PRELOAD] = {CUZK_RPC_PRELOAD, &cuzk__v1__preload_srs_request__descriptor, true, srv_handle_preload},
+        [M_METRICS] = {CUZK_RPC_METRICS, &cuzk__v1__get_metrics_request__descriptor, false,
+                       srv_handle_metrics},
+        [M_PRELOAD] = {CUZK_RPC_PRELOAD, &cuzk__v1__preload_srs_request__descriptor, true,
+                       srv_handle_preload},
         [M_EVICT] = {CUZK_RPC_EVICT, &cuzk__v1__evict_srs_request__descriptor, false, srv_handle_evict},
     };
     for (int m = 0; m < M_COUNT; m++) {

@@ -1,8 +1,13 @@
-/* cuzk-daemon: the persistent proving engine behind cuzk.v1.ProvingEngine.
+/* cuzk-daemon (also installed as `cuzk`, the Rust daemon's name): the
+ * persistent proving engine behind cuzk.v1.ProvingEngine.
  *
- *   cuzk-daemon [--config FILE] [--listen ADDR] [--status-listen HOST:PORT]
+ *   cuzk-daemon [-c|--config FILE] [-l|--listen ADDR] [--status-listen HOST:PORT]
  *               [--param-cache DIR] [--log-level L] [--set section.key=value]...
- *               [--test-provider KIND] [--print-config]
+ *               [--test-provider KIND] [--print-config] [--version]
+ *
+ * The command line of the Rust daemon works unchanged: -c/--config (default
+ * /data/zk/cuzk.toml when it exists), -l/--listen, --log-level, and RUST_LOG
+ * (if set) overrides the log level.
  *
  * Process-wide state lives here only: the engine, the server, the signal
  * mask.  SIGINT/SIGTERM are blocked in every thread (set before any thread
@@ -20,36 +25,82 @@
 #include "cuzk/engine.h"
 #include "server.h"
 
+#ifndef CUZK_VERSION
+#define CUZK_VERSION "unknown"
+#endif
+#define DEFAULT_CONFIG "/data/zk/cuzk.toml"
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: cuzk-daemon [--config FILE] [--listen ADDR] [--status-listen HOST:PORT]\n"
-            "                   [--param-cache DIR] [--log-level LEVEL] [--set section.key=value]...\n"
-            "                   [--test-provider KIND] [--print-config]\n"
-            "  ADDR: unix:///path/to.sock, /path/to.sock or host:port\n"
-            "  --test-provider KIND  serve KIND (test, porep, window_post, ...) with the engine's\n"
-            "                        chain TEST circuit (tests and demos only)\n"
-            "  --print-config        print the effective configuration (TOML) and exit\n"
-            "Signals: SIGINT/SIGTERM = graceful shutdown (pipeline.shutdown_grace).\n");
+    fprintf(f, "usage: cuzk-daemon [-c|--config FILE] [-l|--listen ADDR] [--status-listen HOST:PORT]\n"
+               "                   [--param-cache DIR] [--log-level LEVEL] [--set section.key=value]...\n"
+               "                   [--test-provider KIND] [--print-config] [--version]\n"
+               "  -c, --config FILE     cuzk.toml (default " DEFAULT_CONFIG " when it exists)\n"
+               "  -l, --listen ADDR     unix:///path/to.sock, /path/to.sock or host:port\n"
+               "  --log-level LEVEL     error, warn, info, debug, trace (RUST_LOG, if set, overrides)\n"
+               "  --test-provider KIND  serve KIND (test, porep, window_post, ...) with the engine's\n"
+               "                        chain TEST circuit (tests and demos only)\n"
+               "  --print-config        print the effective configuration (TOML) and exit\n"
+               "  --version             print the version and exit\n"
+               "Signals: SIGINT/SIGTERM = graceful shutdown (pipeline.shutdown_grace).\n");
 }
 
 static void warn_line(void *arg, const char *msg)
 {
     (void)arg;
-    cuzk_log(CUZK_LOG_WARN, NULL, "%s", msg);
+    fprintf(stderr, "cuzk-daemon: warning: %s\n", msg);
 }
 
 /* Options that map to config keys, applied after the file. */
 static const struct {
-    const char *opt, *key;
+    const char *opt, *alias, *key;
 } shortcuts[] = {
-    {"--listen", "daemon.listen"},
-    {"--status-listen", "daemon.status_listen"},
-    {"--param-cache", "srs.param_cache"},
-    {"--log-level", "logging.level"},
-    {"--test-provider", "daemon.test_provider"},
+    {"--listen", "-l", "daemon.listen"},
+    {"--status-listen", NULL, "daemon.status_listen"},
+    {"--param-cache", NULL, "srs.param_cache"},
+    {"--log-level", NULL, "logging.level"},
+    {"--test-provider", NULL, "daemon.test_provider"},
+    {"--set", NULL, NULL},
+    {"--config", "-c", NULL},
 };
+#define NSHORT (sizeof shortcuts / sizeof shortcuts[0])
+
+/* Option argv[*i] (also "--opt=value"): its table row and value, advancing
+ * *i past a separate value.  -1 unknown option, -2 value missing. */
+static int match_option(int argc, char **argv, int *i, const char **val)
+{
+    const char *a = argv[*i];
+    for (int k = 0; k < (int)NSHORT; k++) {
+        size_t ol = strlen(shortcuts[k].opt);
+        if (!strncmp(a, shortcuts[k].opt, ol) && a[ol] == '=') {
+            *val = a + ol + 1;
+            return k;
+        }
+        if (strcmp(a, shortcuts[k].opt) && (!shortcuts[k].alias || strcmp(a, shortcuts[k].alias))) continue;
+        if (*i + 1 >= argc) return -2;
+        *val = argv[++*i];
+        return k;
+    }
+    return -1;
+}
+
+/* The file: -c/--config, else DEFAULT_CONFIG if it exists (a missing
+ * default means defaults, as with the Rust daemon; a missing explicit
+ * file is an error). */
+static int load_config(cuzk_daemon_config *cfg, int argc, char **argv, char *err, size_t err_len)
+{
+    const char *path = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *v = NULL;
+        int k = match_option(argc, argv, &i, &v);
+        if (k >= 0 && !strcmp(shortcuts[k].opt, "--config")) path = v;
+    }
+    if (!path) {
+        if (access(DEFAULT_CONFIG, F_OK)) return 0;
+        path = DEFAULT_CONFIG;
+    }
+    return cuzk_config_load(cfg, path, err, err_len, warn_line, NULL);
+}
 
 int main(int argc, char **argv)
 {
@@ -64,52 +115,55 @@ int main(int argc, char **argv)
     cuzk_config_default(&cfg);
     char err[1024];
     bool print = false;
-    const char *config_path = NULL;
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--config") && i + 1 < argc) config_path = argv[++i];
-    if (config_path && cuzk_config_load(&cfg, config_path, err, sizeof err, warn_line, NULL)) {
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        }
+        if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-V")) {
+            printf("cuzk-daemon %s\n", CUZK_VERSION);
+            return 0;
+        }
+    }
+    if (load_config(&cfg, argc, argv, err, sizeof err)) {
         fprintf(stderr, "cuzk-daemon: %s\n", err);
         return 2;
     }
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return 0;
-        }
+        const char *a = argv[i], *v = NULL;
         if (!strcmp(a, "--print-config")) {
             print = true;
             continue;
         }
-        if (!strcmp(a, "--config")) {
-            i++;
-            continue;
+        int k = match_option(argc, argv, &i, &v);
+        if (k == -2) {
+            fprintf(stderr, "cuzk-daemon: %s needs a value\n", a);
+            return 2;
         }
-        const char *key = NULL;
-        for (size_t k = 0; k < sizeof shortcuts / sizeof shortcuts[0]; k++)
-            if (!strcmp(a, shortcuts[k].opt)) key = shortcuts[k].key;
-        if (key || !strcmp(a, "--set")) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "cuzk-daemon: %s needs a value\n", a);
-                return 2;
-            }
-            char assign[1200];
-            snprintf(assign, sizeof assign, key ? "%s=%s" : "%s%s", key ? key : "", argv[++i]);
-            if (cuzk_config_set(&cfg, assign, err, sizeof err)) {
-                fprintf(stderr, "cuzk-daemon: %s\n", err);
-                return 2;
-            }
-            continue;
+        if (k == -1) {
+            fprintf(stderr, "cuzk-daemon: unknown option '%s'\n", a);
+            usage(stderr);
+            return 2;
         }
-        fprintf(stderr, "cuzk-daemon: unknown option '%s'\n", a);
-        usage(stderr);
-        return 2;
+        if (!strcmp(shortcuts[k].opt, "--config")) continue;
+        char assign[1200];
+        snprintf(assign, sizeof assign, "%s%s%s", shortcuts[k].key ? shortcuts[k].key : "",
+                 shortcuts[k].key ? "=" : "", v);
+        if (cuzk_config_set(&cfg, assign, err, sizeof err)) {
+            fprintf(stderr, "cuzk-daemon: %s\n", err);
+            return 2;
+        }
     }
+    const char *rust_log = getenv("RUST_LOG");
+    if (rust_log && *rust_log && cuzk_config_rust_log(&cfg.engine.log_level, rust_log))
+        fprintf(stderr, "cuzk-daemon: warning: RUST_LOG='%s' names no level for cuzk; ignored\n", rust_log);
     if (print) {
         cuzk_config_write_toml(&cfg, stdout);
         return 0;
     }
     cuzk_log_set_level(cfg.engine.log_level);
+    /* As the Rust daemon: libraries that read the variable see our cache. */
+    setenv("FIL_PROOFS_PARAMETER_CACHE", cfg.engine.param_cache, 1);
 
     cuzk_engine *e = NULL;
     if (cuzk_engine_create(&e, &cfg.engine, err, sizeof err)) {
@@ -127,7 +181,8 @@ int main(int argc, char **argv)
         cuzk_engine_provider p;
         cuzk_engine_test_provider(&p);
         cuzk_engine_register(e, (cuzk_proof_kind)kind, &p);
-        cuzk_log(CUZK_LOG_WARN, NULL, "proof kind %s is served by the chain TEST circuit (daemon.test_provider)",
+        cuzk_log(CUZK_LOG_WARN, NULL,
+                 "proof kind %s is served by the chain TEST circuit (daemon.test_provider)",
                  cuzk_proof_kind_name((cuzk_proof_kind)kind));
     }
     cuzk_server *s = NULL;
@@ -136,8 +191,8 @@ int main(int argc, char **argv)
         cuzk_engine_destroy(e);
         return 1;
     }
-    cuzk_log(CUZK_LOG_INFO, NULL, "cuzk-daemon ready (pid %ld, param_cache %s)", (long)getpid(),
-             cfg.engine.param_cache);
+    cuzk_log(CUZK_LOG_INFO, NULL, "cuzk-daemon ready (version %s, pid %ld, listen %s, param_cache %s)",
+             CUZK_VERSION, (long)getpid(), cfg.listen, cfg.engine.param_cache);
     int sig = 0;
     sigwait(&sigs, &sig);
     cuzk_log(CUZK_LOG_INFO, NULL, "%s: shutting down (grace %u ms)", sig == SIGINT ? "SIGINT" : "SIGTERM",
