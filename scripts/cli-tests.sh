@@ -133,19 +133,46 @@ done
 check post-verify-bad-hex 2 "$BIN/cuzk-bench" verify --circuit window-post --sector-size 2KiB --vk "$VK" \
   --proof "$T/window.proof" --randomness zz --sector "1:$COMM_R" --miner-id 1000
 
+# ---- helpers shared by the PoRep and SnapDeals sections ------------------------------
+# sj KEY FILE: a value of a gen-vanilla summary.json (hex string or number).
+sj() { sed -n "s/^ *\"$1\": *\"\{0,1\}\([0-9a-f]*\)\"\{0,1\},\{0,1\}$/\1/p" "$2" | head -1; }
+# flip_byte FILE OFFSET: xor the byte at OFFSET with 1, in place.
+flip_byte() {
+  local b
+  b=$(od -An -tu1 -j"$2" -N1 "$1" | tr -d ' ')
+  printf "\\$(printf %o $((b ^ 1)))" | dd of="$1" bs=1 seek="$2" count=1 conv=notrunc 2>/dev/null
+}
+# other_hex HEX: the same length, a different first digit.
+other_hex() { if [ "${1:0:1}" = 0 ]; then echo "1${1:1}"; else echo "0${1:1}"; fi; }
+# cached_setup NAME DIR CIRCUIT: random 2 KiB TEST params for CIRCUIT, made
+# once into DIR (a cache that outlives this run; scripts/daemon-tests.sh and
+# scripts/demo.sh use it too), marked done by DIR/.done-NAME.
+cached_setup() {
+  if [ ! -f "$2/.done-$1" ]; then
+    echo "$1: creating 2 KiB TEST parameters in $2 (once; minutes on 2 cores)"
+    mkdir -p "$2"
+    check $1-setup 0 "$BIN/cuzk-bench" setup --circuit "$3" --sector-size 2KiB --out "$2"
+    if [ "$rc" = 0 ]; then touch "$2/.done-$1"; fi
+  fi
+}
+
 # ---- PoRep C2 (StackedDRG) ---------------------------------------------------------
 # constraints - inputs (our count includes the ONE input, bellperson's does not)
 # must equal rust-fil-proofs' counts (filecoin-proofs' constraint tests):
 # 2K/8M/512M have 40 public inputs, 32G/64G 328 (~20 s each here, 45 MB).
-while read -r size want inputs; do
-  check porep-circuit-info-$size 0 "$BIN/cuzk-bench" circuit-info --circuit porep --sector-size "$size" --json
-  expect_out porep-circuit-info-$size-inputs "\"inputs\":$inputs,"
-  c=$(sed -n 's/.*"constraints":\([0-9]*\),.*/\1/p' <<<"$out")
-  if [ -z "$c" ] || [ $((c - inputs)) != "$want" ]; then
-    echo "FAIL porep-circuit-info-$size: constraints - inputs = $((${c:-0} - inputs)), rust-fil-proofs: $want"
-    fail=1
-  fi
-done <<'COUNTS'
+circuit_counts() { # circuit: reads "size rust-count inputs" lines
+  local size want inputs c
+  while read -r size want inputs; do
+    check $1-circuit-info-$size 0 "$BIN/cuzk-bench" circuit-info --circuit $1 --sector-size "$size" --json
+    expect_out $1-circuit-info-$size-inputs "\"inputs\":$inputs,"
+    c=$(sed -n 's/.*"constraints":\([0-9]*\),.*/\1/p' <<<"$out")
+    if [ -z "$c" ] || [ $((c - inputs)) != "$want" ]; then
+      echo "FAIL $1-circuit-info-$size: constraints - inputs = $((${c:-0} - inputs)), rust-fil-proofs: $want"
+      fail=1
+    fi
+  done
+}
+circuit_counts porep <<'COUNTS'
 2KiB 2687921 40
 8MiB 3844929 40
 512MiB 4423433 40
@@ -164,43 +191,34 @@ check porep-synth-check-ni-partition-12 0 "$BIN/cuzk-bench" synth --circuit pore
   --partition 12 --mode check
 check porep-synth-not-c1 1 "$BIN/cuzk-bench" synth --circuit porep --c1 "$T/porep-5/summary.json" --mode check
 
-# 2 KiB round trip: setup (cached) -> prove -> verify with summary.json's values.
-# Random TEST params take ~5 minutes on 2 cores, so they are made once, in a
-# cache that outlives this run; scripts/daemon-tests.sh uses it too.
+# 2 KiB round trip: setup (cached, ~5 minutes) -> prove -> verify with summary.json's values.
 PPC=${CUZK_POREP_TEST_PARAMS:-$HOME/.cache/cuzk/test-params-porep-2k}
-if [ ! -f "$PPC/.done-porep-2k" ]; then
-  echo "porep: creating 2 KiB TEST parameters in $PPC (once; ~5 minutes on 2 cores)"
-  mkdir -p "$PPC"
-  check porep-setup-2k 0 "$BIN/cuzk-bench" setup --circuit porep --sector-size 2KiB --out "$PPC"
-  if [ "$rc" = 0 ]; then touch "$PPC/.done-porep-2k"; fi
-fi
+cached_setup porep-2k "$PPC" porep
 PP=$(ls "$PPC"/v28-stacked-proof-of-replication-*.params 2>/dev/null | head -1 || true)
 PVK=${PP%.params}.vk
 S="$T/porep-5/summary.json"
-sj() { sed -n "s/^ *\"$1\": *\"\{0,1\}\([0-9a-f]*\)\"\{0,1\},\{0,1\}$/\1/p" "$S" | head -1; }
 if [ -f "$PPC/.done-porep-2k" ] && [ -n "$PP" ] && [ -f "$PVK" ]; then
   # --no-validate: these are our own freshly generated TEST params (made above);
   # checking their ~11 M points would cost minutes on every run.  Validating a
   # params file once and remembering it is a later change.
   check porep-prove-2k 0 "$BIN/cuzk-bench" prove --circuit porep --params "$PP" --c1 "$T/porep-5/c1.json" \
     --out "$T/porep.proof" --inputs-out "$T/porep.in" --no-validate
-  SEED=$(sj seed)
-  pv=("$BIN/cuzk-bench" verify --circuit porep --sector-size 2KiB --vk "$PVK" --comm-r "$(sj comm_r)"
-    --comm-d "$(sj comm_d)" --prover-id "$(sj prover_id)" --ticket "$(sj ticket)")
-  check porep-verify-2k 0 "${pv[@]}" --proof "$T/porep.proof" --sector-id "$(sj sector_id)" --seed "$SEED"
+  SEED=$(sj seed "$S")
+  pv=("$BIN/cuzk-bench" verify --circuit porep --sector-size 2KiB --vk "$PVK" --comm-r "$(sj comm_r "$S")"
+    --comm-d "$(sj comm_d "$S")" --prover-id "$(sj prover_id "$S")" --ticket "$(sj ticket "$S")")
+  SID=$(sj sector_id "$S")
+  check porep-verify-2k 0 "${pv[@]}" --proof "$T/porep.proof" --sector-id "$SID" --seed "$SEED"
   expect_out porep-verify-2k-valid "^valid$"
-  check porep-verify-2k-registered-proof 0 "${pv[@]}" --proof "$T/porep.proof" --sector-id "$(sj sector_id)" \
+  check porep-verify-2k-registered-proof 0 "${pv[@]}" --proof "$T/porep.proof" --sector-id "$SID" \
     --seed "$SEED" --registered-proof 5
   check porep-verify-2k-generic 0 "$BIN/cuzk-bench" verify --vk "$PVK" --proof "$T/porep.proof" --inputs "$T/porep.in"
   check porep-proof-192-bytes 0 test "$(stat -c %s "$T/porep.proof")" = 192
   cp "$T/porep.proof" "$T/porep-bad.proof"
-  b=$(od -An -tu1 -j100 -N1 "$T/porep-bad.proof" | tr -d ' ')
-  printf "\\$(printf %o $((b ^ 1)))" | dd of="$T/porep-bad.proof" bs=1 seek=100 count=1 conv=notrunc 2>/dev/null
-  check porep-verify-2k-flipped-byte 1 "${pv[@]}" --proof "$T/porep-bad.proof" --sector-id "$(sj sector_id)" \
-    --seed "$SEED"
+  flip_byte "$T/porep-bad.proof" 100
+  check porep-verify-2k-flipped-byte 1 "${pv[@]}" --proof "$T/porep-bad.proof" --sector-id "$SID" --seed "$SEED"
   expect_out porep-verify-2k-flipped-byte-reason "^invalid: "
-  WRONG=$( [ "${SEED:0:1}" = 0 ] && echo "1${SEED:1}" || echo "0${SEED:1}")
-  check porep-verify-2k-wrong-seed 1 "${pv[@]}" --proof "$T/porep.proof" --sector-id "$(sj sector_id)" --seed "$WRONG"
+  check porep-verify-2k-wrong-seed 1 "${pv[@]}" --proof "$T/porep.proof" --sector-id "$SID" \
+    --seed "$(other_hex "$SEED")"
   expect_out porep-verify-2k-wrong-seed-reason "^invalid: .*does not verify"
   check porep-verify-2k-wrong-sector 1 "${pv[@]}" --proof "$T/porep.proof" --sector-id 2 --seed "$SEED"
   expect_out porep-verify-2k-wrong-sector-reason "^invalid: .*does not verify"
@@ -212,6 +230,108 @@ if [ -f "$PPC/.done-porep-2k" ] && [ -n "$PP" ] && [ -f "$PVK" ]; then
   check porep-prove-no-c1 2 "$BIN/cuzk-bench" prove --circuit porep --params "$PP" --out "$T/x.proof"
 else
   echo "FAIL porep-params: no 2 KiB PoRep params in $PPC"
+  fail=1
+fi
+
+# ---- SnapDeals (EmptySectorUpdate) ----------------------------------------------------
+# constraints - inputs must equal rust-fil-proofs' (storage-proofs-update's
+# circuit tests and filecoin-proofs' constraint tests): 5 public inputs at
+# every size; 32G/64G take ~15-20 s each here.  rust_constraints is the
+# gadget-cost formula's (circuit-info exits 1 when synthesis disagrees).
+snap_counts() { # [env...]: reads "size rust-count" lines
+  local size want c
+  while read -r size want; do
+    check snap-circuit-info-$size 0 env "$@" "$BIN/cuzk-bench" circuit-info --circuit snap --sector-size "$size" --json
+    expect_out snap-circuit-info-$size-inputs "\"inputs\":5,"
+    expect_out snap-circuit-info-$size-rust "\"rust_constraints\":$want,"
+    c=$(sed -n 's/.*"constraints":\([0-9]*\),.*/\1/p' <<<"$out")
+    if [ -z "$c" ] || [ $((c - 5)) != "$want" ]; then
+      echo "FAIL snap-circuit-info-$size: constraints - inputs = $((${c:-0} - 5)), rust-fil-proofs: $want"
+      fail=1
+    fi
+  done
+}
+snap_counts <<'COUNTS'
+2KiB 1705039
+8MiB 10007503
+512MiB 57450479
+32GiB 81049499
+64GiB 85006101
+COUNTS
+# storage-proofs-update's test sizes (tests/circuit.rs), enabled by the variable
+snap_counts CUZK_SNAP_TEST_SIZES=1 <<'COUNTS'
+1KiB 1248389
+4KiB 2165109
+8KiB 2620359
+16KiB 6300021
+32KiB 6760091
+COUNTS
+check snap-circuit-info-test-size-needs-env 2 "$BIN/cuzk-bench" circuit-info --circuit snap --sector-size 1KiB
+
+# 8 MiB: an update of a natively sealed sector; its last partition (3 of 4)
+# satisfies the circuit.
+check snap-gen-vanilla-porep-8m 0 "$BIN/cuzk-bench" gen-vanilla porep --sector-size 8MiB --out "$T/sealed-8m"
+check snap-gen-vanilla-8m 0 "$BIN/cuzk-bench" gen-vanilla snap --sector-size 8MiB --sealed "$T/sealed-8m" \
+  --out "$T/snap-8m"
+S="$T/snap-8m/summary.json"
+check snap-8m-partitions 0 test "$(sj partitions "$S")" = 4
+check snap-synth-check-8m-partition-3 0 "$BIN/cuzk-bench" synth --circuit snap --sector-size 8MiB \
+  --vanilla "$T/snap-8m/vanilla-proofs.json" --comm-r-old "$(sj comm_r_old "$S")" \
+  --comm-r-new "$(sj comm_r_new "$S")" --comm-d-new "$(sj comm_d_new "$S")" --partition 3 --mode check
+expect_out snap-synth-check-8m-satisfied "satisfied"
+
+# 2 KiB: an update of the V1_1 sector sealed above, checked, then the round
+# trip setup (cached, ~2-3 minutes) -> prove -> verify.
+check snap-gen-vanilla-2k 0 "$BIN/cuzk-bench" gen-vanilla snap --sector-size 2KiB --sealed "$T/porep-5" \
+  --out "$T/snap-2k"
+S="$T/snap-2k/summary.json"
+SC=(--comm-r-old "$(sj comm_r_old "$S")" --comm-r-new "$(sj comm_r_new "$S")" --comm-d-new "$(sj comm_d_new "$S")")
+check snap-synth-check-2k 0 "$BIN/cuzk-bench" synth --circuit snap --sector-size 2KiB \
+  --vanilla "$T/snap-2k/partition-0.bin" "${SC[@]}" --mode check
+SPC=${CUZK_SNAP_TEST_PARAMS:-$HOME/.cache/cuzk/test-params-snap-2k}
+cached_setup snap-2k "$SPC" snap
+SP=$(ls "$SPC"/v28-empty-sector-update-*.params 2>/dev/null | head -1 || true)
+SVK=${SP%.params}.vk
+if [ -f "$SPC/.done-snap-2k" ] && [ -n "$SP" ] && [ -f "$SVK" ]; then
+  # --no-validate: our own TEST params, as for PoRep above.
+  sp=("$BIN/cuzk-bench" prove --circuit snap --sector-size 2KiB --params "$SP" --no-validate)
+  sv=("$BIN/cuzk-bench" verify --circuit snap --sector-size 2KiB --vk "$SVK")
+  check snap-prove-2k-bincode 0 "${sp[@]}" --vanilla "$T/snap-2k/partition-0.bin" "${SC[@]}" \
+    --out "$T/snap.proof" --inputs-out "$T/snap.in"
+  check snap-prove-2k-json 0 "${sp[@]}" --vanilla "$T/snap-2k/vanilla-proofs.json" "${SC[@]}" \
+    --out "$T/snap-json.proof"
+  check snap-proof-192-bytes 0 test "$(stat -c %s "$T/snap.proof")" = 192
+  for f in snap snap-json; do
+    check $f-verify-2k 0 "${sv[@]}" --proof "$T/$f.proof" "${SC[@]}"
+    expect_out $f-verify-2k-valid "^valid$"
+  done
+  check snap-verify-2k-registered-proof 0 "${sv[@]}" --proof "$T/snap.proof" "${SC[@]}" --registered-proof 0
+  check snap-verify-2k-generic 0 "$BIN/cuzk-bench" verify --vk "$SVK" --proof "$T/snap.proof" --inputs "$T/snap.in"
+  cp "$T/snap.proof" "$T/snap-bad.proof"
+  flip_byte "$T/snap-bad.proof" 100
+  check snap-verify-2k-flipped-byte 1 "${sv[@]}" --proof "$T/snap-bad.proof" "${SC[@]}"
+  expect_out snap-verify-2k-flipped-byte-reason "^invalid: "
+  NEW=$(sj comm_r_new "$S")
+  WC=("${SC[@]/$NEW/$(other_hex "$NEW")}")
+  check snap-verify-2k-wrong-comm-r-new 1 "${sv[@]}" --proof "$T/snap.proof" "${WC[@]}"
+  expect_out snap-verify-2k-wrong-comm-r-new-reason "^invalid: .*does not verify"
+  check snap-prove-2k-wrong-comm-r-new 1 "${sp[@]}" --vanilla "$T/snap-2k/partition-0.bin" "${WC[@]}" \
+    --out "$T/x.proof"
+  expect_out snap-prove-2k-wrong-comm-r-new-reason "comm_r_new mismatch"
+  # a tampered partition proof: comm_c (byte 0), the apex leaf count (byte 32)
+  for tamper in "0 comm_r_old mismatch" "32 apex_leafs.len = 9 at byte 32"; do
+    cp "$T/snap-2k/partition-0.bin" "$T/tampered.bin"
+    flip_byte "$T/tampered.bin" "${tamper%% *}"
+    check snap-prove-2k-tampered-byte-${tamper%% *} 1 "${sp[@]}" --vanilla "$T/tampered.bin" "${SC[@]}" \
+      --out "$T/x.proof"
+    expect_out snap-prove-2k-tampered-byte-${tamper%% *}-reason "${tamper#* }"
+  done
+  check snap-verify-bad-hex 2 "${sv[@]}" --proof "$T/snap.proof" "${SC[@]:0:3}" zz "${SC[@]:4}"
+  expect_out snap-verify-bad-hex-reason "comm-r-new must be 64 hex digits"
+  check snap-verify-no-comm-d-new 2 "${sv[@]}" --proof "$T/snap.proof" "${SC[@]:0:4}"
+  check snap-prove-no-vanilla 2 "${sp[@]}" "${SC[@]}" --out "$T/x.proof"
+else
+  echo "FAIL snap-params: no 2 KiB SnapDeals params in $SPC"
   fail=1
 fi
 exit $fail

@@ -44,9 +44,11 @@ PARAMS = tempfile.mkdtemp(prefix="cuzk-params-")
 # A sanitizer build of the daemon (make test-asan): slow tests are skipped.
 with open(os.path.join(BIN, "cuzk-daemon"), "rb") as _f:
     ASAN = b"__asan_init" in _f.read()
-# 2 KiB PoRep TEST params: made (once, cached) by scripts/cli-tests.sh.
+# 2 KiB PoRep and SnapDeals TEST params: made (once, cached) by scripts/cli-tests.sh.
 POREP_PARAMS = os.environ.get("CUZK_POREP_TEST_PARAMS",
                               os.path.join(os.path.expanduser("~"), ".cache", "cuzk", "test-params-porep-2k"))
+SNAP_PARAMS = os.environ.get("CUZK_SNAP_TEST_PARAMS",
+                             os.path.join(os.path.expanduser("~"), ".cache", "cuzk", "test-params-snap-2k"))
 
 
 class Daemon:
@@ -192,9 +194,9 @@ class TestRpcs(DaemonCase):
         self.assertEqual(bad.status, R.FAILED)
         self.assertTrue(bad.error_message)
         # a kind nobody serves
-        snap = self.prove(pb.SubmitProofRequest(proof_kind=pb.SNAP_DEALS_UPDATE, vanilla_proofs=[b"x"]))
-        self.assertEqual(snap.status, R.FAILED)
-        self.assertIn("no prover", snap.error_message)
+        none = self.prove(pb.SubmitProofRequest(proof_kind=pb.PROOF_KIND_UNSPECIFIED, vanilla_proofs=[b"x"]))
+        self.assertEqual(none.status, R.FAILED)
+        self.assertIn("no prover", none.error_message)
         # test provider's own parse failure
         f = self.prove(req("n=64 fail=1"))
         self.assertEqual(f.status, R.FAILED)
@@ -476,34 +478,26 @@ def skipped(reason):
     return reason
 
 
-class TestPoRep(unittest.TestCase):
-    """PoRep C2 (POREP_SEAL_COMMIT) through the real daemon: a natively sealed
-    2 KiB sector's C1 (Curio's envelope) proved over gRPC, the proof checked by
-    `cuzk-bench verify --circuit porep` from summary.json's public values.
-    The 2 KiB TEST params (~5 minutes to make on 2 cores) come from the cache
-    scripts/cli-tests.sh fills (it runs first in `make test`); without it
-    the class is skipped with the reason rather than generating them here."""
-    MINER, SECTOR = 1234, 7
+class CachedParamsCase(unittest.TestCase):
+    """One real daemon per class serving the 2 KiB TEST params that
+    scripts/cli-tests.sh caches (it runs first in `make test`; minutes to
+    make on 2 cores): without them the class is skipped with the reason
+    rather than generating them here.  Subclasses set PARAMS (the cache),
+    MARKER (its done-file) and WHAT, and make their inputs in prepare()."""
+    PARAMS = MARKER = WHAT = None
 
     @classmethod
     def setUpClass(cls):
-        if not os.path.exists(os.path.join(POREP_PARAMS, ".done-porep-2k")):
-            raise unittest.SkipTest(skipped("no 2 KiB PoRep TEST params in %s (scripts/cli-tests.sh makes them)"
-                                            % POREP_PARAMS))
-        cls.work = tempfile.mkdtemp(prefix="cuzk-porep-")
-        seal = os.path.join(cls.work, "seal")
-        subprocess.run([os.path.join(BIN, "cuzk-bench"), "gen-vanilla", "porep", "--sector-size", "2KiB", "--sector",
-                        str(cls.SECTOR), "--miner-id", str(cls.MINER), "--out", seal], check=True,
-                       capture_output=True, timeout=120)
-        import json
-        with open(os.path.join(seal, "summary.json")) as f:
-            cls.summary = json.load(f)
-        with open(os.path.join(seal, "c1-envelope.json"), "rb") as f:
-            cls.envelope = f.read()
+        if not os.path.exists(os.path.join(cls.PARAMS, cls.MARKER)):
+            raise unittest.SkipTest(skipped("no 2 KiB %s TEST params in %s (scripts/cli-tests.sh makes them)"
+                                            % (cls.WHAT, cls.PARAMS)))
+        cls.work = tempfile.mkdtemp(prefix="cuzk-%s-" % cls.WHAT.lower())
+        cls.prepare()
         # srs.validate=false: our own freshly made TEST params; checking their
-        # ~11 M points would take ~8 minutes (and far more under ASan).  The
-        # daemon still verifies every proof before returning it.
-        cls.d = Daemon(args=["--param-cache", POREP_PARAMS, "--set", "srs.validate=false"])
+        # points (~11 M for PoRep, ~6 M for SnapDeals) would take minutes (far
+        # more under ASan).  The daemon still verifies every proof before
+        # returning it.
+        cls.d = Daemon(args=["--param-cache", cls.PARAMS, "--set", "srs.validate=false"])
 
     @classmethod
     def tearDownClass(cls):
@@ -513,23 +507,81 @@ class TestPoRep(unittest.TestCase):
         if rc != 0:
             raise AssertionError("daemon exit code %d" % rc)
 
-    def submit(self, vanilla, miner=MINER, sector=SECTOR, timeout=900):
-        r = pb.SubmitProofRequest(proof_kind=pb.POREP_SEAL_COMMIT, vanilla_proof=vanilla, miner_id=miner,
-                                  sector_number=sector)
-        return self.d.stub.Prove(pb.ProveRequest(submit=r), timeout=timeout).result
+    @classmethod
+    def bench(cls, *args, timeout=120):
+        return subprocess.run([os.path.join(BIN, "cuzk-bench")] + [str(a) for a in args], capture_output=True,
+                              text=True, timeout=timeout)
 
-    def verify(self, proof):
-        path = os.path.join(self.work, "porep.proof")
+    @classmethod
+    def gen_vanilla(cls, *args):
+        """cuzk-bench gen-vanilla ARGS --out work/<name>: the dir and its summary.json."""
+        out = os.path.join(cls.work, args[0] + "-" + str(len(os.listdir(cls.work))))
+        p = cls.bench("gen-vanilla", *args, "--out", out)
+        if p.returncode != 0:
+            raise AssertionError("gen-vanilla %s: %s" % (args, p.stderr))
+        import json
+        with open(os.path.join(out, "summary.json")) as f:
+            return out, json.load(f)
+
+    def prove(self, timeout=900, **fields):
+        return self.d.stub.Prove(pb.ProveRequest(submit=pb.SubmitProofRequest(**fields)), timeout=timeout).result
+
+    def verify(self, proof, circuit, vk_prefix, *public):
+        """`cuzk-bench verify --circuit CIRCUIT` from public values: an
+        independent check of a proof the daemon returned."""
+        path = os.path.join(self.work, circuit + ".proof")
         with open(path, "wb") as f:
             f.write(proof)
-        vk = [n for n in os.listdir(POREP_PARAMS) if n.startswith("v28-stacked-proof-of-replication") and
-              n.endswith(".vk")]
+        vk = [n for n in os.listdir(self.PARAMS) if n.startswith(vk_prefix) and n.endswith(".vk")]
+        return self.bench("verify", "--circuit", circuit, "--sector-size", "2KiB", "--vk",
+                          os.path.join(self.PARAMS, vk[0]), "--proof", path, *public)
+
+    def check_proved(self, r, what):
+        """r COMPLETED with one 192-byte proof; prints its timings."""
+        self.assertEqual(r.status, R.COMPLETED, r.error_message)
+        self.assertEqual(len(r.proof), 192)
+        print("\n  %s via gRPC: srs_load %d ms, synthesis %d ms, prove %d ms, total %d ms"
+              % (what, r.srs_load_ms, r.synthesis_ms, r.gpu_compute_ms, r.total_ms), file=sys.stderr)
+
+    def check_verifies(self, proof, verify):
+        """verify(proof) says valid, and invalid for the proof with one bit flipped."""
+        v = verify(proof)
+        self.assertEqual((v.returncode, v.stdout.strip()), (0, "valid"), v.stderr)
+        bad = bytearray(proof)
+        bad[20] ^= 0x01
+        v = verify(bytes(bad))
+        self.assertEqual(v.returncode, 1, v.stdout + v.stderr)
+        self.assertTrue(v.stdout.startswith("invalid: "), v.stdout)
+
+    def skip_slow_prove_under_asan(self, what, minutes):
+        if ASAN and os.environ.get("CUZK_SLOW_TESTS") != "1":
+            self.skipTest(skipped("%s prove under ASan: ~%s minutes there (CUZK_SLOW_TESTS=1 runs it)"
+                                  % (what, minutes)))
+
+
+class TestPoRep(CachedParamsCase):
+    """PoRep C2 (POREP_SEAL_COMMIT) through the real daemon: a natively sealed
+    2 KiB sector's C1 (Curio's envelope) proved over gRPC, the proof checked by
+    `cuzk-bench verify --circuit porep` from summary.json's public values."""
+    PARAMS, MARKER, WHAT = POREP_PARAMS, ".done-porep-2k", "PoRep"
+    MINER, SECTOR = 1234, 7
+
+    @classmethod
+    def prepare(cls):
+        seal, cls.summary = cls.gen_vanilla("porep", "--sector-size", "2KiB", "--sector", cls.SECTOR, "--miner-id",
+                                            cls.MINER)
+        with open(os.path.join(seal, "c1-envelope.json"), "rb") as f:
+            cls.envelope = f.read()
+
+    def submit(self, vanilla, miner=MINER, sector=SECTOR, timeout=900):
+        return self.prove(timeout, proof_kind=pb.POREP_SEAL_COMMIT, vanilla_proof=vanilla, miner_id=miner,
+                          sector_number=sector)
+
+    def verify_porep(self, proof):
         s = self.summary
-        return subprocess.run([os.path.join(BIN, "cuzk-bench"), "verify", "--circuit", "porep", "--sector-size", "2KiB",
-                               "--vk", os.path.join(POREP_PARAMS, vk[0]), "--proof", path, "--comm-r", s["comm_r"],
-                               "--comm-d", s["comm_d"], "--prover-id", s["prover_id"], "--sector-id",
-                               str(s["sector_id"]), "--ticket", s["ticket"], "--seed", s["seed"]],
-                              capture_output=True, text=True, timeout=120)
+        return self.verify(proof, "porep", "v28-stacked-proof-of-replication", "--comm-r", s["comm_r"], "--comm-d",
+                           s["comm_d"], "--prover-id", s["prover_id"], "--sector-id", str(s["sector_id"]), "--ticket",
+                           s["ticket"], "--seed", s["seed"])
 
     def test_bad_c1_fails_with_reason(self):
         for vanilla, word in ((b"not json", "C1 JSON"),
@@ -549,20 +601,78 @@ class TestPoRep(unittest.TestCase):
         # Under ASan+UBSan the 2.7 M-constraint prove takes ~3 minutes (vs
         # ~30 s); the PoRep job and circuit run under the sanitizers in ctest
         # (test_porep_job), and the C1 input path in the test above.
-        if ASAN and os.environ.get("CUZK_SLOW_TESTS") != "1":
-            self.skipTest(skipped("PoRep prove under ASan: ~3 minutes there (CUZK_SLOW_TESTS=1 runs it)"))
+        self.skip_slow_prove_under_asan("PoRep", 3)
         r = self.submit(self.envelope)
-        self.assertEqual(r.status, R.COMPLETED, r.error_message)
-        self.assertEqual(len(r.proof), 192)
-        print("\n  porep 2 KiB via gRPC: srs_load %d ms, synthesis %d ms, prove %d ms, total %d ms"
-              % (r.srs_load_ms, r.synthesis_ms, r.gpu_compute_ms, r.total_ms), file=sys.stderr)
-        v = self.verify(r.proof)
-        self.assertEqual((v.returncode, v.stdout.strip()), (0, "valid"), v.stderr)
-        bad = bytearray(r.proof)
-        bad[20] ^= 0x01
-        v = self.verify(bytes(bad))
-        self.assertEqual(v.returncode, 1, v.stdout + v.stderr)
-        self.assertTrue(v.stdout.startswith("invalid: "), v.stdout)
+        self.check_proved(r, "porep 2 KiB")
+        self.check_verifies(r.proof, self.verify_porep)
+
+
+class TestSnap(CachedParamsCase):
+    """SnapDeals (SNAP_DEALS_UPDATE) through the real daemon: a natively
+    sealed 2 KiB sector updated by `cuzk-bench gen-vanilla snap`, its
+    partition proof sent as Curio does (one bincode PartitionProof per
+    partition in vanilla_proofs) and as Curio's stored JSON array in a single
+    vanilla_proof, each answer checked by `cuzk-bench verify --circuit snap`
+    from summary.json's commitments."""
+    PARAMS, MARKER, WHAT = SNAP_PARAMS, ".done-snap-2k", "SnapDeals"
+
+    @classmethod
+    def prepare(cls):
+        sealed, _ = cls.gen_vanilla("porep", "--sector-size", "2KiB")
+        snap, s = cls.gen_vanilla("snap", "--sector-size", "2KiB", "--sealed", sealed)
+        cls.summary = s
+        cls.comms = {k: bytes.fromhex(s[k]) for k in ("comm_r_old", "comm_r_new", "comm_d_new")}
+        with open(os.path.join(snap, "partition-0.bin"), "rb") as f:
+            cls.partition0 = f.read()
+        with open(os.path.join(snap, "vanilla-proofs.json"), "rb") as f:
+            cls.json_array = f.read()
+
+    def submit(self, timeout=900, **fields):
+        req = dict(proof_kind=pb.SNAP_DEALS_UPDATE, registered_proof=self.summary["registered_proof"],
+                   sector_size=2048, **self.comms)
+        req.update(fields)
+        return self.prove(timeout, **req)
+
+    def verify_snap(self, proof):
+        s = self.summary
+        return self.verify(proof, "snap", "v28-empty-sector-update", "--comm-r-old", s["comm_r_old"], "--comm-r-new",
+                           s["comm_r_new"], "--comm-d-new", s["comm_d_new"])
+
+    def test_bad_input_fails_with_reason(self):
+        wrong = bytearray(self.comms["comm_r_new"])
+        wrong[0] ^= 1
+        tampered = bytearray(self.partition0)
+        tampered[0] ^= 1  # comm_c
+        for fields, word in ((dict(vanilla_proofs=[b"\x01garbage"]), "snap proof"),
+                             (dict(vanilla_proof=b"[\"not base64!\"]"), "base64"),
+                             (dict(vanilla_proofs=[bytes(tampered)]), "comm_r_old mismatch"),
+                             (dict(vanilla_proofs=[self.partition0], comm_r_new=bytes(wrong)), "comm_r_new mismatch"),
+                             (dict(vanilla_proofs=[self.partition0], comm_r_old=b"", comm_r_new=b"", comm_d_new=b""),
+                              "comm_r_old, comm_r_new and comm_d_new"),
+                             (dict(vanilla_proofs=[self.partition0], comm_d_new=b""), "comm_d_new"),
+                             (dict(vanilla_proofs=[self.partition0], registered_proof=9), "registered_proof 9"),
+                             (dict(vanilla_proofs=[self.partition0], sector_size=4096), "sector_size 4096"),
+                             (dict(), "no partition proofs")):
+            r = self.submit(timeout=60, **fields)
+            self.assertEqual(r.status, R.FAILED, word)
+            self.assertIn(word, r.error_message)
+            self.assertEqual(r.proof, b"")
+
+    def test_prove_and_verify(self):
+        # ~10 s in release; under ASan+UBSan several times that.  The Snap job
+        # and circuit run under the sanitizers in ctest, and the input checks
+        # in the test above.
+        self.skip_slow_prove_under_asan("SnapDeals", 1)
+        r = self.submit(vanilla_proofs=[self.partition0])
+        self.check_proved(r, "snap 2 KiB (bincode)")
+        self.check_verifies(r.proof, self.verify_snap)
+        # Curio's JSON array of base64 proofs in one vanilla_proof, sector_size 0
+        j = self.submit(vanilla_proof=self.json_array, sector_size=0)
+        self.check_proved(j, "snap 2 KiB (JSON array)")
+        self.assertEqual(self.verify_snap(j.proof).stdout.strip(), "valid")
+        st = self.d.stub.GetStatus(pb.GetStatusRequest(), timeout=10)
+        self.assertIn("snap-2k", {e.circuit_id for e in st.loaded_srs})
+        self.assertEqual(st.total_proofs_completed, 2)
 
 
 class TestBenchClient(DaemonCase):
