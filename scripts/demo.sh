@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # make demo: the main job on a fresh machine, end to end through the daemon.
-#   1. test parameters for the 2 KiB WinningPoSt / WindowPoSt / PoRep circuits
-#      (random TEST params, created once, cached in $CUZK_DEMO_CACHE,
-#      default ~/.cache/cuzk/demo-params-2k; the PoRep ones are linked from
-#      make test's cache when it has them, else made here: ~5 minutes)
-#   2. a synthetic 2 KiB sector and its PoSt vanilla proofs, and a natively
-#      sealed 2 KiB sector with its C1 output (cuzk-bench gen-vanilla)
+#   1. test parameters for the 2 KiB WinningPoSt / WindowPoSt / PoRep /
+#      SnapDeals circuits (random TEST params, created once, cached in
+#      $CUZK_DEMO_CACHE, default ~/.cache/cuzk/demo-params-2k; the PoRep and
+#      SnapDeals ones are linked from make test's caches when it has them,
+#      else made here: ~5 and ~2 minutes)
+#   2. a synthetic 2 KiB sector and its PoSt vanilla proofs, a natively
+#      sealed 2 KiB sector with its C1 output, and that sector updated
+#      (SnapDeals) with its partition proofs (cuzk-bench gen-vanilla)
 #   3. cuzk-daemon on a private unix socket with that param_cache
-#   4. WinningPoSt, WindowPoSt and PoRep C2 proved through gRPC (cuzk-bench
-#      single), per-phase timings printed, each proof verified (cuzk-bench verify)
+#   4. WinningPoSt, WindowPoSt, PoRep C2 and SnapDeals proved through gRPC
+#      (cuzk-bench single), per-phase timings printed, each proof verified
+#      (cuzk-bench verify)
 #   5. GetStatus, a few metrics, then SIGTERM and a clean exit
 #
 #   scripts/demo.sh [BIN_DIR]        (make demo passes build/bin)
@@ -35,41 +38,43 @@ if [ ! -x "$BIN/cuzk-daemon" ]; then
   exit 1
 fi
 
-step "1. test parameters for 2 KiB WinningPoSt + WindowPoSt + PoRep (cached in $CACHE)"
+step "1. test parameters for 2 KiB WinningPoSt + WindowPoSt + PoRep + SnapDeals (cached in $CACHE)"
 mkdir -p "$CACHE"
-for c in winning-post window-post; do
-  if [ -f "$CACHE/.done-$c" ]; then
-    echo "$c: cached"
+# cached_params NAME CIRCUIT [TEST_CACHE] [HOW_LONG]: NAME's TEST params in
+# $CACHE, marked by .done-NAME.  The PoRep and SnapDeals params are the same
+# seed's as make test's (scripts/cli-tests.sh): linked from its cache
+# TEST_CACHE when present rather than made again.
+cached_params() {
+  if [ -f "$CACHE/.done-$1" ]; then
+    echo "$1: cached"
+  elif [ -n "${3:-}" ] && [ -f "$3/.done-$1" ]; then
+    echo "$1: linking make test's TEST parameters from $3"
+    for f in "$3"/v28-*; do
+      ln -f "$f" "$CACHE/" 2>/dev/null || cp -f "$f" "$CACHE/"
+    done
+    touch "$CACHE/.done-$1"
   else
-    echo "$c: creating random TEST parameters (once; a minute or two on a small machine)"
-    "$BIN/cuzk-bench" setup --circuit "$c" --sector-size 2KiB --out "$CACHE"
-    touch "$CACHE/.done-$c"
+    echo "$1: creating random TEST parameters (once; ${4:-a minute or two on a small machine})"
+    "$BIN/cuzk-bench" setup --circuit "$2" --sector-size 2KiB --out "$CACHE"
+    touch "$CACHE/.done-$1"
   fi
-done
-# The PoRep params are the same seed's as make test's (scripts/cli-tests.sh):
-# link them from there when present rather than spend 5 minutes again.
-TESTC=${CUZK_POREP_TEST_PARAMS:-$HOME/.cache/cuzk/test-params-porep-2k}
-if [ -f "$CACHE/.done-porep-2k" ]; then
-  echo "porep: cached"
-elif [ -f "$TESTC/.done-porep-2k" ]; then
-  echo "porep: linking make test's TEST parameters from $TESTC"
-  for f in "$TESTC"/v28-stacked-proof-of-replication-*; do
-    ln -f "$f" "$CACHE/" 2>/dev/null || cp -f "$f" "$CACHE/"
-  done
-  touch "$CACHE/.done-porep-2k"
-else
-  echo "porep: creating random TEST parameters (once; ~5 minutes on 2 cores: 2.7 M constraints)"
-  "$BIN/cuzk-bench" setup --circuit porep --sector-size 2KiB --out "$CACHE"
-  touch "$CACHE/.done-porep-2k"
-fi
+}
+cached_params winning-post winning-post
+cached_params window-post window-post
+cached_params porep-2k porep "${CUZK_POREP_TEST_PARAMS:-$HOME/.cache/cuzk/test-params-porep-2k}" \
+  "~5 minutes on 2 cores: 2.7 M constraints"
+cached_params snap-2k snap "${CUZK_SNAP_TEST_PARAMS:-$HOME/.cache/cuzk/test-params-snap-2k}" \
+  "~2 minutes on 2 cores: 1.7 M constraints"
 
-step "2. synthetic 2 KiB sector with its PoSt vanilla proofs; a sealed 2 KiB sector with its C1 output"
+step "2. synthetic 2 KiB sector with its PoSt vanilla proofs; a sealed 2 KiB sector with its C1 output, then updated"
 "$BIN/cuzk-bench" gen-vanilla post --sector-size 2KiB --sector 1 --randomness "$RND" --out "$WORK/sector"
 COMM_R=$(sed -n 's/.*"comm_r": "\([0-9a-f]*\)".*/\1/p' "$WORK/sector/summary.json")
 WIN_RP=$(sed -n 's/.*"winning_registered_proof": \([0-9]*\).*/\1/p' "$WORK/sector/summary.json")
 WDP_RP=$(sed -n 's/.*"window_registered_proof": \([0-9]*\).*/\1/p' "$WORK/sector/summary.json")
 "$BIN/cuzk-bench" gen-vanilla porep --sector-size 2KiB --sector 1 --miner-id "$MINER" --out "$WORK/seal"
-sj() { sed -n "s/^ *\"$1\": *\"\{0,1\}\([0-9a-f]*\)\"\{0,1\},\{0,1\}$/\1/p" "$WORK/seal/summary.json" | head -1; }
+"$BIN/cuzk-bench" gen-vanilla snap --sector-size 2KiB --sealed "$WORK/seal" --out "$WORK/snap"
+# sj KEY FILE: a value of a gen-vanilla summary.json (hex string or number)
+sj() { sed -n "s/^ *\"$1\": *\"\{0,1\}\([0-9a-f]*\)\"\{0,1\},\{0,1\}$/\1/p" "$2" | head -1; }
 
 step "3. cuzk-daemon on $SOCK"
 # srs.validate=false: these are our own TEST params, made by this machine;
@@ -102,6 +107,12 @@ verify() { # circuit proof
   "$BIN/cuzk-bench" verify --circuit "$1" --sector-size 2KiB --vk "$vk" --proof "$2" --randomness "$RND" \
     --sector "1:$COMM_R" --miner-id "$MINER"
 }
+verify_with() { # circuit vk-glob verify-args...: the circuit's one cached vk
+  local vk
+  vk=$(ls "$CACHE"/$2 | head -1)
+  printf 'verify %s with %s: ' "$1" "$(basename "$vk")"
+  "$BIN/cuzk-bench" verify --circuit "$1" --sector-size 2KiB --vk "$vk" "${@:3}"
+}
 
 step "4a. WinningPoSt through gRPC (first use loads its params: srs_load)"
 prove winning-post "$WIN_RP" "$WORK/sector/winning-post.vproof" "$WORK/winning.proof"
@@ -112,21 +123,26 @@ verify window-post "$WORK/window.proof"
 step "4c. WinningPoSt again (params resident: no srs_load)"
 prove winning-post "$WIN_RP" "$WORK/sector/winning-post.vproof" "$WORK/winning2.proof"
 step "4d. PoRep C2 through gRPC (Curio's C1 envelope; 1 GiB of params load on first use)"
+S="$WORK/seal/summary.json"
 "$BIN/cuzk-bench" single --addr "$ADDR" --kind porep --c1 "$WORK/seal/c1-envelope.json" --miner-id "$MINER" \
-  --sector "$(sj sector_id)" --out "$WORK/porep.proof"
-PVK=$(ls "$CACHE"/v28-stacked-proof-of-replication-*.vk | head -1)
-printf 'verify porep with %s: ' "$(basename "$PVK")"
-"$BIN/cuzk-bench" verify --circuit porep --sector-size 2KiB --vk "$PVK" \
-  --proof "$WORK/porep.proof" --comm-r "$(sj comm_r)" --comm-d "$(sj comm_d)" --prover-id "$(sj prover_id)" \
-  --sector-id "$(sj sector_id)" --ticket "$(sj ticket)" --seed "$(sj seed)"
+  --sector "$(sj sector_id "$S")" --out "$WORK/porep.proof"
+verify_with porep "v28-stacked-proof-of-replication-*.vk" --proof "$WORK/porep.proof" --comm-r "$(sj comm_r "$S")" \
+  --comm-d "$(sj comm_d "$S")" --prover-id "$(sj prover_id "$S")" --sector-id "$(sj sector_id "$S")" \
+  --ticket "$(sj ticket "$S")" --seed "$(sj seed "$S")"
+step "4e. SnapDeals update of that sector through gRPC (Curio's JSON array of partition proofs)"
+U="$WORK/snap/summary.json"
+SC=(--comm-r-old "$(sj comm_r_old "$U")" --comm-r-new "$(sj comm_r_new "$U")" --comm-d-new "$(sj comm_d_new "$U")")
+"$BIN/cuzk-bench" single --addr "$ADDR" --kind snap --sector-size 2KiB --registered-proof "$(sj registered_proof "$U")" \
+  --vanilla "$WORK/snap/vanilla-proofs.json" "${SC[@]}" --out "$WORK/snap.proof"
+verify_with snap "v28-empty-sector-update-*.vk" --proof "$WORK/snap.proof" "${SC[@]}"
 
 step "5. daemon status and metrics"
 "$BIN/cuzk-bench" status --addr "$ADDR"
-"$BIN/cuzk-bench" metrics --addr "$ADDR" | grep -E '^cuzk_jobs_total\{kind="(window_post|winning_post|porep)"' || true
+"$BIN/cuzk-bench" metrics --addr "$ADDR" | grep -E '^cuzk_jobs_total\{kind="(window_post|winning_post|porep|snap)"' || true
 kill -TERM "$DPID"
 wait "$DPID"
 rc=$?
 DPID=
 echo "daemon stopped (exit $rc)"
 echo
-echo "demo: OK -- 2 KiB WinningPoSt + WindowPoSt + PoRep C2 proved by cuzk-daemon over gRPC and verified"
+echo "demo: OK -- 2 KiB WinningPoSt + WindowPoSt + PoRep C2 + SnapDeals proved by cuzk-daemon over gRPC and verified"
