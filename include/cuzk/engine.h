@@ -31,7 +31,10 @@
  * Every accepted job ends COMPLETED, FAILED or CANCELLED exactly once and
  * every waiter is told; TIMEOUT is only an await answer (the job goes on).
  * Jobs live in a hash table keyed by the full job id string: two ids never
- * share an entry, and resubmitting a known id returns the existing job.
+ * share an entry.  A request_id names a proof, not one attempt (Curio
+ * retries with the same id): resubmitting it with the same content attaches
+ * to a live or COMPLETED job; after FAILED/CANCELLED it starts a fresh
+ * attempt; other content while the job is live is refused (see submit).
  *
  * Status codes: CUZK_OK or a cuzk_status (cuzk/status.h), or one of the
  * engine codes below (cuzk_engine_strerror knows all of them). */
@@ -61,6 +64,8 @@ enum {
     CUZK_ENGINE_ERR_CANCELLED = -103, /* internal: work stopped at a safe point */
     CUZK_ENGINE_ERR_ABANDONED = -104, /* await_ex: the caller's abandon flag was set */
     CUZK_ENGINE_ERR_TOO_BIG = -105,   /* a partition needs more than the whole budget */
+    CUZK_ENGINE_ERR_EXISTS = -106,    /* request_id in use by a live job with other
+                                         content (gRPC ALREADY_EXISTS) */
 };
 const char *cuzk_engine_strerror(int code);
 
@@ -282,12 +287,20 @@ int cuzk_engine_register_builtin(cuzk_engine *e);
 
 /* Enqueue.  job_id gets the job id (request_id, else a random UUID v4 from
  * getrandom); *queue_position the number of queued jobs that will start
- * before it (0 = next).  Idempotent: a known request_id returns the same
- * job (*existing = true) and changes nothing.  A request that fails to
+ * before it (0 = next).  A known request_id, with the same request content
+ * (a SHA-256 of every field that defines the proof: kind, sizes, registered
+ * proof, vanilla proofs, sector, miner, randomness, partition, commitments;
+ * not the priority): a queued, running or COMPLETED job is returned
+ * (*existing = true) and nothing changes; a job that ended FAILED or
+ * CANCELLED is never handed back: the old result is dropped and a fresh
+ * attempt starts under the same id.  Different content: refused with
+ * CUZK_ENGINE_ERR_EXISTS while the old job is live; after it ended, a fresh
+ * attempt replaces it.  A request that fails to
  * parse, has no provider for its kind, or needs more memory than the whole
  * budget still yields a job, which ends FAILED with the reason at once.
  * Errors: CUZK_ERR_ARG (bad request_id: too long or control characters;
- * priority out of range; message in err), CUZK_ENGINE_ERR_SHUTDOWN. */
+ * priority out of range; message in err), CUZK_ENGINE_ERR_EXISTS (message
+ * names the id), CUZK_ENGINE_ERR_SHUTDOWN. */
 int cuzk_engine_submit(cuzk_engine *e, char job_id[CUZK_JOB_ID_MAX], uint32_t *queue_position,
                        bool *existing, const cuzk_engine_request *req, char *err,
                        size_t err_len);
@@ -304,8 +317,10 @@ typedef struct cuzk_engine_await_opts {
     const volatile int *abandon;  /* polled every ~20 ms: non-zero -> return
                                      CUZK_ENGINE_ERR_ABANDONED */
     bool cancel_if_abandoned;     /* ... and cancel the job if no other
-                                     caller is waiting on it (Prove with a
-                                     client deadline / disconnect) */
+                                     caller is waiting on it.  The daemon does
+                                     not set it: a Prove whose client goes
+                                     away leaves its job running, so Curio's
+                                     retry (same request_id) attaches to it */
 } cuzk_engine_await_opts;
 int cuzk_engine_await_ex(cuzk_engine *e, cuzk_engine_result *res, const char *job_id,
                          const cuzk_engine_await_opts *opts);

@@ -2,6 +2,7 @@
  * submit (idempotent on request_id), await, cancel, shutdown, reaping.
  * Scheduling itself lives in sched.c; see engine_internal.h for locking. */
 #include <errno.h>
+#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +39,8 @@ void eng_timeout_at(struct timespec *ts, uint64_t ms_from_now)
 static unsigned id_hash(const char *s)
 {
     uint32_t h = 2166136261u; /* FNV-1a */
-    for (; *s; s++) h = (h ^ (uint8_t)*s) * 16777619u;
+    for (; *s; s++)
+        h = (h ^ (uint8_t)*s) * 16777619u;
     return h % ENGINE_HASH;
 }
 
@@ -54,7 +56,8 @@ static void free_job(job *j)
     if (j->parts)
         for (size_t k = 0; k < j->nparts; k++) {
             cuzk_cs_free(j->parts[k].cs);
-            for (int q = 0; q < 3; q++) free(j->parts[k].ev[q]);
+            for (int q = 0; q < 3; q++)
+                free(j->parts[k].ev[q]);
         }
     if (j->state && j->prov.free_state) j->prov.free_state(j->prov.ctx, j->state);
     free(j->parts);
@@ -65,12 +68,17 @@ static void free_job(job *j)
 static void unlink_job_locked(cuzk_engine *e, job *j)
 {
     job **pp = &e->table[id_hash(j->id)];
-    while (*pp && *pp != j) pp = &(*pp)->hnext;
+    while (*pp && *pp != j)
+        pp = &(*pp)->hnext;
     if (*pp) *pp = j->hnext;
-    if (j->prev) j->prev->next = j->next;
-    else e->jobs_head = j->next;
-    if (j->next) j->next->prev = j->prev;
-    else e->jobs_tail = j->prev;
+    if (j->prev)
+        j->prev->next = j->next;
+    else
+        e->jobs_head = j->next;
+    if (j->next)
+        j->next->prev = j->prev;
+    else
+        e->jobs_tail = j->prev;
 }
 
 /* Results are kept result_retention_ms after the end; a job is never freed
@@ -117,7 +125,8 @@ void eng_end_job_locked(cuzk_engine *e, job *j, cuzk_job_status st, const char *
     }
     eng_stats_record_locked(e, j);
     if (st == CUZK_JOB_COMPLETED)
-        cuzk_log(CUZK_LOG_INFO, j->id, "%s COMPLETED: %zu partition(s), total %llu ms "
+        cuzk_log(CUZK_LOG_INFO, j->id,
+                 "%s COMPLETED: %zu partition(s), total %llu ms "
                  "(queue %llu, srs %llu, synth %llu, prove %llu, verify %llu)",
                  cuzk_proof_kind_name(j->kind), j->nparts, (unsigned long long)j->t.total_ms,
                  (unsigned long long)j->t.queue_wait_ms, (unsigned long long)j->t.srs_load_ms,
@@ -156,8 +165,7 @@ static int start_thread(pthread_t *th, void *(*fn)(void *), void *arg)
     return pthread_create(th, NULL, fn, arg) ? CUZK_ERR_NOMEM : CUZK_OK;
 }
 
-int cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg, char *err,
-                       size_t err_len)
+int cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg, char *err, size_t err_len)
 {
     if (!out || !cfg) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "engine: NULL argument");
     *out = NULL;
@@ -165,8 +173,9 @@ int cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg, char *e
         return cuzk_errf(err, err_len, CUZK_ERR_ARG, "scheduler.max_batch_size = %u: must be 1..1024",
                          cfg->max_batch_size);
     if (cfg->synthesis_threads > ENGINE_MAX_SYNTH)
-        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "synthesis.threads = %u: must be 0 (one per CPU) or 1..%u",
-                         cfg->synthesis_threads, ENGINE_MAX_SYNTH);
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG,
+                         "synthesis.threads = %u: must be 0 (one per CPU) or 1..%u", cfg->synthesis_threads,
+                         ENGINE_MAX_SYNTH);
     if (cfg->prover_threads < 1 || cfg->prover_threads > CUZK_POOL_MAX_THREADS)
         return cuzk_errf(err, err_len, CUZK_ERR_ARG, "pipeline.prover_threads = %u: must be 1..%u",
                          cfg->prover_threads, CUZK_POOL_MAX_THREADS);
@@ -177,7 +186,9 @@ int cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg, char *e
     e->cfg = *cfg;
     if (!e->cfg.synthesis_threads) { /* 0 = one per CPU, as synthesis.threads in the Rust daemon */
         long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-        e->cfg.synthesis_threads = ncpu < 1 ? 1 : ncpu > (long)ENGINE_MAX_SYNTH ? ENGINE_MAX_SYNTH : (uint32_t)ncpu;
+        e->cfg.synthesis_threads = ncpu < 1                        ? 1
+                                   : ncpu > (long)ENGINE_MAX_SYNTH ? ENGINE_MAX_SYNTH
+                                                                   : (uint32_t)ncpu;
     }
     cfg = &e->cfg;
     cuzk_log_set_level(cfg->log_level);
@@ -186,9 +197,8 @@ int cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg, char *e
     } else {
         struct sysinfo si;
         uint64_t ram = sysinfo(&si) == 0 ? (uint64_t)si.totalram * si.mem_unit : 0;
-        e->mem_limit = ram > cfg->memory_safety_margin + (256ull << 20)
-                           ? ram - cfg->memory_safety_margin
-                           : 256ull << 20;
+        e->mem_limit =
+            ram > cfg->memory_safety_margin + (256ull << 20) ? ram - cfg->memory_safety_margin : 256ull << 20;
     }
     pthread_mutex_init(&e->mu, NULL);
     pthread_condattr_t ca;
@@ -221,8 +231,10 @@ int cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg, char *e
         worker *w = &e->synth[i];
         w->e = e;
         w->urgent = i == cfg->synthesis_threads;
-        if (w->urgent) snprintf(w->info.name, sizeof w->info.name, "synth-urgent");
-        else snprintf(w->info.name, sizeof w->info.name, "synth-%zu", i);
+        if (w->urgent)
+            snprintf(w->info.name, sizeof w->info.name, "synth-urgent");
+        else
+            snprintf(w->info.name, sizeof w->info.name, "synth-%zu", i);
         snprintf(w->info.state, sizeof w->info.state, "idle");
         st = start_thread(&w->th, eng_synth_main, w);
         w->started = !st;
@@ -245,16 +257,16 @@ int cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg, char *e
     cuzk_log(CUZK_LOG_INFO, NULL,
              "engine started: budget %llu MiB, %u synthesis + 1 urgent worker(s), prover pool %u "
              "thread(s), batch <= %u / %u ms, param_cache %s",
-             (unsigned long long)(e->mem_limit >> 20), cfg->synthesis_threads,
-             cfg->prover_threads, cfg->max_batch_size, cfg->max_batch_wait_ms, cfg->param_cache);
+             (unsigned long long)(e->mem_limit >> 20), cfg->synthesis_threads, cfg->prover_threads,
+             cfg->max_batch_size, cfg->max_batch_wait_ms, cfg->param_cache);
     *out = e;
     return CUZK_OK;
 }
 
 int cuzk_engine_register(cuzk_engine *e, cuzk_proof_kind kind, const cuzk_engine_provider *p)
 {
-    if (!e || !p || kind <= CUZK_PROOF_UNSPECIFIED || kind >= CUZK_PROOF_KINDS || !p->parse ||
-        !p->srs_file || !p->synthesize)
+    if (!e || !p || kind <= CUZK_PROOF_UNSPECIFIED || kind >= CUZK_PROOF_KINDS || !p->parse || !p->srs_file ||
+        !p->synthesize)
         return CUZK_ERR_ARG;
     pthread_mutex_lock(&e->mu);
     e->prov[kind] = *p;
@@ -265,7 +277,10 @@ int cuzk_engine_register(cuzk_engine *e, cuzk_proof_kind kind, const cuzk_engine
     return CUZK_OK;
 }
 
-static size_t count_live_locked(cuzk_engine *e) { return e->n_live; }
+static size_t count_live_locked(cuzk_engine *e)
+{
+    return e->n_live;
+}
 
 void cuzk_engine_shutdown(cuzk_engine *e, uint32_t grace_ms)
 {
@@ -276,8 +291,8 @@ void cuzk_engine_shutdown(cuzk_engine *e, uint32_t grace_ms)
         return;
     }
     e->accepting = false;
-    cuzk_log(CUZK_LOG_INFO, NULL, "shutdown: %zu job(s) in flight, grace %u ms",
-             count_live_locked(e), grace_ms);
+    cuzk_log(CUZK_LOG_INFO, NULL, "shutdown: %zu job(s) in flight, grace %u ms", count_live_locked(e),
+             grace_ms);
     struct timespec dl;
     eng_timeout_at(&dl, grace_ms);
     while (count_live_locked(e) > 0)
@@ -312,7 +327,8 @@ void cuzk_engine_destroy(cuzk_engine *e)
     pthread_mutex_lock(&e->mu);
     for (;;) {
         bool parsing = false;
-        for (job *j = e->jobs_head; j; j = j->next) parsing |= j->parsing;
+        for (job *j = e->jobs_head; j; j = j->next)
+            parsing |= j->parsing;
         if (!e->api_waiters && !parsing) break;
         pthread_cond_wait(&e->cv_done, &e->mu);
     }
@@ -358,16 +374,78 @@ static int make_uuid(char out[37])
     return CUZK_OK;
 }
 
+/* SHA-256 of every field that defines the proof (not request_id, not the
+ * priority), each length-prefixed so that no two requests encode alike. */
+static void digest_put(EVP_MD_CTX *c, const void *p, size_t n)
+{
+    uint64_t len = p ? n : UINT64_MAX; /* absent != empty */
+    EVP_DigestUpdate(c, &len, sizeof len);
+    if (p && n) EVP_DigestUpdate(c, p, n);
+}
+
+static int request_digest(uint8_t out[32], const cuzk_engine_request *r)
+{
+    EVP_MD_CTX *c = EVP_MD_CTX_new();
+    if (!c || !EVP_DigestInit_ex(c, EVP_sha256(), NULL)) {
+        EVP_MD_CTX_free(c);
+        return CUZK_ERR_NOMEM;
+    }
+    uint64_t num[6] = {(uint64_t)r->kind, r->sector_size, r->registered_proof,
+                       r->sector_number,  r->miner_id,    r->partition_index};
+    digest_put(c, num, sizeof num);
+    digest_put(c, r->vanilla_proof, r->vanilla_proof_len);
+    uint64_t nv = r->n_vanilla_proofs;
+    digest_put(c, &nv, sizeof nv);
+    for (size_t i = 0; i < r->n_vanilla_proofs; i++)
+        digest_put(c, r->vanilla_proofs[i], r->vanilla_proofs_len[i]);
+    digest_put(c, r->randomness, r->randomness_len);
+    digest_put(c, r->comm_r_old, 32);
+    digest_put(c, r->comm_r_new, 32);
+    digest_put(c, r->comm_d_new, 32);
+    unsigned len = 0;
+    int ok = EVP_DigestFinal_ex(c, out, &len);
+    EVP_MD_CTX_free(c);
+    return ok && len == 32 ? CUZK_OK : CUZK_ERR_NOMEM;
+}
+
+/* A request_id already in the table (rid's job `old`), the new content's
+ * digest: 1 = attach to old; 0 = old is retired (ended FAILED/CANCELLED,
+ * or ended with other content), a fresh attempt may take the id;
+ * CUZK_ENGINE_ERR_EXISTS = live with other content. */
+static int resubmit_locked(cuzk_engine *e, job *old, const uint8_t digest[32])
+{
+    bool same = !memcmp(old->digest, digest, 32);
+    bool live = old->status == CUZK_JOB_UNKNOWN;
+    if (same && (live || old->status == CUZK_JOB_COMPLETED)) return 1;
+    if (!same && live) return CUZK_ENGINE_ERR_EXISTS;
+    cuzk_log(CUZK_LOG_INFO, old->id, "resubmitted after it ended %s%s: fresh attempt",
+             cuzk_job_status_name(old->status), same ? "" : " (with different content)");
+    /* Out of the table now: AwaitProof on the id finds the new attempt.
+     * The old one stays on the jobs list until no caller holds it. */
+    job **pp = &e->table[id_hash(old->id)];
+    while (*pp && *pp != old)
+        pp = &(*pp)->hnext;
+    if (*pp) *pp = old->hnext;
+    old->hnext = NULL;
+    if (!old->waiters && !old->n_inflight && !old->parsing) {
+        unlink_job_locked(e, old);
+        free_job(old);
+    } else {
+        old->t_end = eng_now_ms() - e->cfg.result_retention_ms; /* reap as soon as free */
+    }
+    return 0;
+}
+
 static uint32_t ready_position_locked(cuzk_engine *e, const job *j)
 {
     uint32_t pos = 0;
-    for (job *r = e->ready; r && r != j; r = r->rnext) pos++;
+    for (job *r = e->ready; r && r != j; r = r->rnext)
+        pos++;
     return pos;
 }
 
-int cuzk_engine_submit(cuzk_engine *e, char job_id[CUZK_JOB_ID_MAX], uint32_t *queue_position,
-                       bool *existing, const cuzk_engine_request *req, char *err,
-                       size_t err_len)
+int cuzk_engine_submit(cuzk_engine *e, char job_id[CUZK_JOB_ID_MAX], uint32_t *queue_position, bool *existing,
+                       const cuzk_engine_request *req, char *err, size_t err_len)
 {
     if (!e || !job_id || !req) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "submit: NULL argument");
     if (existing) *existing = false;
@@ -387,6 +465,10 @@ int cuzk_engine_submit(cuzk_engine *e, char job_id[CUZK_JOB_ID_MAX], uint32_t *q
         return cuzk_errf(err, err_len, CUZK_ERR_ARG, "priority %d is not one of 0..4", (int)req->priority);
     job *j = calloc(1, sizeof *j);
     if (!j) return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "submit: out of memory");
+    if (request_digest(j->digest, req)) {
+        free(j);
+        return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "submit: cannot hash the request");
+    }
 
     pthread_mutex_lock(&e->mu);
     if (!e->accepting) {
@@ -397,7 +479,17 @@ int cuzk_engine_submit(cuzk_engine *e, char job_id[CUZK_JOB_ID_MAX], uint32_t *q
     }
     if (rid) {
         job *old = find_locked(e, rid);
-        if (old) {
+        int how = old ? resubmit_locked(e, old, j->digest) : 0;
+        if (how == CUZK_ENGINE_ERR_EXISTS) {
+            pthread_mutex_unlock(&e->mu);
+            free(j);
+            return cuzk_errf(
+                err, err_len, CUZK_ENGINE_ERR_EXISTS,
+                "request_id '%s' is in use by a queued or running job with different request content; "
+                "it was not replaced (cancel it first, or use another id)",
+                rid);
+        }
+        if (how == 1) {
             snprintf(job_id, CUZK_JOB_ID_MAX, "%s", old->id);
             if (queue_position) *queue_position = old->in_ready ? ready_position_locked(e, old) : 0;
             if (existing) *existing = true;
@@ -430,8 +522,10 @@ int cuzk_engine_submit(cuzk_engine *e, char job_id[CUZK_JOB_ID_MAX], uint32_t *q
     j->hnext = e->table[h];
     e->table[h] = j;
     j->prev = e->jobs_tail;
-    if (e->jobs_tail) e->jobs_tail->next = j;
-    else e->jobs_head = j;
+    if (e->jobs_tail)
+        e->jobs_tail->next = j;
+    else
+        e->jobs_head = j;
     e->jobs_tail = j;
     e->n_live++;
     pthread_mutex_unlock(&e->mu);
@@ -443,8 +537,8 @@ int cuzk_engine_submit(cuzk_engine *e, char job_id[CUZK_JOB_ID_MAX], uint32_t *q
         snprintf(perr, sizeof perr, "no prover registered for proof kind %d (%s)", (int)req->kind,
                  cuzk_proof_kind_name(req->kind));
     } else {
-        pst = j->prov.parse(j->prov.ctx, &j->state, j->circuit_id, &j->nparts, &j->part_bytes, req,
-                            perr, sizeof perr);
+        pst = j->prov.parse(j->prov.ctx, &j->state, j->circuit_id, &j->nparts, &j->part_bytes, req, perr,
+                            sizeof perr);
         if (!pst && (j->nparts < 1 || j->nparts > 1u << 16)) {
             pst = CUZK_ERR_ARG;
             snprintf(perr, sizeof perr, "provider %s: %zu partitions", j->prov.name, j->nparts);
@@ -463,8 +557,7 @@ int cuzk_engine_submit(cuzk_engine *e, char job_id[CUZK_JOB_ID_MAX], uint32_t *q
     j->parsing = false;
     if (!pst && j->part_bytes > e->mem_limit) {
         pst = CUZK_ENGINE_ERR_TOO_BIG;
-        snprintf(perr, sizeof perr,
-                 "one partition of %s needs %llu MiB but memory.total_budget is %llu MiB",
+        snprintf(perr, sizeof perr, "one partition of %s needs %llu MiB but memory.total_budget is %llu MiB",
                  j->circuit_id, (unsigned long long)(j->part_bytes >> 20),
                  (unsigned long long)(e->mem_limit >> 20));
     }
@@ -481,8 +574,10 @@ int cuzk_engine_submit(cuzk_engine *e, char job_id[CUZK_JOB_ID_MAX], uint32_t *q
         }
         eng_ready_insert_locked(e, j);
         if (queue_position) *queue_position = ready_position_locked(e, j);
-        cuzk_log(CUZK_LOG_INFO, j->id, "submitted %s %s, priority %d, %zu partition(s), %llu MiB "
-                 "each", cuzk_proof_kind_name(j->kind), j->circuit_id, (int)j->prio, j->nparts,
+        cuzk_log(CUZK_LOG_INFO, j->id,
+                 "submitted %s %s, priority %d, %zu partition(s), %llu MiB "
+                 "each",
+                 cuzk_proof_kind_name(j->kind), j->circuit_id, (int)j->prio, j->nparts,
                  (unsigned long long)(j->part_bytes >> 20));
         pthread_cond_broadcast(&e->cv_work);
     }
@@ -566,8 +661,7 @@ int cuzk_engine_await_ex(cuzk_engine *e, cuzk_engine_result *res, const char *jo
     } else if (j->status == CUZK_JOB_UNKNOWN) {
         fill_result_locked(res, j, CUZK_JOB_TIMEOUT);
         res->t.total_ms = eng_now_ms() - j->t_submit;
-        snprintf(res->error, sizeof res->error,
-                 "await timed out after %llu ms; the job is still running",
+        snprintf(res->error, sizeof res->error, "await timed out after %llu ms; the job is still running",
                  (unsigned long long)opts->timeout_ms);
     } else {
         fill_result_locked(res, j, j->status);
@@ -578,8 +672,7 @@ int cuzk_engine_await_ex(cuzk_engine *e, cuzk_engine_result *res, const char *jo
     return rc;
 }
 
-int cuzk_engine_await(cuzk_engine *e, cuzk_engine_result *res, const char *job_id,
-                      uint64_t timeout_ms)
+int cuzk_engine_await(cuzk_engine *e, cuzk_engine_result *res, const char *job_id, uint64_t timeout_ms)
 {
     cuzk_engine_await_opts o = {.timeout_ms = timeout_ms};
     return cuzk_engine_await_ex(e, res, job_id, &o);
@@ -591,8 +684,7 @@ int cuzk_engine_cancel(cuzk_engine *e, bool *was_running, const char *job_id)
     if (was_running) *was_running = false;
     pthread_mutex_lock(&e->mu);
     job *j = find_locked(e, job_id);
-    int rc = j ? cancel_locked(e, j, was_running, "cancelled by request")
-               : CUZK_ENGINE_ERR_NOT_FOUND;
+    int rc = j ? cancel_locked(e, j, was_running, "cancelled by request") : CUZK_ENGINE_ERR_NOT_FOUND;
     pthread_mutex_unlock(&e->mu);
     return rc;
 }
@@ -602,4 +694,7 @@ bool cuzk_engine_task_cancelled(const cuzk_engine_task *t)
     return t && (atomic_load(&t->j->ended) || atomic_load(&t->e->abort_work));
 }
 
-const char *cuzk_engine_task_job_id(const cuzk_engine_task *t) { return t ? t->j->id : ""; }
+const char *cuzk_engine_task_job_id(const cuzk_engine_task *t)
+{
+    return t ? t->j->id : "";
+}

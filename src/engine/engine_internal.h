@@ -72,6 +72,7 @@ struct job {
     atomic_bool ended; /* = status != UNKNOWN; read without mu at
                           safe points */
     bool parsing;      /* placeholder while submit parses */
+    uint8_t digest[32]; /* of the request's content (retry identity) */
 };
 
 /* What providers and the prover's cancel checks see. */

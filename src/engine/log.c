@@ -73,6 +73,7 @@ const char *cuzk_engine_strerror(int code)
     case CUZK_ENGINE_ERR_CANCELLED: return "cancelled";
     case CUZK_ENGINE_ERR_ABANDONED: return "the caller abandoned the wait";
     case CUZK_ENGINE_ERR_TOO_BIG: return "the work needs more memory than the whole budget";
+    case CUZK_ENGINE_ERR_EXISTS: return "request_id in use by a running job with different content";
     default: return cuzk_strerror(code);
     }
 }

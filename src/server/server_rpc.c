@@ -11,18 +11,30 @@
 int srv_grpc_code(int rc)
 {
     switch (rc) {
-    case CUZK_OK: return GRPC_STATUS_OK;
-    case CUZK_ENGINE_ERR_NOT_FOUND: return GRPC_STATUS_NOT_FOUND;
-    case CUZK_ENGINE_ERR_SHUTDOWN: return GRPC_STATUS_UNAVAILABLE;
-    case CUZK_ENGINE_ERR_BUSY: return GRPC_STATUS_FAILED_PRECONDITION;
-    case CUZK_ENGINE_ERR_TOO_BIG: return GRPC_STATUS_RESOURCE_EXHAUSTED;
+    case CUZK_OK:
+        return GRPC_STATUS_OK;
+    case CUZK_ENGINE_ERR_NOT_FOUND:
+        return GRPC_STATUS_NOT_FOUND;
+    case CUZK_ENGINE_ERR_SHUTDOWN:
+        return GRPC_STATUS_UNAVAILABLE;
+    case CUZK_ENGINE_ERR_BUSY:
+        return GRPC_STATUS_FAILED_PRECONDITION;
+    case CUZK_ENGINE_ERR_TOO_BIG:
+        return GRPC_STATUS_RESOURCE_EXHAUSTED;
+    case CUZK_ENGINE_ERR_EXISTS:
+        return GRPC_STATUS_ALREADY_EXISTS;
     case CUZK_ENGINE_ERR_ABANDONED:
-    case CUZK_ENGINE_ERR_CANCELLED: return GRPC_STATUS_CANCELLED;
+    case CUZK_ENGINE_ERR_CANCELLED:
+        return GRPC_STATUS_CANCELLED;
     case CUZK_ERR_ARG:
-    case CUZK_ERR_FORMAT: return GRPC_STATUS_INVALID_ARGUMENT;
-    case CUZK_ERR_NOMEM: return GRPC_STATUS_RESOURCE_EXHAUSTED;
-    case CUZK_ERR_UNSUPPORTED: return GRPC_STATUS_UNIMPLEMENTED;
-    default: return GRPC_STATUS_INTERNAL;
+    case CUZK_ERR_FORMAT:
+        return GRPC_STATUS_INVALID_ARGUMENT;
+    case CUZK_ERR_NOMEM:
+        return GRPC_STATUS_RESOURCE_EXHAUSTED;
+    case CUZK_ERR_UNSUPPORTED:
+        return GRPC_STATUS_UNIMPLEMENTED;
+    default:
+        return GRPC_STATUS_INTERNAL;
     }
 }
 
@@ -34,7 +46,8 @@ static void reply_engine_error(srv_call *c, int rc, const char *what, const char
 }
 
 /* Submit m; 0 with job_id/pos, or -1 after replying to the call. */
-static int submit(srv_call *c, const Cuzk__V1__SubmitProofRequest *m, char job_id[CUZK_JOB_ID_MAX], uint32_t *pos)
+static int submit(srv_call *c, const Cuzk__V1__SubmitProofRequest *m, char job_id[CUZK_JOB_ID_MAX],
+                  uint32_t *pos)
 {
     char err[CUZK_ENGINE_ERR_LEN];
     size_t n = m->n_vanilla_proofs ? m->n_vanilla_proofs : 1;
@@ -54,8 +67,10 @@ static int submit(srv_call *c, const Cuzk__V1__SubmitProofRequest *m, char job_i
         bool existing = false;
         err[0] = 0;
         int erc = cuzk_engine_submit(srv_engine(c), job_id, pos, &existing, &r, err, sizeof err);
-        if (erc) reply_engine_error(c, erc, "submit", err);
-        else rc = 0;
+        if (erc)
+            reply_engine_error(c, erc, "submit", err);
+        else
+            rc = 0;
     }
     free(vp);
     free(vl);
@@ -90,21 +105,24 @@ void srv_handle_submit(srv_call *c)
 }
 
 /* Await job_id and reply with an AwaitProofResponse (wrapped in a
- * ProveResponse when prove).  Client gone -> CANCELLED (and for Prove the
- * engine cancels the job unless someone else waits on it). */
+ * ProveResponse when prove).  Client gone -> the call ends CANCELLED but the
+ * job runs on (wire-contract: only CancelProof cancels; Curio's retry with
+ * the same request_id attaches to it, and its result is retained). */
 static void await_and_reply(srv_call *c, const char *job_id, uint64_t timeout_ms, bool prove)
 {
     cuzk_engine_result res;
     memset(&res, 0, sizeof res);
-    cuzk_engine_await_opts o = {.timeout_ms = timeout_ms, .abandon = srv_abandon_flag(c), .cancel_if_abandoned = prove};
+    cuzk_engine_await_opts o = {
+        .timeout_ms = timeout_ms, .abandon = srv_abandon_flag(c), .cancel_if_abandoned = false};
     int rc = cuzk_engine_await_ex(srv_engine(c), &res, job_id, &o);
     if (rc) {
         char msg[CUZK_JOB_ID_MAX + 64];
         snprintf(msg, sizeof msg, "job '%s'", job_id);
         reply_engine_error(c, rc, msg,
-                           rc == CUZK_ENGINE_ERR_NOT_FOUND ? "unknown job id (never submitted, or its result was "
-                                                             "reaped after the retention time)"
-                                                           : NULL);
+                           rc == CUZK_ENGINE_ERR_NOT_FOUND
+                               ? "unknown job id (never submitted, or its result was "
+                                 "reaped after the retention time)"
+                               : NULL);
         return;
     }
     Cuzk__V1__AwaitProofResponse ar = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
@@ -250,7 +268,10 @@ void srv_handle_preload(srv_call *c)
     if (rc) {
         char what[128];
         snprintf(what, sizeof what, "preload '%.64s'", m->circuit_id);
-        reply_engine_error(c, rc, what, *err ? err : rc == CUZK_ENGINE_ERR_NOT_FOUND ? "unknown circuit id" : NULL);
+        reply_engine_error(c, rc, what,
+                           *err                              ? err
+                           : rc == CUZK_ENGINE_ERR_NOT_FOUND ? "unknown circuit id"
+                                                             : NULL);
         return;
     }
     Cuzk__V1__PreloadSrsResponse resp = CUZK__V1__PRELOAD_SRS_RESPONSE__INIT;
@@ -269,7 +290,10 @@ void srv_handle_evict(srv_call *c)
     if (rc) {
         char what[128];
         snprintf(what, sizeof what, "evict '%.64s'", m->circuit_id);
-        reply_engine_error(c, rc, what, *err ? err : rc == CUZK_ENGINE_ERR_NOT_FOUND ? "unknown circuit id" : NULL);
+        reply_engine_error(c, rc, what,
+                           *err                              ? err
+                           : rc == CUZK_ENGINE_ERR_NOT_FOUND ? "unknown circuit id"
+                                                             : NULL);
         return;
     }
     Cuzk__V1__EvictSrsResponse resp = CUZK__V1__EVICT_SRS_RESPONSE__INIT;
