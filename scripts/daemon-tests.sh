@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Integration tests of the real cuzk-daemon over gRPC (tests/daemon/*.py)
-# with Debian's python3-grpcio + python3-grpc-tools (stubs generated from
+# Integration tests of the real cuzk-daemon over gRPC (tests/daemon/*.py:
+# test_daemon.py, then test_curio.py, the drop-in checks for Curio) with
+# Debian's python3-grpcio + python3-grpc-tools (stubs generated from
 # proto/cuzk/v1/proving.proto at test time).
 #
-#   scripts/daemon-tests.sh [BIN_DIR] [unittest args, e.g. -v TestRpcs]
+#   scripts/daemon-tests.sh [BIN_DIR] [unittest args, e.g. -v -k Retries]
+#
+# The args go to both files (-k NAME selects across them; a class name
+# only exists in one: run that file directly then).
 #
 # Installs the two packages with apt-get when root and missing; otherwise
 # prints the exact line and skips (exit 0).  Skips too when the build has
@@ -29,4 +33,9 @@ if ! "$PY" -c 'import grpc, grpc_tools.protoc' 2>/dev/null; then
   fi
 fi
 export CUZK_BIN="$BIN"
-exec "$PY" -W ignore::ResourceWarning "$ROOT/tests/daemon/test_daemon.py" "$@"
+rc=0
+for t in test_daemon test_curio; do
+  echo "daemon-tests: $t"
+  "$PY" -W ignore::ResourceWarning "$ROOT/tests/daemon/$t.py" "$@" || rc=1
+done
+exit $rc

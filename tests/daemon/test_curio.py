@@ -1,0 +1,211 @@
+"""Drop-in checks for Curio (issue 11): the REAL daemon, started as `cuzk`
+with a Rust-era cuzk.toml, and Curio's retry patterns replayed over gRPC
+with an independent client (Debian's python3-grpcio).
+
+    CUZK_BIN=build/bin /usr/bin/python3 tests/daemon/test_curio.py [-v] [-k NAME]
+
+Shares the stubs, the Daemon launcher and the chain test provider setup of
+tests/daemon/test_daemon.py (imported, not re-run).
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+import grpc
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import test_daemon as td  # noqa: E402
+
+pb, pbg, R, BIN = td.pb, td.pbg, td.R, td.BIN
+FIXTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rust-cuzk.toml")
+
+
+def rust_config(tmp, sock):
+    """The fixture with listen / param_cache / status_listen moved into tmp."""
+    with open(FIXTURE) as f:
+        text = f.read()
+    text = text.replace('listen = "unix:///run/curio/cuzk.sock"', 'listen = "unix://%s"' % sock)
+    text = text.replace('param_cache = "/data/zk/params"', 'param_cache = "%s"' % td.PARAMS)
+    text = text.replace('status_listen = ""', 'status_listen = "127.0.0.1:0"')
+    path = os.path.join(tmp, "cuzk.toml")
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def run(args, env=None):
+    e = dict(os.environ)
+    e.pop("RUST_LOG", None)
+    e.update(env or {})
+    return subprocess.run([os.path.join(BIN, "cuzk")] + args, capture_output=True, text=True, env=e, timeout=30)
+
+
+class TestRustConfig(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="cuzk-rust-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def test_every_key_and_form_parses(self):
+        cfg = rust_config(self.tmp, os.path.join(self.tmp, "s.sock"))
+        p = run(["-c", cfg, "--print-config"])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        out = p.stdout
+        for want in ('total_budget = "auto"', "safety_margin = %d" % (5 << 30), 'eviction_min_idle = "300000ms"',
+                     "devices = [0, 1]", "gpu_threads = 0", "gpu_workers_per_device = 2", "max_batch_size = 1",
+                     'max_batch_wait_ms = "10000ms"', "threads = 0", 'level = "info"'):
+            self.assertIn(want, out)
+        for key in ("srs.preload", "memory.pinned_budget", "memory.working_memory_budget",
+                    "synthesis.partition_workers"):
+            self.assertRegex(p.stderr, r"cuzk.toml:\d+: %s is deprecated" % re.escape(key))
+        for key in ("scheduler.sort_by_type", "pipeline.synthesis_lookahead", "pipeline.max_parallel_synthesis",
+                    "logging.format"):
+            self.assertRegex(p.stderr, r"cuzk.toml:\d+: %s has no effect" % re.escape(key))
+        self.assertIn("unknown key 'future.knob' ignored", p.stderr)
+        # the printed configuration reads back to itself
+        again = os.path.join(self.tmp, "again.toml")
+        with open(again, "w") as f:
+            f.write(out)
+        p2 = run(["--config", again, "--print-config"])
+        self.assertEqual(p2.returncode, 0, p2.stderr)
+        self.assertEqual(p2.stdout, out)
+
+    def test_value_forms(self):
+        cfg = os.path.join(self.tmp, "forms.toml")
+        with open(cfg, "w") as f:
+            f.write('[memory]\ntotal_budget = "5GB"\nsafety_margin = "512MiB"\neviction_min_idle = 30\n'
+                    '[gpus]\ndevices = [ 3 ]\n[pipeline]\nresult_retention = "30s"\n')
+        p = run(["-c", cfg, "--print-config"])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("total_budget = 5000000000", p.stdout)
+        self.assertIn("safety_margin = %d" % (512 << 20), p.stdout)
+        self.assertIn('eviction_min_idle = "30000ms"', p.stdout)  # a bare number is seconds
+        self.assertIn('result_retention = "30000ms"', p.stdout)
+        self.assertIn("devices = [3]", p.stdout)
+        for bad, why in (('[gpus]\ndevices = [0, "x"]\n', "gpus.devices"), ('[gpus]\ndevices = [0, 1\n', "unterminated"),
+                         ('[memory]\ntotal_budget = "lots"\n', "memory.total_budget"),
+                         ('[synthesis]\nthreads = [1]\n', "expected a single value")):
+            with open(cfg, "w") as f:
+                f.write(bad)
+            p = run(["-c", cfg, "--print-config"])
+            self.assertEqual(p.returncode, 2, bad)
+            self.assertIn(why, p.stderr)
+            self.assertIn("forms.toml:2", p.stderr)
+
+    def test_command_line(self):
+        p = run(["--version"])
+        self.assertEqual(p.returncode, 0)
+        self.assertRegex(p.stdout, r"^cuzk-daemon \S+")
+        p = run(["-c", os.path.join(self.tmp, "missing.toml"), "--print-config"])
+        self.assertEqual(p.returncode, 2, "an explicit config that does not exist is an error")
+        self.assertIn("missing.toml", p.stderr)
+        p = run(["-l", "unix:///tmp/x.sock", "--log-level", "warn", "--print-config"])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn('listen = "unix:///tmp/x.sock"', p.stdout)
+        self.assertIn('level = "warn"', p.stdout)
+        p = run(["--listen=127.0.0.1:9820", "--print-config"])
+        self.assertIn('listen = "127.0.0.1:9820"', p.stdout)
+        for spec, want in (("debug", "debug"), ("cuzk=trace", "trace"), ("info,cuzk_core=debug", "debug"),
+                           ("h2=off,error", "error")):
+            p = run(["--log-level", "warn", "--print-config"], {"RUST_LOG": spec})
+            self.assertIn('level = "%s"' % want, p.stdout, spec)
+        p = run(["--print-config"], {"RUST_LOG": "h2=debug"})
+        self.assertIn("RUST_LOG", p.stderr)
+        if not os.path.exists("/data/zk/cuzk.toml"):  # a missing default file means defaults
+            p = run(["--print-config"], {"FIL_PROOFS_PARAMETER_CACHE": ""})
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertIn('listen = "unix:///run/curio/cuzk.sock"', p.stdout)
+            self.assertIn('param_cache = "/data/zk/params"', p.stdout)
+        p = run(["--print-config"], {"FIL_PROOFS_PARAMETER_CACHE": "/srv/params"})
+        self.assertIn('param_cache = "/srv/params"', p.stdout)
+
+    def test_starts_as_cuzk_with_rust_file(self):
+        sock = os.path.join(self.tmp, "run", "curio", "cuzk.sock")  # parent directories do not exist yet
+        cfg = rust_config(self.tmp, sock)
+        log = open(os.path.join(self.tmp, "log"), "w+")
+        proc = subprocess.Popen([os.path.join(BIN, "cuzk"), "-c", cfg, "--test-provider", "test"],
+                                stdout=subprocess.DEVNULL, stderr=log)
+        try:
+            deadline = time.time() + 20
+            while time.time() < deadline and "cuzk-daemon ready" not in open(log.name).read():
+                self.assertIsNone(proc.poll(), open(log.name).read())
+                time.sleep(0.05)
+            self.assertTrue(os.path.exists(sock), open(log.name).read())
+            with grpc.insecure_channel("unix://" + sock, options=td.OPTS) as ch:
+                stub = pbg.ProvingEngineStub(ch)
+                r = stub.Prove(pb.ProveRequest(submit=td.req("n=64", "porep-1000-1")), timeout=60).result
+                self.assertEqual(r.status, R.COMPLETED, r.error_message)
+                self.assertEqual(len(r.proof), 192)
+                st = stub.GetStatus(pb.GetStatusRequest(), timeout=10)
+                self.assertGreater(st.pinned_memory_limit_bytes, 0, "total_budget = auto sized the budget")
+        finally:
+            proc.terminate()
+            self.assertEqual(proc.wait(30), 0)
+            log.close()
+
+
+class TestCurioRetries(td.DaemonCase):
+    """Curio's task framework retries a failed or timed-out Prove with the
+    SAME request_id (porep-<miner>-<sector>, up to 10 times)."""
+
+    def test_garbage_then_real_input(self):
+        bad = self.prove(td.req("fail=1", "porep-1000-5"))
+        self.assertEqual(bad.status, R.FAILED)
+        again = self.prove(td.req("fail=1", "porep-1000-5"))
+        self.assertEqual(again.status, R.FAILED, "a retry is a fresh attempt (it fails again on its own)")
+        good = self.prove(td.req("n=64", "porep-1000-5"))
+        self.assertEqual(good.status, R.COMPLETED, "a FAILED job is never handed back: " + good.error_message)
+        self.assertEqual(len(good.proof), 192)
+        same = self.prove(td.req("n=64", "porep-1000-5"))
+        self.assertEqual((same.status, same.proof), (R.COMPLETED, good.proof), "a COMPLETED job is handed back")
+        st = self.s.GetStatus(pb.GetStatusRequest(), timeout=10)
+        self.assertEqual(st.total_proofs_completed, 1)
+        self.assertEqual(st.total_proofs_failed, 2)
+
+    def test_deadline_shorter_than_proof_then_retry(self):
+        text = "n=64 sleep_ms=1500"
+        t0 = time.time()
+        with self.assertRaises(grpc.RpcError) as e:
+            self.s.Prove(pb.ProveRequest(submit=td.req(text, "porep-1000-6")), timeout=0.3)
+        self.assertEqual(e.exception.code(), grpc.StatusCode.DEADLINE_EXCEEDED)
+        time.sleep(0.3)  # the server has seen the client go
+        r = self.s.AwaitProof(pb.AwaitProofRequest(job_id="porep-1000-6", timeout_ms=50), timeout=10)
+        self.assertEqual(r.status, R.TIMEOUT, "the job runs on after its client went away")
+        p = self.prove(td.req(text, "porep-1000-6"))
+        self.assertEqual(p.status, R.COMPLETED, p.error_message)
+        self.assertLess(time.time() - t0, 1.5 + 1.4, "the retry attached to the running job")
+        st = self.s.GetStatus(pb.GetStatusRequest(), timeout=10)
+        self.assertEqual((st.total_proofs_completed, st.total_proofs_failed), (1, 0))
+
+    def test_two_requests_one_id(self):
+        self.s.SubmitProof(td.req("n=64 sleep_ms=800", "ps-porep-1-2-3"), timeout=10)
+        for call in (lambda r: self.s.SubmitProof(r, timeout=10),
+                     lambda r: self.s.Prove(pb.ProveRequest(submit=r), timeout=10)):
+            with self.assertRaises(grpc.RpcError) as e:
+                call(td.req("n=64 x0=9", "ps-porep-1-2-3"))
+            self.assertEqual(e.exception.code(), grpc.StatusCode.ALREADY_EXISTS)
+            self.assertIn("ps-porep-1-2-3", e.exception.details())
+        first = self.prove(td.req("n=64 sleep_ms=800", "ps-porep-1-2-3"))
+        self.assertEqual(first.status, R.COMPLETED)
+        # ended: the other request under the id is proved on its own
+        second = self.prove(td.req("n=64 x0=9", "ps-porep-1-2-3"))
+        self.assertEqual(second.status, R.COMPLETED)
+        self.assertNotEqual(second.proof, first.proof)
+
+    def test_cancelled_then_retry(self):
+        self.s.SubmitProof(td.req("n=64 sleep_ms=3000", "snap-1000-7"), timeout=10)
+        self.s.CancelProof(pb.CancelProofRequest(job_id="snap-1000-7"), timeout=10)
+        r = self.s.AwaitProof(pb.AwaitProofRequest(job_id="snap-1000-7"), timeout=10)
+        self.assertEqual(r.status, R.CANCELLED)
+        p = self.prove(td.req("n=64", "snap-1000-7"))
+        self.assertEqual(p.status, R.COMPLETED, "a CANCELLED job is never handed back")
+
+
+if __name__ == "__main__":
+    unittest.main()
