@@ -11,23 +11,27 @@
 
 /* Seconds; the last bucket is +Inf.  Spans WinningPoSt (< 1 s) to a
  * 32 GiB PoRep on CPU (hours). */
-static const double bucket_s[HIST_BUCKETS] = {0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30,
-                                              60, 300, 900, 3600, 14400};
+static const double bucket_s[HIST_BUCKETS] = {0.05, 0.1, 0.25, 0.5, 1,   2.5,  5,
+                                              10,   30,  60,   300, 900, 3600, 14400};
 static const char *const phase_names[5] = {"queue_wait", "srs_load", "synthesis", "prove", "total"};
 
 void eng_stats_record_locked(cuzk_engine *e, const job *j)
 {
     kind_stats *k = &e->stats[j->kind < CUZK_PROOF_KINDS ? j->kind : 0];
-    if (j->status == CUZK_JOB_COMPLETED) k->completed++;
-    else if (j->status == CUZK_JOB_FAILED) k->failed++;
-    else k->cancelled++;
+    if (j->status == CUZK_JOB_COMPLETED)
+        k->completed++;
+    else if (j->status == CUZK_JOB_FAILED)
+        k->failed++;
+    else
+        k->cancelled++;
     if (j->status != CUZK_JOB_COMPLETED) return; /* durations of finished proofs only */
     const uint64_t ms[5] = {j->t.queue_wait_ms, j->t.srs_load_ms, j->t.synthesis_ms, j->t.prove_ms,
                             j->t.total_ms};
     for (int p = 0; p < 5; p++) {
         double s = (double)ms[p] / 1000.0;
         int b = 0;
-        while (b < HIST_BUCKETS && s > bucket_s[b]) b++;
+        while (b < HIST_BUCKETS && s > bucket_s[b])
+            b++;
         k->hist[p][b]++;
         k->hist_sum[p] += s;
         k->hist_count[p]++;
@@ -48,8 +52,10 @@ int cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out)
     }
     for (job *j = e->jobs_head; j; j = j->next) {
         if (j->status != CUZK_JOB_UNKNOWN || j->kind >= CUZK_PROOF_KINDS) continue;
-        if (j->next_part == 0) out->queues[j->kind].pending++;
-        else out->queues[j->kind].in_progress++;
+        if (j->next_part == 0)
+            out->queues[j->kind].pending++;
+        else
+            out->queues[j->kind].in_progress++;
     }
     out->memory_used = e->mem_reserved + e->srs_hot_bytes;
     out->batches = e->n_batches;
@@ -57,7 +63,8 @@ int cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out)
     out->preemptions = e->n_preemptions;
     out->memory_limit = e->mem_limit;
     size_t ns = 0;
-    for (srs_entry *s = e->srs; s; s = s->next) ns++;
+    for (srs_entry *s = e->srs; s; s = s->next)
+        ns++;
     out->srs = calloc(ns ? ns : 1, sizeof *out->srs);
     out->workers = calloc(e->n_synth_workers + 1, sizeof *out->workers);
     if (!out->srs || !out->workers) {
@@ -76,7 +83,8 @@ int cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out)
         out->srs_bytes[s->tier] += s->size;
     }
     out->workers[out->n_workers++] = e->prover.info;
-    for (size_t i = 0; i < e->n_synth_workers; i++) out->workers[out->n_workers++] = e->synth[i].info;
+    for (size_t i = 0; i < e->n_synth_workers; i++)
+        out->workers[out->n_workers++] = e->synth[i].info;
     pthread_mutex_unlock(&e->mu);
     return CUZK_OK;
 }
@@ -127,9 +135,12 @@ static void sb_json_str(sbuf *b, const char *s)
 {
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') sb_printf(b, "\\%c", c);
-        else if (c < 0x20) sb_printf(b, "\\u%04x", c);
-        else sb_printf(b, "%c", c);
+        if (c == '"' || c == '\\')
+            sb_printf(b, "\\%c", c);
+        else if (c < 0x20)
+            sb_printf(b, "\\u%04x", c);
+        else
+            sb_printf(b, "%c", c);
     }
 }
 
@@ -149,6 +160,50 @@ static const char *tier_name(cuzk_srs_tier t)
     return t == CUZK_SRS_HOT ? "hot" : t == CUZK_SRS_WARM ? "warm" : "cold";
 }
 
+/* The Rust cuzk daemon's metric names and labels, so that its dashboards
+ * keep working: totals over the wire kinds, per-kind counters labelled
+ * proof_kind = porep_c2 | snap_update | window_post | winning_post, and the
+ * duration of completed proofs (the "total" phase of cuzk_phase_seconds). */
+static void rust_metrics_locked(sbuf *b, const cuzk_engine *e, const cuzk_engine_status *st)
+{
+    static const char *const label[CUZK_PROOF_KINDS] = {NULL,          "porep_c2",     "snap_update",
+                                                        "window_post", "winning_post", NULL};
+    uint64_t done = 0, failed = 0;
+    uint32_t pending = 0, running = 0;
+    for (int k = 0; k < CUZK_PROOF_KINDS; k++) { /* totals: every kind, as GetStatus */
+        done += e->stats[k].completed;
+        failed += e->stats[k].failed;
+        pending += st->queues[k].pending;
+        running += st->queues[k].in_progress;
+    }
+    sb_printf(b,
+              "# HELP cuzk_proofs_completed_total Proofs completed (Rust cuzk name).\n"
+              "# TYPE cuzk_proofs_completed_total counter\ncuzk_proofs_completed_total %llu\n"
+              "# HELP cuzk_proofs_failed_total Proofs failed (Rust cuzk name).\n"
+              "# TYPE cuzk_proofs_failed_total counter\ncuzk_proofs_failed_total %llu\n"
+              "# HELP cuzk_queue_depth Jobs waiting to start (Rust cuzk name).\n"
+              "# TYPE cuzk_queue_depth gauge\ncuzk_queue_depth %u\n"
+              "# HELP cuzk_running_jobs Jobs started, not ended (Rust cuzk name).\n"
+              "# TYPE cuzk_running_jobs gauge\ncuzk_running_jobs %u\n"
+              "# HELP cuzk_gpu_workers Prover workers (this build: the CPU prover).\n"
+              "# TYPE cuzk_gpu_workers gauge\ncuzk_gpu_workers 1\n",
+              (unsigned long long)done, (unsigned long long)failed, pending, running);
+    static const char *const fam[] = {"cuzk_proofs_completed", "cuzk_proofs_failed",
+                                      "cuzk_proof_duration_seconds"};
+    for (int f = 0; f < 3; f++) {
+        sb_printf(b, "# TYPE %s %s\n", fam[f], f == 2 ? "summary" : "counter");
+        for (int k = 1; k <= CUZK_PROOF_WINNING_POST; k++) {
+            const kind_stats *s = &e->stats[k];
+            if (f < 2)
+                sb_printf(b, "%s{proof_kind=\"%s\"} %llu\n", fam[f], label[k],
+                          (unsigned long long)(f ? s->failed : s->completed));
+            else
+                sb_printf(b, "%s_sum{proof_kind=\"%s\"} %.3f\n%s_count{proof_kind=\"%s\"} %llu\n", fam[f],
+                          label[k], s->hist_sum[4], fam[f], label[k], (unsigned long long)s->hist_count[4]);
+        }
+    }
+}
+
 int cuzk_engine_metrics_text(cuzk_engine *e, char **out, size_t *len)
 {
     if (!e || !out) return CUZK_ERR_ARG;
@@ -156,8 +211,9 @@ int cuzk_engine_metrics_text(cuzk_engine *e, char **out, size_t *len)
     int rc = cuzk_engine_get_status(e, &st);
     if (rc) return rc;
     sbuf b = {0};
-    sb_printf(&b, "# HELP cuzk_uptime_seconds Seconds since the engine started.\n"
-                  "# TYPE cuzk_uptime_seconds gauge\ncuzk_uptime_seconds %llu\n",
+    sb_printf(&b,
+              "# HELP cuzk_uptime_seconds Seconds since the engine started.\n"
+              "# TYPE cuzk_uptime_seconds gauge\ncuzk_uptime_seconds %llu\n",
               (unsigned long long)st.uptime_s);
     pthread_mutex_lock(&e->mu);
     sb_printf(&b, "# HELP cuzk_jobs_total Jobs that ended, by proof kind and status.\n"
@@ -182,18 +238,19 @@ int cuzk_engine_metrics_text(cuzk_engine *e, char **out, size_t *len)
             for (int i = 0; i <= HIST_BUCKETS; i++) {
                 cum += s->hist[p][i];
                 if (i < HIST_BUCKETS)
-                    sb_printf(&b, "cuzk_phase_seconds_bucket{kind=\"%s\",phase=\"%s\",le=\"%g\"} %llu\n",
-                              kn, phase_names[p], bucket_s[i], (unsigned long long)cum);
+                    sb_printf(&b, "cuzk_phase_seconds_bucket{kind=\"%s\",phase=\"%s\",le=\"%g\"} %llu\n", kn,
+                              phase_names[p], bucket_s[i], (unsigned long long)cum);
                 else
                     sb_printf(&b, "cuzk_phase_seconds_bucket{kind=\"%s\",phase=\"%s\",le=\"+Inf\"} %llu\n",
                               kn, phase_names[p], (unsigned long long)cum);
             }
-            sb_printf(&b, "cuzk_phase_seconds_sum{kind=\"%s\",phase=\"%s\"} %.3f\n", kn,
-                      phase_names[p], s->hist_sum[p]);
-            sb_printf(&b, "cuzk_phase_seconds_count{kind=\"%s\",phase=\"%s\"} %llu\n", kn,
-                      phase_names[p], (unsigned long long)s->hist_count[p]);
+            sb_printf(&b, "cuzk_phase_seconds_sum{kind=\"%s\",phase=\"%s\"} %.3f\n", kn, phase_names[p],
+                      s->hist_sum[p]);
+            sb_printf(&b, "cuzk_phase_seconds_count{kind=\"%s\",phase=\"%s\"} %llu\n", kn, phase_names[p],
+                      (unsigned long long)s->hist_count[p]);
         }
     }
+    rust_metrics_locked(&b, e, &st);
     size_t nproveq = e->n_proveq, nsynth = e->n_synth;
     pthread_mutex_unlock(&e->mu);
     sb_printf(&b, "# HELP cuzk_queue_jobs Jobs not ended, by kind and state.\n"
@@ -204,21 +261,26 @@ int cuzk_engine_metrics_text(cuzk_engine *e, char **out, size_t *len)
         sb_printf(&b, "cuzk_queue_jobs{kind=\"%s\",state=\"in_progress\"} %u\n", kn,
                   st.queues[k].in_progress);
     }
-    sb_printf(&b, "# HELP cuzk_pipeline_partitions Partitions synthesizing / waiting for the prover.\n"
-                  "# TYPE cuzk_pipeline_partitions gauge\n"
-                  "cuzk_pipeline_partitions{stage=\"synthesis\"} %zu\n"
-                  "cuzk_pipeline_partitions{stage=\"prove_queue\"} %zu\n", nsynth, nproveq);
-    sb_printf(&b, "# HELP cuzk_prover_batches_total Prover calls (batches).\n"
-                  "# TYPE cuzk_prover_batches_total counter\ncuzk_prover_batches_total %llu\n"
-                  "# HELP cuzk_prover_partitions_total Partitions proved in those batches.\n"
-                  "# TYPE cuzk_prover_partitions_total counter\ncuzk_prover_partitions_total %llu\n",
+    sb_printf(&b,
+              "# HELP cuzk_pipeline_partitions Partitions synthesizing / waiting for the prover.\n"
+              "# TYPE cuzk_pipeline_partitions gauge\n"
+              "cuzk_pipeline_partitions{stage=\"synthesis\"} %zu\n"
+              "cuzk_pipeline_partitions{stage=\"prove_queue\"} %zu\n",
+              nsynth, nproveq);
+    sb_printf(&b,
+              "# HELP cuzk_prover_batches_total Prover calls (batches).\n"
+              "# TYPE cuzk_prover_batches_total counter\ncuzk_prover_batches_total %llu\n"
+              "# HELP cuzk_prover_partitions_total Partitions proved in those batches.\n"
+              "# TYPE cuzk_prover_partitions_total counter\ncuzk_prover_partitions_total %llu\n",
               (unsigned long long)st.batches, (unsigned long long)st.batched_partitions);
-    sb_printf(&b, "# HELP cuzk_prover_preemptions_total Prover calls stopped for a CRITICAL partition.\n"
-                  "# TYPE cuzk_prover_preemptions_total counter\ncuzk_prover_preemptions_total %llu\n",
+    sb_printf(&b,
+              "# HELP cuzk_prover_preemptions_total Prover calls stopped for a CRITICAL partition.\n"
+              "# TYPE cuzk_prover_preemptions_total counter\ncuzk_prover_preemptions_total %llu\n",
               (unsigned long long)st.preemptions);
-    sb_printf(&b, "# HELP cuzk_memory_bytes Memory budget: used (reservations + hot SRS) and limit.\n"
-                  "# TYPE cuzk_memory_bytes gauge\n"
-                  "cuzk_memory_bytes{type=\"used\"} %llu\ncuzk_memory_bytes{type=\"limit\"} %llu\n",
+    sb_printf(&b,
+              "# HELP cuzk_memory_bytes Memory budget: used (reservations + hot SRS) and limit.\n"
+              "# TYPE cuzk_memory_bytes gauge\n"
+              "cuzk_memory_bytes{type=\"used\"} %llu\ncuzk_memory_bytes{type=\"limit\"} %llu\n",
               (unsigned long long)st.memory_used, (unsigned long long)st.memory_limit);
     sb_printf(&b, "# HELP cuzk_srs_bytes SRS bytes per tier.\n# TYPE cuzk_srs_bytes gauge\n");
     for (int t = 0; t < 3; t++)
@@ -250,9 +312,10 @@ int cuzk_engine_status_json(cuzk_engine *e, char **out, size_t *len)
     int rc = cuzk_engine_get_status(e, &st);
     if (rc) return rc;
     sbuf b = {0};
-    sb_printf(&b, "{\"uptime_seconds\":%llu,\"completed\":%llu,\"failed\":%llu,\"cancelled\":%llu,"
-                  "\"memory\":{\"used\":%llu,\"limit\":%llu},\"srs_bytes\":{\"hot\":%llu,"
-                  "\"warm\":%llu,\"cold\":%llu},\"queues\":[",
+    sb_printf(&b,
+              "{\"uptime_seconds\":%llu,\"completed\":%llu,\"failed\":%llu,\"cancelled\":%llu,"
+              "\"memory\":{\"used\":%llu,\"limit\":%llu},\"srs_bytes\":{\"hot\":%llu,"
+              "\"warm\":%llu,\"cold\":%llu},\"queues\":[",
               (unsigned long long)st.uptime_s, (unsigned long long)st.completed,
               (unsigned long long)st.failed, (unsigned long long)st.cancelled,
               (unsigned long long)st.memory_used, (unsigned long long)st.memory_limit,
@@ -260,21 +323,19 @@ int cuzk_engine_status_json(cuzk_engine *e, char **out, size_t *len)
               (unsigned long long)st.srs_bytes[2]);
     for (int k = 1; k < CUZK_PROOF_KINDS; k++)
         sb_printf(&b, "%s{\"kind\":\"%s\",\"pending\":%u,\"in_progress\":%u}", k > 1 ? "," : "",
-                  cuzk_proof_kind_name((cuzk_proof_kind)k), st.queues[k].pending,
-                  st.queues[k].in_progress);
+                  cuzk_proof_kind_name((cuzk_proof_kind)k), st.queues[k].pending, st.queues[k].in_progress);
     sb_printf(&b, "],\"srs\":[");
-    for (size_t i = 0; i < st.n_srs; i++)
-    {
+    for (size_t i = 0; i < st.n_srs; i++) {
         sb_printf(&b, "%s{\"circuit_id\":\"", i ? "," : "");
         sb_json_str(&b, st.srs[i].circuit_id);
         sb_printf(&b, "\",\"tier\":\"%s\",\"size_bytes\":%llu,\"ref_count\":%u,\"idle_ms\":%llu}",
-                  tier_name(st.srs[i].tier), (unsigned long long)st.srs[i].size_bytes,
-                  st.srs[i].ref_count, (unsigned long long)st.srs[i].idle_ms);
+                  tier_name(st.srs[i].tier), (unsigned long long)st.srs[i].size_bytes, st.srs[i].ref_count,
+                  (unsigned long long)st.srs[i].idle_ms);
     }
     sb_printf(&b, "],\"workers\":[");
     for (size_t i = 0; i < st.n_workers; i++) {
-        sb_printf(&b, "%s{\"name\":\"%s\",\"state\":\"%s\",\"job_id\":\"", i ? "," : "",
-                  st.workers[i].name, st.workers[i].state);
+        sb_printf(&b, "%s{\"name\":\"%s\",\"state\":\"%s\",\"job_id\":\"", i ? "," : "", st.workers[i].name,
+                  st.workers[i].state);
         sb_json_str(&b, st.workers[i].job_id);
         sb_printf(&b, "\"}");
     }
@@ -287,26 +348,25 @@ int cuzk_engine_status_json(cuzk_engine *e, char **out, size_t *len)
         sb_printf(&b, "%s{\"job_id\":\"", first ? "" : ",");
         first = false;
         sb_json_str(&b, j->id);
-        sb_printf(&b, "\",\"kind\":\"%s\",\"priority\":%d,\"circuit_id\":\"",
-                  cuzk_proof_kind_name(j->kind), (int)j->prio);
+        sb_printf(&b, "\",\"kind\":\"%s\",\"priority\":%d,\"circuit_id\":\"", cuzk_proof_kind_name(j->kind),
+                  (int)j->prio);
         sb_json_str(&b, j->circuit_id);
         sb_printf(&b, "\",\"status\":\"%s\",\"age_ms\":%llu,\"error\":\"",
                   j->status == CUZK_JOB_UNKNOWN ? (j->next_part ? "RUNNING" : "QUEUED")
                                                 : cuzk_job_status_name(j->status),
                   (unsigned long long)(now - j->t_submit));
         sb_json_str(&b, j->error);
-        sb_printf(&b, "\",\"timings_ms\":{\"queue_wait\":%llu,\"srs_load\":%llu,\"synthesis\":%llu,"
-                      "\"prove\":%llu,\"verify\":%llu,\"total\":%llu},\"partitions\":[",
+        sb_printf(&b,
+                  "\",\"timings_ms\":{\"queue_wait\":%llu,\"srs_load\":%llu,\"synthesis\":%llu,"
+                  "\"prove\":%llu,\"verify\":%llu,\"total\":%llu},\"partitions\":[",
                   (unsigned long long)j->t.queue_wait_ms, (unsigned long long)j->t.srs_load_ms,
                   (unsigned long long)j->t.synthesis_ms, (unsigned long long)j->t.prove_ms,
                   (unsigned long long)j->t.verify_ms,
-                  (unsigned long long)(j->status == CUZK_JOB_UNKNOWN ? now - j->t_submit
-                                                                     : j->t.total_ms));
+                  (unsigned long long)(j->status == CUZK_JOB_UNKNOWN ? now - j->t_submit : j->t.total_ms));
         for (size_t k = 0; j->parts && k < j->nparts; k++)
             sb_printf(&b, "%s{\"index\":%zu,\"state\":\"%s\",\"synthesis_ms\":%llu,\"prove_ms\":%llu}",
                       k ? "," : "", k, part_state_name(j->parts[k].state),
-                      (unsigned long long)j->parts[k].synth_ms,
-                      (unsigned long long)j->parts[k].prove_ms);
+                      (unsigned long long)j->parts[k].synth_ms, (unsigned long long)j->parts[k].prove_ms);
         sb_printf(&b, "]}");
     }
     pthread_mutex_unlock(&e->mu);

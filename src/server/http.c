@@ -43,8 +43,10 @@ static void respond(int fd, int code, const char *reason, const char *type, cons
 {
     char h[256];
     int n = snprintf(h, sizeof h,
-                     "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n", code,
-                     reason, type, len);
+                     "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
+                     /* operator web UIs read /status from another origin (as with the Rust daemon) */
+                     "Access-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n",
+                     code, reason, type, len);
     send_all(fd, h, (size_t)n);
     send_all(fd, body, len);
 }
@@ -184,7 +186,10 @@ int cuzk_http_start(cuzk_http **out, cuzk_engine *e, const cuzk_daemon_config *c
     return 0;
 }
 
-int cuzk_http_port(const cuzk_http *h) { return h->port; }
+int cuzk_http_port(const cuzk_http *h)
+{
+    return h->port;
+}
 
 void cuzk_http_stop(cuzk_http *h)
 {

@@ -207,5 +207,37 @@ class TestCurioRetries(td.DaemonCase):
         self.assertEqual(p.status, R.COMPLETED, "a CANCELLED job is never handed back")
 
 
+class TestRustObservability(td.DaemonCase):
+    """The Rust daemon's metric names, QueueStatus kinds and /status CORS
+    header, consistent with our own figures."""
+
+    def test_metrics_status_names(self):
+        self.assertEqual(self.prove(td.req("n=64")).status, R.COMPLETED)
+        self.assertEqual(self.prove(td.req("fail=1")).status, R.FAILED)
+        text = self.s.GetMetrics(pb.GetMetricsRequest(), timeout=10).prometheus_text
+        _, _, http_text = self.d.http("/metrics")
+
+        def val(name):
+            m = re.search(r"^%s (\S+)$" % re.escape(name), text, re.M)
+            self.assertIsNotNone(m, name)
+            return float(m.group(1))
+        st = self.s.GetStatus(pb.GetStatusRequest(), timeout=10)
+        self.assertEqual(val("cuzk_proofs_completed_total"), st.total_proofs_completed)
+        self.assertEqual(val("cuzk_proofs_failed_total"), st.total_proofs_failed)
+        self.assertEqual(val("cuzk_queue_depth"), 0)
+        self.assertEqual(val("cuzk_running_jobs"), 0)
+        self.assertEqual(val("cuzk_gpu_workers"), 1)
+        for kind in ("porep_c2", "snap_update", "window_post", "winning_post"):
+            for fam in ("cuzk_proofs_completed", "cuzk_proofs_failed", "cuzk_proof_duration_seconds_count",
+                        "cuzk_proof_duration_seconds_sum"):
+                val('%s{proof_kind="%s"}' % (fam, kind))
+        self.assertIn("cuzk_proofs_completed_total", http_text)
+        self.assertEqual({q.proof_kind for q in st.queues} >= {"porep-c2", "snap-update", "window-post",
+                                                              "winning-post"}, True)
+        import urllib.request
+        with urllib.request.urlopen("http://127.0.0.1:%d/status" % self.d.http_port, timeout=10) as r:
+            self.assertEqual(r.headers.get("Access-Control-Allow-Origin"), "*")
+
+
 if __name__ == "__main__":
     unittest.main()
