@@ -10,7 +10,7 @@
 
 #include "rpc.h"
 
-#define CLIENT_DEFAULT_ADDR "unix:///tmp/cuzk.sock"
+#define CLIENT_DEFAULT_ADDR "unix:///run/curio/cuzk.sock" /* the daemon's default listen address */
 
 /* A SubmitProofRequest under construction plus the buffers it points to. */
 typedef struct client_req {
