@@ -553,10 +553,9 @@ class CachedParamsCase(unittest.TestCase):
         self.assertEqual(v.returncode, 1, v.stdout + v.stderr)
         self.assertTrue(v.stdout.startswith("invalid: "), v.stdout)
 
-    def skip_slow_prove_under_asan(self, what, minutes):
+    def skip_slow_prove_under_asan(self, what, how_long):
         if ASAN and os.environ.get("CUZK_SLOW_TESTS") != "1":
-            self.skipTest(skipped("%s prove under ASan: ~%s minutes there (CUZK_SLOW_TESTS=1 runs it)"
-                                  % (what, minutes)))
+            self.skipTest(skipped("%s prove under ASan: %s there (CUZK_SLOW_TESTS=1 runs it)" % (what, how_long)))
 
 
 class TestPoRep(CachedParamsCase):
@@ -601,7 +600,7 @@ class TestPoRep(CachedParamsCase):
         # Under ASan+UBSan the 2.7 M-constraint prove takes ~3 minutes (vs
         # ~30 s); the PoRep job and circuit run under the sanitizers in ctest
         # (test_porep_job), and the C1 input path in the test above.
-        self.skip_slow_prove_under_asan("PoRep", 3)
+        self.skip_slow_prove_under_asan("PoRep", "~3 minutes")
         r = self.submit(self.envelope)
         self.check_proved(r, "porep 2 KiB")
         self.check_verifies(r.proof, self.verify_porep)
@@ -659,10 +658,10 @@ class TestSnap(CachedParamsCase):
             self.assertEqual(r.proof, b"")
 
     def test_prove_and_verify(self):
-        # ~10 s in release; under ASan+UBSan several times that.  The Snap job
+        # Two proves: ~12 s in release, ~85 s under ASan+UBSan.  The Snap job
         # and circuit run under the sanitizers in ctest, and the input checks
         # in the test above.
-        self.skip_slow_prove_under_asan("SnapDeals", 1)
+        self.skip_slow_prove_under_asan("SnapDeals", "~1.5 minutes")
         r = self.submit(vanilla_proofs=[self.partition0])
         self.check_proved(r, "snap 2 KiB (bincode)")
         self.check_verifies(r.proof, self.verify_snap)
