@@ -385,8 +385,16 @@ static void test_update_2k(void)
     cp[2].r_new.leaf[0] ^= 1; /* the path no longer matches, then the label */
     expect_fail(p, u, 0, s.hs[3], NULL, NULL, NULL, CUZK_ERR_ARG, "challenge_proofs[2].proof_r_new: path");
     cp[2].r_new.leaf[0] ^= 1;
-    cuzk_snap_challenge_proof tmp = cp[1]; /* a valid proof of another challenge */
-    cp[1] = cp[4];
+    /* a valid proof of another challenge: one whose node differs from
+     * challenge 1's (2 KiB has 64 nodes for 10 challenges: they can repeat) */
+    uint32_t ch[16];
+    size_t other = 0;
+    CHECK(cuzk_snap_challenges(ch, 16, &s, u->comm_r_new, 0, err, sizeof err) == CUZK_OK);
+    for (size_t c = 2; c < s.challenges && !other; c++)
+        if (ch[c] != ch[1]) other = c;
+    CHECK(other != 0);
+    cuzk_snap_challenge_proof tmp = cp[1];
+    cp[1] = cp[other];
     expect_fail(p, u, 0, s.hs[3], NULL, NULL, NULL, CUZK_ERR_ARG,
                 "challenge_proofs[1].proof_r_old: proves leaf");
     cp[1] = tmp;
