@@ -2,7 +2,8 @@
 # Checks that need node + npm test tools pinned in tests/package.json
 # (run by `make test`):
 #  - the committed known-answer vectors (tests/vectors/*.txt) are exactly what
-#    tests/vectors/gen.mjs produces with the pinned @noble/curves: regenerate
+#    tests/vectors/gen.mjs produces with the pinned @noble/curves (and
+#    porep_inputs.txt what tests/vectors/porep_inputs.py produces): regenerate
 #    into a temporary folder and diff.
 # Without node/npm this prints SKIP and succeeds: the C tests read the
 # committed files and never need node.
@@ -43,8 +44,25 @@ for f in "$tmp"/out/*.txt; do
     fail=1
   fi
 done
+# Vectors with their own committed generator (not gen.mjs): regenerate and
+# compare the same way.  porep_inputs.txt: the stdlib-only Python reference
+# of PoRep public inputs and parent graphs.
+other_generated="porep_inputs.txt"
+if command -v python3 >/dev/null; then
+  if ! python3 tests/vectors/porep_inputs.py --write "$tmp/porep_inputs.txt" >/dev/null ||
+     ! cmp -s "$tmp/porep_inputs.txt" tests/vectors/porep_inputs.txt; then
+    echo "npm-checks: FAIL: tests/vectors/porep_inputs.txt differs from what porep_inputs.py produces"
+    fail=1
+  fi
+elif [ "${CI:-}" = true ]; then
+  echo "npm-checks: FAIL: python3 missing: cannot regenerate tests/vectors/porep_inputs.txt (CI)"
+  fail=1
+else
+  echo "npm-checks: SKIPPED: python3 missing: tests/vectors/porep_inputs.txt not regenerated"
+fi
 for f in tests/vectors/*.txt; do
+  case " $other_generated " in *" $(basename "$f") "*) continue ;; esac
   [ -e "$tmp/out/$(basename "$f")" ] || { echo "npm-checks: FAIL: $f is not produced by gen.mjs"; fail=1; }
 done
-[ $fail = 0 ] && echo "npm-checks: ok: tests/vectors/*.txt match gen.mjs with @noble/curves $have"
+[ $fail = 0 ] && echo "npm-checks: ok: tests/vectors/*.txt match gen.mjs with @noble/curves $have and porep_inputs.py"
 exit $fail
