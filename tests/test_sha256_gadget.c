@@ -350,7 +350,21 @@ static void test_sha_por(void)
         }
 }
 
+/* A hash on a cs that already failed returns its status and leaves the
+ * thread's MultiEq closed: the next cs on this thread hashes normally. */
+static void test_failed_cs_keeps_thread_usable(void)
+{
+    cuzk_cs *bad = new_cs(CUZK_CS_WITNESS);
+    cuzk_cs_set_error(bad, CUZK_ERR_ARG, "earlier failure");
+    cuzk_bool in[8], out[256];
+    for (int i = 0; i < 8; i++) in[i] = cuzk_bool_constant(i & 1);
+    CHECK(cuzk_sha256(bad, out, in, 8) == CUZK_ERR_ARG);
+    cuzk_cs_free(bad);
+    hash_case(5, 0, CUZK_CS_CHECK);
+}
+
 static const test_case tests[] = {
+    {"failed_cs_keeps_thread_usable", test_failed_cs_keeps_thread_usable},
     {"sha_por", test_sha_por},
     {"compress_count", test_compress_count},
     {"blank_block", test_blank_block},

@@ -199,7 +199,8 @@ int cuzk_porep_job_new(cuzk_porep_job **out, const char *json, size_t len, uint6
 void cuzk_porep_job_free(cuzk_porep_job *j);
 const cuzk_porep_config *cuzk_porep_job_config(const cuzk_porep_job *j);
 uint32_t cuzk_porep_job_partitions(const cuzk_porep_job *j);
-/* The circuit context of partition k (valid while the job lives). */
+/* The circuit context of partition k.  out->wctx is allocated here: the
+ * caller frees it (free(out->wctx)) after synthesis; the job must outlive it. */
 int cuzk_porep_job_circuit(cuzk_porep_circuit_ctx *out, const cuzk_porep_job *j, uint32_t k);
 /* Public inputs of partition k (without ONE). */
 const cuzk_fr *cuzk_porep_job_inputs(const cuzk_porep_job *j, uint32_t k, size_t *n);

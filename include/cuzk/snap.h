@@ -116,7 +116,8 @@ void cuzk_snap_job_free(cuzk_snap_job *j);
 const cuzk_snap_info *cuzk_snap_job_info(const cuzk_snap_job *j);
 const cuzk_snap_shape *cuzk_snap_job_shape(const cuzk_snap_job *j);
 uint32_t cuzk_snap_job_partitions(const cuzk_snap_job *j);
-/* Circuit context of partition k (valid while the job lives). */
+/* The circuit context of partition k.  out->wctx is allocated here: the
+ * caller frees it (free(out->wctx)) after synthesis; the job must outlive it. */
 int cuzk_snap_job_circuit(cuzk_snap_circuit_ctx *out, const cuzk_snap_job *j, uint32_t k);
 /* Public inputs of partition k (4, without ONE). */
 const cuzk_fr *cuzk_snap_job_inputs(const cuzk_snap_job *j, uint32_t k, size_t *n);

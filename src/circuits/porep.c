@@ -209,7 +209,12 @@ int cuzk_porep_circuit(cuzk_cs *cs, void *ctx)
 {
     const cuzk_porep_circuit_ctx *c = ctx;
     bool vals = cuzk_cs_needs_values(cs);
-    if (!c || c->shape.nodes == 0) return cuzk_cs_set_error(cs, CUZK_ERR_ARG, "porep: no circuit shape");
+    cuzk_porep_shape chk;
+    if (!c || c->shape.nodes == 0 ||
+        cuzk_porep_shape_make(&chk, c->shape.nodes, c->shape.layers, c->shape.challenges, &c->shape.tree) ||
+        chk.comm_d_levels != c->shape.comm_d_levels)
+        return cuzk_cs_set_error(cs, CUZK_ERR_ARG,
+                                 "porep: no or unsupported circuit shape (use cuzk_porep_shape_*)");
     if (vals && !c->witness)
         return cuzk_cs_set_error(cs, CUZK_ERR_ARG, "porep: blank circuit needs SHAPE mode");
     porep_scratch *p = calloc(1, sizeof *p);

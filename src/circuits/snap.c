@@ -268,9 +268,10 @@ int cuzk_snap_circuit(cuzk_cs *cs, void *ctx)
     const cuzk_snap_circuit_ctx *c = ctx;
     bool vals = cuzk_cs_needs_values(cs);
     const cuzk_snap_shape *s = c ? &c->shape : NULL;
-    if (!s || !s->nodes || s->challenges > 86 || s->apex_leaves > CUZK_SNAP_MAX_APEX ||
-        s->partition_bits > 8 || s->challenge_bits > 63)
-        return cuzk_cs_set_error(cs, CUZK_ERR_ARG, "snap: no or unsupported circuit shape");
+    cuzk_snap_shape chk; /* the fixed scratch relies on a shape cuzk_snap_shape_for makes */
+    if (!s || !s->nodes || cuzk_snap_shape_for(&chk, s->sector_size, true) || memcmp(&chk, s, sizeof chk))
+        return cuzk_cs_set_error(cs, CUZK_ERR_ARG,
+                                 "snap: no or unsupported circuit shape (use cuzk_snap_shape_for)");
     if (vals && !c->witness)
         return cuzk_cs_set_error(cs, CUZK_ERR_ARG, "snap: blank circuit needs SHAPE mode");
     snap_scratch *p = calloc(1, sizeof *p);

@@ -120,6 +120,8 @@ static void me_reset(struct cuzk_multieq *me)
 int cuzk_multieq_begin(cuzk_cs *cs, cuzk_multieq **out)
 {
     struct cuzk_multieq *me = &tls_me;
+    int st = cuzk_cs_status(cs);
+    if (st) return st; /* nothing opened: a failed cs never holds the thread's accumulator */
     if (me->open) return cuzk_cs_set_error(cs, CUZK_ERR_ARG, "multieq: one is already open on this thread");
     me->cs = cs;
     me->open = true;

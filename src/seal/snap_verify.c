@@ -5,6 +5,7 @@
  * proof fails with a sentence instead of an unsatisfied circuit, and by
  * the test-sector updater to check what it writes.  The first failed
  * check names its field; nothing here is constant time (public data). */
+#include <stdio.h>
 #include <string.h>
 
 #include "cuzk/poseidon.h"
@@ -160,7 +161,8 @@ static int sv_label(const sv_ctx *v, uint32_t i, uint32_t c)
     uint8_t want[32];
     char msg[200] = "";
     int st = cuzk_snap_rho(&rho, v->phi, cuzk_snap_high(v->s, v->h, c), msg, sizeof msg);
-    if (!st) st = cuzk_snap_encode_node(want, cp->r_old.leaf, cp->d_new.leaf, &rho);
+    if (!st && (st = cuzk_snap_encode_node(want, cp->r_old.leaf, cp->d_new.leaf, &rho)))
+        snprintf(msg, sizeof msg, "a leaf of proof_r_old or proof_d_new is not a canonical field element");
     if (st) return cuzk_errf(v->err, v->err_len, st, "challenge_proofs[%u]: label update: %s", i, msg);
     if (memcmp(want, cp->r_new.leaf, 32))
         return cuzk_errf(

@@ -54,9 +54,13 @@ int cli_u64(uint64_t *out, const char *s, const char *what)
 int cli_write_file(const char *path, const void *b, size_t n)
 {
     FILE *f = fopen(path, "wb");
-    if (!f || fwrite(b, 1, n, f) != n || fclose(f)) {
+    if (!f) {
         fprintf(stderr, "cuzk-bench: cannot write %s: %s\n", path, strerror(errno));
-        if (f) fclose(f);
+        return 1;
+    }
+    bool short_write = fwrite(b, 1, n, f) != n;
+    if (fclose(f) || short_write) { /* fclose flushes: a full disk shows here */
+        fprintf(stderr, "cuzk-bench: cannot write %s: %s\n", path, strerror(errno));
         return 1;
     }
     return 0;
