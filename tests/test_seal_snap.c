@@ -634,6 +634,7 @@ static void test_input_forms(void)
     char want[96];
     snprintf(want, sizeof want, "partition proof 2 (from byte %zu of %zu): snap proof truncated", 2 * len,
              3 * len - 1);
+    if (!strstr(err, want)) printf("  want '%s', got '%s'\n", want, err);
     CHECK(strstr(err, want) != NULL);
     /* a raw proof whose comm_c starts with '[' is still bincode */
     cat[0] = '[';

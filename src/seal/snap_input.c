@@ -263,15 +263,21 @@ int cuzk_snap_vanilla_decode(cuzk_snap_partition_proof ***out, size_t *n, const 
         return si_finish(&l, out, n);
     }
     if (!si_json(&l, buf, len)) return si_finish(&l, out, n);
-    /* not valid JSON: maybe bincode whose comm_c starts with '['; keep the
-     * JSON error when that fails too */
-    char json_err[512];
+    /* not valid JSON: maybe bincode whose comm_c starts with '['.  When that
+     * fails too, report the form the bytes look like: JSON for text, the
+     * bincode error for binary data. */
+    char json_err[512], bin_err[512] = "";
     snprintf(json_err, sizeof json_err, "%s", err ? err : "");
     int json_st = l.st;
     cuzk_snap_vanilla_free(l.v, l.n);
-    if ((st = si_start(&l, out, n, s, max_partitions, NULL, 0)))
+    if ((st = si_start(&l, out, n, s, max_partitions, bin_err, sizeof bin_err)))
         return cuzk_errf(err, err_len, st, "out of memory");
     if (!si_bincode(&l, buf, len)) return si_finish(&l, out, n);
+    int bin_st = l.st;
     cuzk_snap_vanilla_free(l.v, l.n);
-    return cuzk_errf(err, err_len, json_st, "%s", json_err);
+    bool text = true;
+    for (size_t i = 0; i < len && text; i++)
+        text = (buf[i] >= 0x20 && buf[i] < 0x7f) || buf[i] == '\n' || buf[i] == '\r' || buf[i] == '\t';
+    return text ? cuzk_errf(err, err_len, json_st, "%s", json_err)
+                : cuzk_errf(err, err_len, bin_st, "%s", bin_err);
 }
