@@ -67,4 +67,22 @@ typedef struct {
 } g16_cli_info;
 int g16_cli_circuit_info(const g16_cli_info *inf, cuzk_circuit_fn fn, void *ctx, bool json);
 
+/* Prove every partition of a Filecoin job and write the proofs
+ * (partition-major, 192 bytes each) and, if inputs_out, the public inputs
+ * (32-byte LE Fr, no ONE, partition-major).  synth(ctx, k, &cs) makes
+ * partition k's PROVE-mode cs; inputs(ctx, k, &n) its verifier-computed
+ * inputs; each proof is self-verified before anything is written (Curio
+ * stores Snap and PoSt proofs unverified).  A timing line per partition on
+ * stderr.  0, or 1 with a message. */
+typedef struct {
+    const char *params, *out, *inputs_out, *name;
+    unsigned threads;
+    bool deterministic, no_validate;
+    uint32_t partitions;
+    int (*synth)(void *ctx, uint32_t k, cuzk_cs **cs, char *err, size_t err_len);
+    const cuzk_fr *(*inputs)(void *ctx, uint32_t k, size_t *n);
+    void *ctx;
+} g16_cli_prove_job;
+int g16_cli_prove_partitions(const g16_cli_prove_job *job);
+
 #endif

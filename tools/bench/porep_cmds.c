@@ -232,21 +232,14 @@ static int rp_job(cuzk_porep_job **j, const rp_args *a, cuzk_par *par)
     return 0;
 }
 
-static int rp_write_inputs(const char *path, const cuzk_porep_job *j)
+static int rp_synth(void *ctx, uint32_t k, cuzk_cs **cs, char *err, size_t err_len)
 {
-    uint32_t parts = cuzk_porep_job_partitions(j);
-    size_t n = 0;
-    cuzk_porep_job_inputs(j, 0, &n);
-    uint8_t *b = malloc(32 * n * parts);
-    if (!b) return 1;
-    for (uint32_t k = 0; k < parts; k++) {
-        const cuzk_fr *in = cuzk_porep_job_inputs(j, k, &n);
-        for (size_t i = 0; i < n; i++)
-            cuzk_fr_to_bytes_le(b + 32 * (k * n + i), &in[i]);
-    }
-    int rc = cli_write_file(path, b, 32 * n * parts);
-    free(b);
-    return rc;
+    return cuzk_porep_job_synthesize(cs, ctx, k, CUZK_CS_PROVE, 0, err, err_len);
+}
+
+static const cuzk_fr *rp_inputs(void *ctx, uint32_t k, size_t *n)
+{
+    return cuzk_porep_job_inputs(ctx, k, n);
 }
 
 int cuzk_bench_porep_prove(int argc, char **argv)
@@ -262,75 +255,23 @@ int cuzk_bench_porep_prove(int argc, char **argv)
         return 2;
     }
     cuzk_porep_job *j = NULL;
-    cuzk_pool *pool = NULL;
-    cuzk_groth16_params *p = NULL;
-    uint8_t *proofs = NULL;
-    char err[CUZK_G16_ERR_LEN] = "";
-    rc = 1;
-    if (cuzk_pool_create(&pool, (unsigned)a.threads) || rp_job(&j, &a, cuzk_pool_par(pool))) goto done;
-    a.cfg = *cuzk_porep_job_config(j);
-    cuzk_groth16_load_opts lo = {.flags = a.no_validate ? CUZK_G16_LOAD_NO_VALIDATE : 0u,
-                                 .par = cuzk_pool_par(pool),
-                                 .err = err,
-                                 .err_len = sizeof err};
-    double t0 = cli_now();
-    if (cuzk_groth16_params_load(&p, a.params, &lo)) {
-        fprintf(stderr, "cuzk-bench prove: %s: %s\n", a.params, err);
-        goto done;
-    }
-    double t_load = cli_now() - t0;
-    if (cuzk_groth16_params_is_test(p))
-        fprintf(stderr, "cuzk-bench prove: WARNING: %s are TEST parameters\n", a.params);
-    uint32_t parts = cuzk_porep_job_partitions(j);
-    proofs = malloc((size_t)parts * CUZK_G16_PROOF_BYTES);
-    if (!proofs) goto done;
-    for (uint32_t k = 0; k < parts; k++) {
-        cuzk_groth16_timings tm = {0};
-        cuzk_groth16_prove_opts o = {.deterministic = a.det,
-                                     .par = cuzk_pool_par(pool),
-                                     .timings = &tm,
-                                     .err = err,
-                                     .err_len = sizeof err};
-        double t1 = cli_now();
-        cuzk_cs *cs = NULL;
-        if (cuzk_porep_job_synthesize(&cs, j, k, CUZK_CS_PROVE, 0, err, sizeof err)) {
-            fprintf(stderr, "cuzk-bench prove: %s\n", err);
-            goto done;
-        }
-        double t_syn = cli_now() - t1;
-        cuzk_groth16_witness w;
-        uint8_t(*pk)[CUZK_G16_PROOF_BYTES] = (uint8_t(*)[CUZK_G16_PROOF_BYTES])(proofs + (size_t)k * 192);
-        int st = cuzk_groth16_witness_from_cs(&w, cs);
-        if (!st) st = cuzk_groth16_prove(pk, p, &w, 1, &o);
-        cuzk_cs_free(cs);
-        bool ok = false;
-        size_t n;
-        const cuzk_fr *in = cuzk_porep_job_inputs(j, k, &n);
-        if (!st) {
-            cuzk_groth16_pvk pvk;
-            cuzk_groth16_pvk_prepare(&pvk, cuzk_groth16_params_vk(p));
-            st = cuzk_groth16_verify(&ok, &pvk, *pk, in, n, err, sizeof err);
-        }
-        if (st || !ok) {
-            fprintf(stderr, "cuzk-bench prove: partition %u: %s\n", k,
-                    st ? err : "the proof does not self-verify");
-            goto done;
-        }
-        fprintf(stderr,
-                "prove: %s partition %u/%u: synthesis %.3f s, prove %.3f s (h ntt %.3f, msm h %.3f l %.3f a "
-                "%.3f b1 %.3f "
-                "b2 %.3f), self-verified; params load %.3f s, %llu threads\n",
-                a.cfg.info.name, k + 1, parts, t_syn, tm.total, tm.h_ntt, tm.msm_h, tm.msm_l, tm.msm_a,
-                tm.msm_b_g1, tm.msm_b_g2, t_load, (unsigned long long)a.threads);
-    }
-    if (cli_write_file(a.out, proofs, (size_t)parts * CUZK_G16_PROOF_BYTES)) goto done;
-    if (a.inputs_out && rp_write_inputs(a.inputs_out, j)) goto done;
-    printf("%s\n", a.out);
-    rc = 0;
-done:
-    free(proofs);
-    cuzk_groth16_params_free(p);
+    cuzk_pool *pool = NULL; /* the native checks of the C1 run on it too */
+    if (cuzk_pool_create(&pool, (unsigned)a.threads)) return 1;
+    rc = rp_job(&j, &a, cuzk_pool_par(pool));
     cuzk_pool_destroy(pool);
+    if (rc) return rc;
+    g16_cli_prove_job pj = {.params = a.params,
+                            .out = a.out,
+                            .inputs_out = a.inputs_out,
+                            .name = cuzk_porep_job_config(j)->info.name,
+                            .threads = (unsigned)a.threads,
+                            .deterministic = a.det,
+                            .no_validate = a.no_validate,
+                            .partitions = cuzk_porep_job_partitions(j),
+                            .synth = rp_synth,
+                            .inputs = rp_inputs,
+                            .ctx = j};
+    rc = g16_cli_prove_partitions(&pj);
     cuzk_porep_job_free(j);
     return rc;
 }

@@ -251,6 +251,16 @@ static int sn_job(cuzk_snap_job **j, const sn_args *a)
     return rc;
 }
 
+static int sn_synth(void *ctx, uint32_t k, cuzk_cs **cs, char *err, size_t err_len)
+{
+    return cuzk_snap_job_synthesize(cs, ctx, k, CUZK_CS_PROVE, 0, err, err_len);
+}
+
+static const cuzk_fr *sn_inputs(void *ctx, uint32_t k, size_t *n)
+{
+    return cuzk_snap_job_inputs(ctx, k, n);
+}
+
 int cuzk_bench_snap_prove(int argc, char **argv)
 {
     sn_args a = {0};
@@ -265,77 +275,19 @@ int cuzk_bench_snap_prove(int argc, char **argv)
         return 2;
     }
     cuzk_snap_job *j = NULL;
-    cuzk_pool *pool = NULL;
-    cuzk_groth16_params *p = NULL;
-    uint8_t *proofs = NULL;
-    char err[CUZK_G16_ERR_LEN] = "";
     if ((rc = sn_job(&j, &a))) return rc;
-    rc = 1;
-    if (cuzk_pool_create(&pool, (unsigned)a.threads)) goto done;
-    cuzk_groth16_load_opts lo = {.flags = a.no_validate ? CUZK_G16_LOAD_NO_VALIDATE : 0u,
-                                 .par = cuzk_pool_par(pool),
-                                 .err = err,
-                                 .err_len = sizeof err};
-    double t0 = cli_now();
-    if (cuzk_groth16_params_load(&p, a.params, &lo)) {
-        fprintf(stderr, "cuzk-bench prove: %s: %s\n", a.params, err);
-        goto done;
-    }
-    double t_load = cli_now() - t0;
-    uint32_t parts = cuzk_snap_job_partitions(j);
-    proofs = malloc((size_t)parts * CUZK_G16_PROOF_BYTES);
-    if (!proofs) goto done;
-    cuzk_groth16_pvk pvk;
-    cuzk_groth16_pvk_prepare(&pvk, cuzk_groth16_params_vk(p));
-    for (uint32_t k = 0; k < parts; k++) {
-        cuzk_groth16_timings tm = {0};
-        cuzk_groth16_prove_opts o = {.deterministic = a.det, .par = cuzk_pool_par(pool), .timings = &tm};
-        double t1 = cli_now();
-        cuzk_cs *cs = NULL;
-        if (cuzk_snap_job_synthesize(&cs, j, k, CUZK_CS_PROVE, 0, err, sizeof err)) {
-            fprintf(stderr, "cuzk-bench prove: %s\n", err);
-            goto done;
-        }
-        double t_syn = cli_now() - t1;
-        uint8_t *pk = proofs + (size_t)k * CUZK_G16_PROOF_BYTES;
-        int st = cuzk_groth16_prove_cs(pk, p, cs, &o, "snap", err, sizeof err);
-        cuzk_cs_free(cs);
-        bool ok = false;
-        size_t n;
-        const cuzk_fr *in = cuzk_snap_job_inputs(j, k, &n);
-        if (!st) st = cuzk_groth16_verify(&ok, &pvk, pk, in, n, err, sizeof err);
-        if (st || !ok) { /* Curio stores Snap proofs unverified: never hand out a bad one */
-            fprintf(stderr, "cuzk-bench prove: partition %u: %s\n", k,
-                    st ? err : "the proof does not self-verify");
-            goto done;
-        }
-        fprintf(stderr,
-                "prove: %s partition %u/%u: synthesis %.3f s, prove %.3f s (h ntt %.3f, msm h %.3f l %.3f a "
-                "%.3f b1 "
-                "%.3f b2 %.3f), self-verified; params load %.3f s\n",
-                a.info->name, k + 1, parts, t_syn, tm.total, tm.h_ntt, tm.msm_h, tm.msm_l, tm.msm_a,
-                tm.msm_b_g1, tm.msm_b_g2, t_load);
-    }
-    if (cli_write_file(a.out, proofs, (size_t)parts * CUZK_G16_PROOF_BYTES)) goto done;
-    if (a.inputs_out) {
-        uint8_t *b = malloc(32 * 4 * (size_t)parts);
-        if (!b) goto done;
-        for (uint32_t k = 0; k < parts; k++) {
-            size_t n;
-            const cuzk_fr *in = cuzk_snap_job_inputs(j, k, &n);
-            for (size_t i = 0; i < n; i++)
-                cuzk_fr_to_bytes_le(b + 32 * (4 * k + i), &in[i]);
-        }
-        int w = cli_write_file(a.inputs_out, b, 32 * 4 * (size_t)parts);
-        free(b);
-        if (w) goto done;
-    }
-    printf("%s\n", a.out);
-    rc = 0;
-done:
-    free(proofs);
-    cuzk_groth16_params_free(p);
-    cuzk_pool_destroy(pool);
+    g16_cli_prove_job pj = {.params = a.params,
+                            .out = a.out,
+                            .inputs_out = a.inputs_out,
+                            .name = a.info->name,
+                            .threads = (unsigned)a.threads,
+                            .deterministic = a.det,
+                            .no_validate = a.no_validate,
+                            .partitions = cuzk_snap_job_partitions(j),
+                            .synth = sn_synth,
+                            .inputs = sn_inputs,
+                            .ctx = j};
+    rc = g16_cli_prove_partitions(&pj);
     cuzk_snap_job_free(j);
     return rc;
 }
