@@ -82,6 +82,9 @@ typedef enum {
 } cuzk_proof_kind;
 #define CUZK_PROOF_KINDS 6
 /* "porep", "snap", "window_post", "winning_post", "test", "unspecified". */
+/* The Rust daemon's strings (QueueStatus, GPUStatus, /status): "porep-c2",
+ * "snap-update", "window-post", "winning-post"; others as above. */
+const char *cuzk_proof_kind_rust_name(cuzk_proof_kind k);
 const char *cuzk_proof_kind_name(cuzk_proof_kind k);
 
 /* Values equal to the wire enum Priority.  DEFAULT (0) = per-kind default:

@@ -18,8 +18,14 @@ static atomic_int g_level = CUZK_LOG_INFO;
 /* One line = one fputs under this lock, so lines from threads never mix. */
 static pthread_mutex_t g_log_mu = PTHREAD_MUTEX_INITIALIZER;
 
-void cuzk_log_set_level(cuzk_log_level level) { atomic_store(&g_level, (int)level); }
-cuzk_log_level cuzk_log_get_level(void) { return (cuzk_log_level)atomic_load(&g_level); }
+void cuzk_log_set_level(cuzk_log_level level)
+{
+    atomic_store(&g_level, (int)level);
+}
+cuzk_log_level cuzk_log_get_level(void)
+{
+    return (cuzk_log_level)atomic_load(&g_level);
+}
 
 static const char *const level_names[] = {"error", "warn", "info", "debug", "trace"};
 
@@ -47,9 +53,9 @@ void cuzk_log(cuzk_log_level level, const char *job_id, const char *fmt, ...)
     struct tm tm;
     gmtime_r(&ts.tv_sec, &tm);
     static const char *const tags[] = {"ERROR", "WARN ", "INFO ", "DEBUG", "TRACE"};
-    int n = snprintf(line, sizeof line, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ %s ",
-                     tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
-                     tm.tm_sec, ts.tv_nsec / 1000000, tags[level < 5 ? level : 4]);
+    int n = snprintf(line, sizeof line, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ %s ", tm.tm_year + 1900,
+                     tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000,
+                     tags[level < 5 ? level : 4]);
     if (job_id && *job_id && n > 0 && (size_t)n < sizeof line)
         n += snprintf(line + n, sizeof line - (size_t)n, "[%s] ", job_id);
     if (n > 0 && (size_t)n < sizeof line) {
@@ -67,46 +73,84 @@ void cuzk_log(cuzk_log_level level, const char *job_id, const char *fmt, ...)
 const char *cuzk_engine_strerror(int code)
 {
     switch (code) {
-    case CUZK_ENGINE_ERR_NOT_FOUND: return "not found (unknown or expired job id, or unknown circuit id)";
-    case CUZK_ENGINE_ERR_SHUTDOWN: return "the engine is shutting down and accepts no new work";
-    case CUZK_ENGINE_ERR_BUSY: return "the SRS entry is in use by a running job";
-    case CUZK_ENGINE_ERR_CANCELLED: return "cancelled";
-    case CUZK_ENGINE_ERR_ABANDONED: return "the caller abandoned the wait";
-    case CUZK_ENGINE_ERR_TOO_BIG: return "the work needs more memory than the whole budget";
-    case CUZK_ENGINE_ERR_EXISTS: return "request_id in use by a running job with different content";
-    default: return cuzk_strerror(code);
+    case CUZK_ENGINE_ERR_NOT_FOUND:
+        return "not found (unknown or expired job id, or unknown circuit id)";
+    case CUZK_ENGINE_ERR_SHUTDOWN:
+        return "the engine is shutting down and accepts no new work";
+    case CUZK_ENGINE_ERR_BUSY:
+        return "the SRS entry is in use by a running job";
+    case CUZK_ENGINE_ERR_CANCELLED:
+        return "cancelled";
+    case CUZK_ENGINE_ERR_ABANDONED:
+        return "the caller abandoned the wait";
+    case CUZK_ENGINE_ERR_TOO_BIG:
+        return "the work needs more memory than the whole budget";
+    case CUZK_ENGINE_ERR_EXISTS:
+        return "request_id in use by a running job with different content";
+    default:
+        return cuzk_strerror(code);
     }
 }
 
 const char *cuzk_proof_kind_name(cuzk_proof_kind k)
 {
     switch (k) {
-    case CUZK_PROOF_POREP: return "porep";
-    case CUZK_PROOF_SNAP: return "snap";
-    case CUZK_PROOF_WINDOW_POST: return "window_post";
-    case CUZK_PROOF_WINNING_POST: return "winning_post";
-    case CUZK_PROOF_TEST: return "test";
-    default: return "unspecified";
+    case CUZK_PROOF_POREP:
+        return "porep";
+    case CUZK_PROOF_SNAP:
+        return "snap";
+    case CUZK_PROOF_WINDOW_POST:
+        return "window_post";
+    case CUZK_PROOF_WINNING_POST:
+        return "winning_post";
+    case CUZK_PROOF_TEST:
+        return "test";
+    default:
+        return "unspecified";
+    }
+}
+
+const char *cuzk_proof_kind_rust_name(cuzk_proof_kind k)
+{
+    switch (k) {
+    case CUZK_PROOF_POREP:
+        return "porep-c2";
+    case CUZK_PROOF_SNAP:
+        return "snap-update";
+    case CUZK_PROOF_WINDOW_POST:
+        return "window-post";
+    case CUZK_PROOF_WINNING_POST:
+        return "winning-post";
+    default:
+        return cuzk_proof_kind_name(k);
     }
 }
 
 cuzk_priority cuzk_priority_default(cuzk_proof_kind k)
 {
     switch (k) {
-    case CUZK_PROOF_WINNING_POST: return CUZK_PRIO_CRITICAL;
-    case CUZK_PROOF_WINDOW_POST: return CUZK_PRIO_HIGH;
-    default: return CUZK_PRIO_NORMAL;
+    case CUZK_PROOF_WINNING_POST:
+        return CUZK_PRIO_CRITICAL;
+    case CUZK_PROOF_WINDOW_POST:
+        return CUZK_PRIO_HIGH;
+    default:
+        return CUZK_PRIO_NORMAL;
     }
 }
 
 const char *cuzk_job_status_name(cuzk_job_status s)
 {
     switch (s) {
-    case CUZK_JOB_COMPLETED: return "COMPLETED";
-    case CUZK_JOB_FAILED: return "FAILED";
-    case CUZK_JOB_CANCELLED: return "CANCELLED";
-    case CUZK_JOB_TIMEOUT: return "TIMEOUT";
-    default: return "UNKNOWN";
+    case CUZK_JOB_COMPLETED:
+        return "COMPLETED";
+    case CUZK_JOB_FAILED:
+        return "FAILED";
+    case CUZK_JOB_CANCELLED:
+        return "CANCELLED";
+    case CUZK_JOB_TIMEOUT:
+        return "TIMEOUT";
+    default:
+        return "UNKNOWN";
     }
 }
 

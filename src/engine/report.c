@@ -305,6 +305,57 @@ static const char *part_state_name(int s)
     return s >= 0 && s <= P_DROPPED ? n[s] : "?";
 }
 
+/* The Rust daemon's /status fields (curio-compat.md), for operator UIs
+ * written against it: uptime_secs, (memory{total,used,available}_bytes is
+ * merged into our "memory" object above),
+ * synthesis{max_concurrent, active}, pipelines (running jobs with their
+ * partitions), gpu_workers (here the CPU prover as worker 0, ordinal -1),
+ * allocations{srs, pce}, counters, buffers.  Caller holds e->mu. */
+static void rust_status_fields(cuzk_engine *e, sbuf *b, uint64_t now)
+{
+    size_t active = 0;
+    for (size_t i = 0; i < e->n_synth_workers; i++)
+        active += strcmp(e->synth[i].info.state, "idle") != 0;
+    sb_printf(b,
+              ",\"uptime_secs\":%llu,\"synthesis\":{\"max_concurrent\":%zu,\"active\":%zu},\"pipelines\":[",
+              (unsigned long long)((now - e->t_create) / 1000), e->n_synth_workers, active);
+    bool first = true;
+    for (job *j = e->jobs_head; j; j = j->next) {
+        if (j->status != CUZK_JOB_UNKNOWN || !j->t_start || !j->parts) continue;
+        sb_printf(b, "%s{\"job_id\":\"", first ? "" : ",");
+        first = false;
+        sb_json_str(b, j->id);
+        sb_printf(b,
+                  "\",\"proof_kind\":\"%s\",\"started_secs_ago\":%llu,\"total_partitions\":%zu,"
+                  "\"partitions_done\":%zu,\"partitions\":[",
+                  cuzk_proof_kind_rust_name(j->kind), (unsigned long long)((now - j->t_start) / 1000),
+                  j->nparts, j->n_done);
+        for (size_t k = 0; k < j->nparts; k++)
+            sb_printf(b, "%s{\"index\":%zu,\"state\":\"%s\",\"synth_ms\":%llu,\"gpu_ms\":%llu}", k ? "," : "",
+                      k, part_state_name(j->parts[k].state), (unsigned long long)j->parts[k].synth_ms,
+                      (unsigned long long)j->parts[k].prove_ms);
+        sb_printf(b, "]}");
+    }
+    sb_printf(b, "],\"gpu_workers\":[{\"worker_id\":0,\"gpu_ordinal\":-1,\"state\":\"%s\",\"current_job\":\"",
+              e->prover.info.state);
+    sb_json_str(b, e->prover.info.job_id);
+    sb_printf(b, "\",\"current_partition\":null,\"busy_secs\":0}],\"allocations\":{\"srs\":[");
+    first = true;
+    for (srs_entry *s = e->srs; s; s = s->next) {
+        if (s->tier == CUZK_SRS_COLD) continue;
+        sb_printf(b, "%s\"", first ? "" : ",");
+        first = false;
+        sb_json_str(b, s->id);
+        sb_printf(b, "\"");
+    }
+    uint64_t done = 0, failed = 0;
+    for (int k = 0; k < CUZK_PROOF_KINDS; k++)
+        done += e->stats[k].completed, failed += e->stats[k].failed;
+    sb_printf(b,
+              "],\"pce\":[]},\"counters\":{\"proofs_completed\":%llu,\"proofs_failed\":%llu},\"buffers\":{}",
+              (unsigned long long)done, (unsigned long long)failed);
+}
+
 int cuzk_engine_status_json(cuzk_engine *e, char **out, size_t *len)
 {
     if (!e || !out) return CUZK_ERR_ARG;
@@ -314,11 +365,14 @@ int cuzk_engine_status_json(cuzk_engine *e, char **out, size_t *len)
     sbuf b = {0};
     sb_printf(&b,
               "{\"uptime_seconds\":%llu,\"completed\":%llu,\"failed\":%llu,\"cancelled\":%llu,"
-              "\"memory\":{\"used\":%llu,\"limit\":%llu},\"srs_bytes\":{\"hot\":%llu,"
+              "\"memory\":{\"used\":%llu,\"limit\":%llu,\"total_bytes\":%llu,\"used_bytes\":%llu,"
+              "\"available_bytes\":%llu},\"srs_bytes\":{\"hot\":%llu,"
               "\"warm\":%llu,\"cold\":%llu},\"queues\":[",
               (unsigned long long)st.uptime_s, (unsigned long long)st.completed,
               (unsigned long long)st.failed, (unsigned long long)st.cancelled,
               (unsigned long long)st.memory_used, (unsigned long long)st.memory_limit,
+              (unsigned long long)st.memory_limit, (unsigned long long)st.memory_used,
+              (unsigned long long)(st.memory_limit > st.memory_used ? st.memory_limit - st.memory_used : 0),
               (unsigned long long)st.srs_bytes[0], (unsigned long long)st.srs_bytes[1],
               (unsigned long long)st.srs_bytes[2]);
     for (int k = 1; k < CUZK_PROOF_KINDS; k++)
@@ -369,7 +423,9 @@ int cuzk_engine_status_json(cuzk_engine *e, char **out, size_t *len)
                       (unsigned long long)j->parts[k].synth_ms, (unsigned long long)j->parts[k].prove_ms);
         sb_printf(&b, "]}");
     }
+    sb_printf(&b, "]");
+    rust_status_fields(e, &b, now);
     pthread_mutex_unlock(&e->mu);
-    sb_printf(&b, "]}\n");
+    sb_printf(&b, "}\n");
     return sb_finish(&b, out, len);
 }

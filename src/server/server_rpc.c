@@ -38,24 +38,6 @@ int srv_grpc_code(int rc)
     }
 }
 
-/* QueueStatus / GPUStatus kind strings as the Rust daemon writes them
- * (dashboards match on them). */
-static const char *wire_kind_name(cuzk_proof_kind k)
-{
-    switch (k) {
-    case CUZK_PROOF_POREP:
-        return "porep-c2";
-    case CUZK_PROOF_SNAP:
-        return "snap-update";
-    case CUZK_PROOF_WINDOW_POST:
-        return "window-post";
-    case CUZK_PROOF_WINNING_POST:
-        return "winning-post";
-    default:
-        return cuzk_proof_kind_name(k);
-    }
-}
-
 static void reply_engine_error(srv_call *c, int rc, const char *what, const char *err)
 {
     char msg[768];
@@ -211,7 +193,7 @@ void srv_handle_status(srv_call *c)
     for (size_t i = 0; i < st.n_workers; i++)
         if (!strcmp(st.workers[i].name, "prover") && st.workers[i].job_id[0]) {
             gpu.current_job_id = st.workers[i].job_id;
-            gpu.current_proof_kind = (char *)wire_kind_name(st.workers[i].kind);
+            gpu.current_proof_kind = (char *)cuzk_proof_kind_rust_name(st.workers[i].kind);
         }
     resp.n_gpus = 1;
     resp.gpus = gpus;
@@ -242,7 +224,7 @@ void srv_handle_status(srv_call *c)
         bool wire = kind >= CUZK_PROOF_POREP && kind <= CUZK_PROOF_WINNING_POST;
         if (!wire && !qi->pending && !qi->in_progress) continue;
         cuzk__v1__queue_status__init(&q[nq]);
-        q[nq].proof_kind = (char *)wire_kind_name(kind);
+        q[nq].proof_kind = (char *)cuzk_proof_kind_rust_name(kind);
         q[nq].pending = qi->pending;
         q[nq].in_progress = qi->in_progress;
         qp[nq] = &q[nq];

@@ -8,6 +8,7 @@ Shares the stubs, the Daemon launcher and the chain test provider setup of
 tests/daemon/test_daemon.py (imported, not re-run).
 """
 import os
+import json
 import re
 import shutil
 import subprocess
@@ -237,6 +238,19 @@ class TestRustObservability(td.DaemonCase):
         import urllib.request
         with urllib.request.urlopen("http://127.0.0.1:%d/status" % self.d.http_port, timeout=10) as r:
             self.assertEqual(r.headers.get("Access-Control-Allow-Origin"), "*")
+            doc = json.loads(r.read())
+        # the Rust /status fields an operator UI reads, beside ours
+        for key in ("uptime_secs", "memory", "synthesis", "pipelines", "gpu_workers", "allocations", "counters",
+                    "buffers"):
+            self.assertIn(key, doc)
+        for key in ("total_bytes", "used_bytes", "available_bytes"):
+            self.assertIsInstance(doc["memory"][key], int)
+        self.assertEqual(set(doc["synthesis"]), {"max_concurrent", "active"})
+        self.assertEqual(doc["gpu_workers"][0]["worker_id"], 0)
+        self.assertEqual(set(doc["allocations"]), {"srs", "pce"})
+        self.assertEqual(doc["counters"]["proofs_completed"], st.total_proofs_completed)
+        self.assertEqual(doc["counters"]["proofs_failed"], st.total_proofs_failed)
+        self.assertEqual(doc["pipelines"], [])  # nothing running now
 
 
 if __name__ == "__main__":
