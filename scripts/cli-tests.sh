@@ -97,6 +97,39 @@ check point-usage-two-hex 2 "$BIN/cuzk-bench" point --g1 "$G1" "$G1"
 check point-usage-bad-flag 2 "$BIN/cuzk-bench" point --g3 "$G1"
 check usage-no-command 2 "$BIN/cuzk-bench"
 check usage-unknown-command 2 "$BIN/cuzk-bench" no_such_command
+# The Rust cuzk-bench's global options and spellings (no daemon needed: the
+# address shows in the connection error; bad values exit 2 before connecting).
+check version 0 "$BIN/cuzk-bench" --version
+expect_out version-text "^cuzk-bench [0-9]+\.[0-9]+"
+check help-command 0 "$BIN/cuzk-bench" help
+expect_out help-lists-synth-only "synth-only --c1"
+check help-one-command 0 "$BIN/cuzk-bench" help batch
+expect_out help-one-command-text "^usage: cuzk-bench batch .*-j C"
+check command-help 0 "$BIN/cuzk-bench" preload --help
+expect_out command-help-text "^usage: cuzk-bench preload"
+check usage-unknown-global 2 "$BIN/cuzk-bench" --no-such-global status
+if "$BIN/cuzk-bench" help status >/dev/null 2>&1; then # built with the gRPC client
+  check global-addr 1 "$BIN/cuzk-bench" -a unix:///nonexistent-cuzk-bcompat.sock --log-level debug status
+  expect_out global-addr-used "nonexistent-cuzk-bcompat"
+  check global-addr-http 1 "$BIN/cuzk-bench" --addr http://127.0.0.1:1/ preload -c porep-32g
+  expect_out global-addr-http-used "127\.0\.0\.1:1"
+  check command-addr-wins 1 env CUZK_ADDR=unix:///nonexistent-a.sock "$BIN/cuzk-bench" status \
+    --addr unix:///nonexistent-b.sock
+  expect_out command-addr-wins-used "nonexistent-b"
+  check rust-type-bad 2 "$BIN/cuzk-bench" single -t bogus --c1 /dev/null
+  expect_out rust-type-bad-lists "porep-c2, seal-commit.*wpost.*winningpost"
+  for t in porep porep-c2 seal-commit snap snap-deals update wpost window-post windowpost winning winning-post \
+    winningpost; do # a good -t gets as far as the missing input
+    check rust-type-$t 2 "$BIN/cuzk-bench" single -t $t --sector-num 3
+    expect_out rust-type-$t-parsed "^no input"
+  done
+  check rust-sector-num-bad 2 "$BIN/cuzk-bench" batch --type porep --sector-num x -c 2 -j 1
+  expect_out rust-sector-num-bad-why "^--sector-num: expected an unsigned integer"
+  check rust-batch-c-j 2 "$BIN/cuzk-bench" batch -t porep --vanilla-text x -c 0 -j 1
+  expect_out rust-batch-c-j-parsed "count >= 1"
+else
+  echo "SKIPPED global-addr, rust-type-*: cuzk-bench built without the gRPC client"
+fi
 check point-usage-both-groups 2 "$BIN/cuzk-bench" point --g1 --g2 "$G1"
 
 # ---- Groth16 round trip through the CLI (setup -> prove -> verify -> export) -----
@@ -190,6 +223,10 @@ done
 check porep-synth-check-ni-partition-12 0 "$BIN/cuzk-bench" synth --circuit porep --c1 "$T/porep-15/c1.json" \
   --partition 12 --mode check
 check porep-synth-not-c1 1 "$BIN/cuzk-bench" synth --circuit porep --c1 "$T/porep-5/summary.json" --mode check
+# The Rust cuzk-bench's synth-only: synth --circuit porep, -i N runs (one timing line each).
+check porep-synth-only 0 "$BIN/cuzk-bench" synth-only --c1 "$T/porep-5/c1.json" -i 2 --partition 0 --mode check
+check porep-synth-only-runs 0 test "$(grep -c ' check: ' <<<"$out")" = 2
+check porep-synth-only-bad-i 2 "$BIN/cuzk-bench" synth-only --c1 "$T/porep-5/c1.json" -i 0
 
 # 2 KiB round trip: setup (cached, ~5 minutes) -> prove -> verify with summary.json's values.
 PPC=${CUZK_POREP_TEST_PARAMS:-$HOME/.cache/cuzk/test-params-porep-2k}

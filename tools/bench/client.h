@@ -25,6 +25,8 @@ typedef struct client_req {
  * request options at argv[*i]: --kind K, --vanilla FILE (repeatable),
  * --vanilla-text STR, --sector-size S, --registered-proof N, --priority P,
  * --request-id ID, --sector N, --miner-id N, --randomness HEX,
+ * Rust cuzk-bench spellings: -t/--type K (porep-c2, seal-commit, snap-deals,
+ * update, wpost, windowpost, winning, winningpost ...), --sector-num N,
  * --partition K, --c1 FILE (PoRep), --comm-r-old/--comm-r-new/--comm-d-new HEX
  * (SnapDeals).  1 consumed, 0 not ours, -1 bad value (printed). */
 void client_req_init(client_req *r);
@@ -34,7 +36,7 @@ int client_req_check(const client_req *r);
 void client_req_free(client_req *r);
 
 /* Opens the connection or prints why not.  addr NULL = $CUZK_ADDR or the
- * default. */
+ * default; http(s)://host:port (the Rust bench's form) means host:port. */
 cuzk_rpc_client *client_open(const char *addr);
 
 /* Prove r once; returns the gRPC code; on OK *resp is the result. */

@@ -7,7 +7,8 @@
 #include "bench.h"
 #include "client.h"
 
-/* Parses --addr, --timeout-ms, --json and up to one positional argument. */
+/* Parses --addr, --timeout-ms, --json and up to one positional argument
+ * (also as -c/--circuit-id ID, the Rust bench's preload spelling). */
 typedef struct {
     const char *addr, *arg;
     uint64_t timeout_ms, repeat;
@@ -18,11 +19,19 @@ static int admin_args(admin_opts *o, int argc, char **argv, const char *cmd, boo
 {
     memset(o, 0, sizeof *o);
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--addr") && i + 1 < argc) o->addr = argv[++i];
-        else if (!strcmp(argv[i], "--timeout-ms") && i + 1 < argc) o->timeout_ms = strtoull(argv[++i], NULL, 10);
-        else if (!strcmp(argv[i], "--json")) o->json = true;
-        else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) o->repeat = strtoull(argv[++i], NULL, 10);
-        else if (argv[i][0] != '-' && !o->arg) o->arg = argv[i];
+        if (!strcmp(argv[i], "--addr") && i + 1 < argc)
+            o->addr = argv[++i];
+        else if (!strcmp(argv[i], "--timeout-ms") && i + 1 < argc)
+            o->timeout_ms = strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--json"))
+            o->json = true;
+        else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
+            o->repeat = strtoull(argv[++i], NULL, 10);
+        else if ((!strcmp(argv[i], "-c") || !strcmp(argv[i], "--circuit-id")) && i + 1 < argc && !o->arg &&
+                 (!strcmp(cmd, "preload") || !strcmp(cmd, "evict")))
+            o->arg = argv[++i];
+        else if (argv[i][0] != '-' && !o->arg)
+            o->arg = argv[i];
         else {
             fprintf(stderr, "%s: unexpected argument '%s'\n", cmd, argv[i]);
             return -1;
@@ -63,8 +72,8 @@ int cmd_status(int argc, char **argv)
         char err[512];
         double t0 = client_now();
         for (uint64_t i = 0; i < o.repeat; i++) {
-            int code = cuzk_rpc_call(c, CUZK_RPC_STATUS, &req.base, &cuzk__v1__get_status_response__descriptor, &m,
-                                     10000, err, sizeof err);
+            int code = cuzk_rpc_call(c, CUZK_RPC_STATUS, &req.base,
+                                     &cuzk__v1__get_status_response__descriptor, &m, 10000, err, sizeof err);
             if (code) {
                 fprintf(stderr, "status: %s: %s\n", cuzk_rpc_code_name(code), err);
                 cuzk_rpc_client_close(c);
@@ -88,7 +97,8 @@ int cmd_status(int argc, char **argv)
            (unsigned long long)s->pinned_memory_limit_bytes);
     for (size_t i = 0; i < s->n_gpus; i++)
         printf("device %u %s: job %s %s\n", s->gpus[i]->ordinal, s->gpus[i]->name,
-               *s->gpus[i]->current_job_id ? s->gpus[i]->current_job_id : "-", s->gpus[i]->current_proof_kind);
+               *s->gpus[i]->current_job_id ? s->gpus[i]->current_job_id : "-",
+               s->gpus[i]->current_proof_kind);
     for (size_t i = 0; i < s->n_queues; i++)
         printf("queue %-13s pending %u in_progress %u\n", s->queues[i]->proof_kind, s->queues[i]->pending,
                s->queues[i]->in_progress);
@@ -106,7 +116,8 @@ int cmd_metrics(int argc, char **argv)
     if (admin_args(&o, argc, argv, "metrics", false)) return 2;
     Cuzk__V1__GetMetricsRequest req = CUZK__V1__GET_METRICS_REQUEST__INIT;
     ProtobufCMessage *m;
-    int rc = call(&o, CUZK_RPC_METRICS, &req.base, &cuzk__v1__get_metrics_response__descriptor, &m, "metrics");
+    int rc =
+        call(&o, CUZK_RPC_METRICS, &req.base, &cuzk__v1__get_metrics_response__descriptor, &m, "metrics");
     if (rc) return rc;
     fputs(((const Cuzk__V1__GetMetricsResponse *)m)->prometheus_text, stdout);
     protobuf_c_message_free_unpacked(m, NULL);
@@ -121,7 +132,8 @@ int cmd_preload(int argc, char **argv)
     Cuzk__V1__PreloadSrsRequest req = CUZK__V1__PRELOAD_SRS_REQUEST__INIT;
     req.circuit_id = (char *)o.arg;
     ProtobufCMessage *m;
-    int rc = call(&o, CUZK_RPC_PRELOAD, &req.base, &cuzk__v1__preload_srs_response__descriptor, &m, "preload");
+    int rc =
+        call(&o, CUZK_RPC_PRELOAD, &req.base, &cuzk__v1__preload_srs_response__descriptor, &m, "preload");
     if (rc) return rc;
     const Cuzk__V1__PreloadSrsResponse *r = (const void *)m;
     printf("%s: %s (%llu ms)\n", o.arg, r->already_loaded ? "already loaded" : "loaded",
@@ -171,7 +183,8 @@ int cmd_submit(int argc, char **argv)
         int k = client_req_arg(&r, argc, argv, &i);
         if (k < 0) goto bad;
         if (k) continue;
-        if (!strcmp(argv[i], "--addr") && i + 1 < argc) o.addr = argv[++i];
+        if (!strcmp(argv[i], "--addr") && i + 1 < argc)
+            o.addr = argv[++i];
         else {
             fprintf(stderr, "submit: unknown option '%s'\n", argv[i]);
             goto bad;
@@ -202,7 +215,8 @@ int cmd_await(int argc, char **argv)
     admin_opts no_deadline = o;
     no_deadline.timeout_ms = o.timeout_ms ? o.timeout_ms + 10000 : 24ull * 3600 * 1000;
     ProtobufCMessage *m;
-    int rc = call(&no_deadline, CUZK_RPC_AWAIT, &req.base, &cuzk__v1__await_proof_response__descriptor, &m, "await");
+    int rc = call(&no_deadline, CUZK_RPC_AWAIT, &req.base, &cuzk__v1__await_proof_response__descriptor, &m,
+                  "await");
     if (rc) return rc;
     const Cuzk__V1__AwaitProofResponse *r = (const void *)m;
     client_print_result(r);

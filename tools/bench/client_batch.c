@@ -27,8 +27,8 @@ static double pct(const double *sorted, size_t n, double p)
 }
 
 /* One checked Prove; latency in *ms.  0 = good proof. */
-static int prove_checked(cuzk_rpc_client *c, const Cuzk__V1__SubmitProofRequest *tmpl, const char *id, double *ms,
-                         char *why, size_t whylen)
+static int prove_checked(cuzk_rpc_client *c, const Cuzk__V1__SubmitProofRequest *tmpl, const char *id,
+                         double *ms, char *why, size_t whylen)
 {
     Cuzk__V1__SubmitProofRequest m = *tmpl;
     m.request_id = (char *)id;
@@ -84,8 +84,8 @@ static void *batch_worker(void *arg)
 static void print_latency(const char *what, double *lat, size_t n, double wall)
 {
     qsort(lat, n, sizeof *lat, cmp_double);
-    printf("%s: %zu proofs in %.2f s = %.2f proofs/s; latency ms p50 %.1f p95 %.1f p99 %.1f max %.1f\n", what, n,
-           wall, wall > 0 ? (double)n / wall : 0, pct(lat, n, 50), pct(lat, n, 95), pct(lat, n, 99),
+    printf("%s: %zu proofs in %.2f s = %.2f proofs/s; latency ms p50 %.1f p95 %.1f p99 %.1f max %.1f\n", what,
+           n, wall, wall > 0 ? (double)n / wall : 0, pct(lat, n, 50), pct(lat, n, 95), pct(lat, n, 99),
            n ? lat[n - 1] : 0);
 }
 
@@ -99,9 +99,12 @@ int cmd_batch(int argc, char **argv)
         int k = client_req_arg(&r, argc, argv, &i);
         if (k < 0) goto bad;
         if (k) continue;
-        if (!strcmp(argv[i], "--addr") && i + 1 < argc) addr = argv[++i];
-        else if (!strcmp(argv[i], "--count") && i + 1 < argc) count = strtoull(argv[++i], NULL, 10);
-        else if (!strcmp(argv[i], "--concurrency") && i + 1 < argc) conc = strtoull(argv[++i], NULL, 10);
+        if (!strcmp(argv[i], "--addr") && i + 1 < argc)
+            addr = argv[++i];
+        else if ((!strcmp(argv[i], "--count") || !strcmp(argv[i], "-c")) && i + 1 < argc)
+            count = strtoull(argv[++i], NULL, 10);
+        else if ((!strcmp(argv[i], "--concurrency") || !strcmp(argv[i], "-j")) && i + 1 < argc)
+            conc = strtoull(argv[++i], NULL, 10);
         else {
             fprintf(stderr, "batch: unknown option '%s'\n", argv[i]);
             goto bad;
@@ -119,12 +122,14 @@ int cmd_batch(int argc, char **argv)
     b.tmpl = &r.m;
     b.count = count;
     b.lat = calloc(count, sizeof *b.lat);
-    snprintf(b.prefix, sizeof b.prefix, "%.32s%sbatch-%ld-%ld", r.request_id, *r.request_id ? "-" : "", (long)getpid(),
-             (long)(client_now() * 1e3));
+    snprintf(b.prefix, sizeof b.prefix, "%.32s%sbatch-%ld-%ld", r.request_id, *r.request_id ? "-" : "",
+             (long)getpid(), (long)(client_now() * 1e3));
     pthread_t *t = calloc(conc, sizeof *t);
     double t0 = client_now();
-    for (size_t i = 0; i < conc; i++) pthread_create(&t[i], NULL, batch_worker, &b);
-    for (size_t i = 0; i < conc; i++) pthread_join(t[i], NULL);
+    for (size_t i = 0; i < conc; i++)
+        pthread_create(&t[i], NULL, batch_worker, &b);
+    for (size_t i = 0; i < conc; i++)
+        pthread_join(t[i], NULL);
     double wall = client_now() - t0;
     char what[96];
     snprintf(what, sizeof what, "batch %s x%zu, concurrency %zu", r.kind_name, count, conc);
@@ -236,8 +241,10 @@ int cmd_stress(int argc, char **argv)
     rest[nrest++] = argv[0];
     int rc = 2;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--addr") && i + 1 < argc) addr = argv[++i];
-        else if (!strcmp(argv[i], "--duration") && i + 1 < argc) duration = atof(argv[++i]);
+        if (!strcmp(argv[i], "--addr") && i + 1 < argc)
+            addr = argv[++i];
+        else if (!strcmp(argv[i], "--duration") && i + 1 < argc)
+            duration = atof(argv[++i]);
         else if (!strcmp(argv[i], "--job") && i + 1 < argc) {
             if (nk == 8) {
                 fprintf(stderr, "stress: at most 8 --job\n");
@@ -245,7 +252,8 @@ int cmd_stress(int argc, char **argv)
             }
             nk++;
             i++;
-        } else rest[nrest++] = argv[i];
+        } else
+            rest[nrest++] = argv[i];
     }
     if (!nk || duration <= 0) {
         fprintf(stderr, "stress: give --duration S and one or more --job KIND:RATE:INPUT\n");
@@ -253,11 +261,13 @@ int cmd_stress(int argc, char **argv)
     }
     nk = 0;
     for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--job") && i + 1 < argc && parse_job(&kinds[nk++], argv[++i], nrest, rest)) goto out;
+        if (!strcmp(argv[i], "--job") && i + 1 < argc && parse_job(&kinds[nk++], argv[++i], nrest, rest))
+            goto out;
     cuzk_rpc_client *c = client_open(addr);
     if (!c) goto out;
     double t0 = client_now(), next[8];
-    for (size_t k = 0; k < nk; k++) next[k] = t0;
+    for (size_t k = 0; k < nk; k++)
+        next[k] = t0;
     long seq = 0, pid = (long)getpid();
     while (client_now() - t0 < duration) {
         double now = client_now(), soonest = t0 + duration;
@@ -266,7 +276,8 @@ int cmd_stress(int argc, char **argv)
                 stress_one *o = calloc(1, sizeof *o);
                 o->c = c;
                 o->k = &kinds[k];
-                snprintf(o->id, sizeof o->id, "stress-%ld-%ld-%s-%ld", pid, (long)(t0 * 1e3), kinds[k].name, seq++);
+                snprintf(o->id, sizeof o->id, "stress-%ld-%ld-%s-%ld", pid, (long)(t0 * 1e3), kinds[k].name,
+                         seq++);
                 pthread_t t;
                 atomic_fetch_add(&stress_inflight, 1);
                 kinds[k].sent++;
@@ -284,7 +295,8 @@ int cmd_stress(int argc, char **argv)
         double wait = soonest - client_now();
         if (wait > 0) usleep((useconds_t)(wait * 1e6));
     }
-    while (atomic_load(&stress_inflight)) usleep(10000);
+    while (atomic_load(&stress_inflight))
+        usleep(10000);
     double wall = client_now() - t0;
     size_t failed = 0;
     for (size_t k = 0; k < nk; k++) {

@@ -100,31 +100,61 @@ static int parse_sector_size(uint64_t *out, const char *s)
     return parse_u64(out, s, "--sector-size");
 }
 
+/* Our names, the proto enum names and the Rust cuzk-bench's -t/--type names. */
 static int kind_from_name(const char *s)
 {
     static const struct {
-        const char *a, *b;
+        const char *n;
         int k;
-    } t[] = {{"porep", "POREP_SEAL_COMMIT", 1},
-             {"snap", "SNAP_DEALS_UPDATE", 2},
-             {"window-post", "WINDOW_POST_PARTITION", 3},
-             {"winning-post", "WINNING_POST", 4},
-             {"test", "TEST", 5},
-             {"unspecified", "PROOF_KIND_UNSPECIFIED", 0}};
+    } t[] = {{"porep", 1},
+             {"POREP_SEAL_COMMIT", 1},
+             {"porep-c2", 1},
+             {"seal-commit", 1},
+             {"snap", 2},
+             {"SNAP_DEALS_UPDATE", 2},
+             {"snap-deals", 2},
+             {"snap-update", 2},
+             {"update", 2},
+             {"window-post", 3},
+             {"WINDOW_POST_PARTITION", 3},
+             {"window_post", 3},
+             {"windowpost", 3},
+             {"wpost", 3},
+             {"winning-post", 4},
+             {"WINNING_POST", 4},
+             {"winning_post", 4},
+             {"winningpost", 4},
+             {"winning", 4},
+             {"test", 5},
+             {"unspecified", 0},
+             {"PROOF_KIND_UNSPECIFIED", 0}};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-        if (!strcasecmp(s, t[i].a) || !strcasecmp(s, t[i].b)) return t[i].k;
-    if (!strcasecmp(s, "window_post")) return 3;
-    if (!strcasecmp(s, "winning_post")) return 4;
+        if (!strcasecmp(s, t[i].n)) return t[i].k;
     return -1;
 }
 
 int client_req_arg(client_req *r, int argc, char **argv, int *i)
 {
     const char *a = argv[*i];
-    static const char *const with_value[] = {
-        "--kind",       "--vanilla",    "--vanilla-text", "--c1",       "--sector-size", "--registered-proof",
-        "--priority",   "--request-id", "--sector",       "--miner-id", "--randomness",  "--partition",
-        "--comm-r-old", "--comm-r-new", "--comm-d-new",   NULL};
+    static const char *const with_value[] = {"--kind",
+                                             "--vanilla",
+                                             "--vanilla-text",
+                                             "--c1",
+                                             "--sector-size",
+                                             "--registered-proof",
+                                             "--priority",
+                                             "--request-id",
+                                             "--sector",
+                                             "--miner-id",
+                                             "--randomness",
+                                             "--partition",
+                                             "--comm-r-old",
+                                             "--comm-r-new",
+                                             "--comm-d-new",
+                                             "-t",
+                                             "--type",
+                                             "--sector-num",
+                                             NULL};
     bool ours = false;
     for (int k = 0; with_value[k]; k++)
         ours |= !strcmp(a, with_value[k]);
@@ -135,10 +165,14 @@ int client_req_arg(client_req *r, int argc, char **argv, int *i)
     }
     const char *v = argv[++*i];
     uint64_t u;
-    if (!strcmp(a, "--kind")) {
+    if (!strcmp(a, "--kind") || !strcmp(a, "-t") || !strcmp(a, "--type")) {
         int k = kind_from_name(v);
         if (k < 0) {
-            fprintf(stderr, "--kind: expected winning-post, window-post, porep, snap or test, got '%s'\n", v);
+            fprintf(
+                stderr,
+                "%s: expected porep (porep-c2, seal-commit), snap (snap-deals, snap-update, update), "
+                "window-post (wpost, windowpost), winning-post (winning, winningpost) or test, got '%s'\n",
+                a, v);
             return -1;
         }
         r->m.proof_kind = (Cuzk__V1__ProofKind)k;
@@ -180,7 +214,7 @@ int client_req_arg(client_req *r, int argc, char **argv, int *i)
     } else if (!strcmp(a, "--request-id")) {
         snprintf(r->request_id, sizeof r->request_id, "%s", v);
         r->m.request_id = r->request_id;
-    } else if (!strcmp(a, "--sector")) {
+    } else if (!strcmp(a, "--sector") || !strcmp(a, "--sector-num")) {
         if (parse_u64(&r->m.sector_number, v, a)) return -1;
     } else if (!strcmp(a, "--miner-id")) {
         if (parse_u64(&r->m.miner_id, v, a)) return -1;
@@ -221,6 +255,14 @@ cuzk_rpc_client *client_open(const char *addr)
 {
     if (!addr) addr = getenv("CUZK_ADDR");
     if (!addr || !*addr) addr = CLIENT_DEFAULT_ADDR;
+    char buf[512]; /* the Rust bench's http(s)://host:port[/] is host:port here */
+    const char *p = !strncmp(addr, "http://", 7) ? addr + 7 : !strncmp(addr, "https://", 8) ? addr + 8 : NULL;
+    if (p) {
+        snprintf(buf, sizeof buf, "%s", p);
+        size_t n = strlen(buf);
+        if (n && buf[n - 1] == '/') buf[n - 1] = 0;
+        addr = buf;
+    }
     cuzk_rpc_client *c = cuzk_rpc_client_open(addr);
     if (!c) fprintf(stderr, "bad daemon address '%s' (unix:///path, /path or host:port)\n", addr);
     return c;

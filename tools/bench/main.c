@@ -1,8 +1,18 @@
-/* cuzk-bench: benchmarks and offline tools for the cuzk proving engine. */
+/* cuzk-bench: benchmarks and offline tools for the cuzk proving engine.
+ * Also takes the Rust cuzk-bench's global options (-a/--addr before the
+ * command, --log-level) and its `synth-only` command, so operators' scripts
+ * written for the Rust bench run unchanged. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
+
+#ifndef CUZK_VERSION
+#define CUZK_VERSION "unknown"
+#endif
+
+static int cmd_synth_only(int argc, char **argv);
 
 static const struct {
     const char *name;
@@ -12,46 +22,166 @@ static const struct {
     {"micro", cmd_micro, "micro [--filter OP] [--json]   field/curve/pairing ns per op"},
     {"point", cmd_point, "point (--g1|--g2) HEX          decode and validate a point"},
     {"ntt", cmd_ntt, "ntt [--log N] [--threads T] [--op OP] [--naive]  NTT over Fr timing"},
-    {"msm", cmd_msm, "msm [--group g1|g2] [--log N] [--scalars random|bits|filecoin] [--threads T]  MSM timing"},
-    {"setup", cmd_setup, "setup (--circuit chain --size N | --r1cs F) --out DIR [--seed S]  Groth16 TEST params"},
-    {"prove", cmd_prove, "prove --params F (--circuit chain --size N | --r1cs F --wtns F) --out PROOF --inputs-out IN [--deterministic] [--threads T] [--mmap]"},
-    {"verify", cmd_verify, "verify --vk F --proof F --inputs F   prints valid / invalid: reason (exit 0/1/2)"},
-    {"export-snarkjs", cmd_export_snarkjs, "export-snarkjs --vk F --proof F --inputs F --out DIR  snarkjs 0.7.6 JSON"},
-    {"synth", cmd_synth, "synth (--circuit chain|bits --size N | --r1cs F --wtns F) [--mode prove|witness|shape|check] [--repeat R] [--json]  synthesis speed"},
-    {"circuit-info", cmd_circuit_info, "circuit-info (--circuit chain --size N | --r1cs F) [--json]  R1CS counts and density"},
-    {"gen-vanilla", cmd_gen_vanilla, "gen-vanilla post --sector-size 2KiB|8MiB|512MiB --sector N --randomness HEX --out DIR [--seed S] [--threads T]  synthetic sector + PoSt vanilla proofs\n"
-     "  gen-vanilla porep --sector-size 2KiB|8MiB|512MiB --out DIR [--registered-proof N] [--sector N] [--miner-id N] [--seed S] [--threads T]  natively sealed test sector + C1 JSON\n"
-     "  gen-vanilla snap --sector-size 2KiB|8MiB|512MiB --sealed DIR --out DIR2 [--seed S] [--threads T]  SnapDeals update of a porep sector + vanilla proofs"},
+    {"msm", cmd_msm,
+     "msm [--group g1|g2] [--log N] [--scalars random|bits|filecoin] [--threads T]  MSM timing"},
+    {"setup", cmd_setup,
+     "setup (--circuit chain --size N | --r1cs F) --out DIR [--seed S]  Groth16 TEST params"},
+    {"prove", cmd_prove,
+     "prove --params F (--circuit chain --size N | --r1cs F --wtns F) --out PROOF --inputs-out IN "
+     "[--deterministic] [--threads T] [--mmap]"},
+    {"verify", cmd_verify,
+     "verify --vk F --proof F --inputs F   prints valid / invalid: reason (exit 0/1/2)"},
+    {"export-snarkjs", cmd_export_snarkjs,
+     "export-snarkjs --vk F --proof F --inputs F --out DIR  snarkjs 0.7.6 JSON"},
+    {"synth-only", cmd_synth_only,
+     "synth-only --c1 F [--partition K] [-i N] [synth --circuit porep opts]  = synth --circuit porep, N "
+     "times (Rust name)"},
+    {"synth", cmd_synth,
+     "synth (--circuit chain|bits --size N | --r1cs F --wtns F) [--mode prove|witness|shape|check] [--repeat "
+     "R] [--json]  synthesis speed"},
+    {"circuit-info", cmd_circuit_info,
+     "circuit-info (--circuit chain --size N | --r1cs F) [--json]  R1CS counts and density"},
+    {"gen-vanilla", cmd_gen_vanilla,
+     "gen-vanilla post --sector-size 2KiB|8MiB|512MiB --sector N --randomness HEX --out DIR [--seed S] "
+     "[--threads T]  synthetic sector + PoSt vanilla proofs\n"
+     "  gen-vanilla porep --sector-size 2KiB|8MiB|512MiB --out DIR [--registered-proof N] [--sector N] "
+     "[--miner-id N] [--seed S] [--threads T]  natively sealed test sector + C1 JSON\n"
+     "  gen-vanilla snap --sector-size 2KiB|8MiB|512MiB --sealed DIR --out DIR2 [--seed S] [--threads T]  "
+     "SnapDeals update of a porep sector + vanilla proofs"},
 #ifdef CUZK_HAVE_GRPC
-    {"single", cmd_single, "single [--addr A] --kind K (--c1 F | --vanilla F... | --vanilla-text S) [request opts] [--out PROOF] [--json]  one Prove via the daemon"},
-    {"batch", cmd_batch, "batch [--addr A] --count N --concurrency C --kind K ...  throughput, p50/p95/p99"},
-    {"stress", cmd_stress, "stress [--addr A] --duration S --job KIND:RATE:(@FILE|TEXT)... [request opts]  mixed load, every proof checked"},
+    {"single", cmd_single,
+     "single [--addr A] --kind|-t K (--c1 F | --vanilla F... | --vanilla-text S) [request opts] [--out "
+     "PROOF] [--json]  one Prove via the daemon"},
+    {"batch", cmd_batch,
+     "batch [--addr A] --count|-c N --concurrency|-j C --kind|-t K ...  throughput, p50/p95/p99"},
+    {"stress", cmd_stress,
+     "stress [--addr A] --duration S --job KIND:RATE:(@FILE|TEXT)... [request opts]  mixed load, every proof "
+     "checked"},
     {"status", cmd_status, "status [--addr A] [--repeat N]  daemon GetStatus (--repeat: calls/s)"},
     {"metrics", cmd_metrics, "metrics [--addr A]  daemon Prometheus text"},
-    {"preload", cmd_preload, "preload [--addr A] CIRCUIT_ID   PreloadSRS (e.g. winning-2k)"},
-    {"evict", cmd_evict, "evict [--addr A] CIRCUIT_ID     EvictSRS"},
+    {"preload", cmd_preload, "preload [--addr A] (CIRCUIT_ID | -c ID)  PreloadSRS (e.g. winning-2k)"},
+    {"evict", cmd_evict, "evict [--addr A] (CIRCUIT_ID | -c ID)    EvictSRS"},
     {"cancel", cmd_cancel, "cancel [--addr A] JOB_ID        CancelProof"},
     {"submit", cmd_submit, "submit [--addr A] --kind K ...  SubmitProof (prints job id)"},
     {"await", cmd_await, "await [--addr A] [--timeout-ms T] JOB_ID  AwaitProof"},
 #endif
 };
 
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: cuzk-bench COMMAND [options]\n\ncommands:\n");
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    fprintf(f, "usage: cuzk-bench [-a|--addr ADDR] [--log-level L] COMMAND [options]\n"
+               "       cuzk-bench --version | help [COMMAND] | COMMAND --help\n"
+               "  ADDR: unix:///path, /path, host:port or http(s)://host:port (sets $CUZK_ADDR;\n"
+               "        a command's own --addr wins)\n\ncommands:\n");
+    for (size_t i = 0; i < N_COMMANDS; i++)
         fprintf(f, "  %s\n", commands[i].help);
+}
+
+static int find_command(const char *name)
+{
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (!strcmp(name, commands[i].name)) return (int)i;
+    return -1;
+}
+
+/* The Rust bench's `synth-only --c1 F [-i N] [--partition K]`: our
+ * `synth --circuit porep`, run N times (each run prints its own timing). */
+static int cmd_synth_only(int argc, char **argv)
+{
+    char **v = calloc((size_t)argc + 3, sizeof *v);
+    if (!v) return 1;
+    int n = 0;
+    long iters = 1;
+    v[n++] = "synth";
+    v[n++] = "--circuit";
+    v[n++] = "porep";
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-i") || !strcmp(argv[i], "--iterations")) {
+            char *end;
+            iters = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : 0;
+            if (i + 1 >= argc || *end || iters < 1 || iters > 1000) {
+                fprintf(stderr, "synth-only: %s needs a count 1..1000\n", argv[i]);
+                free(v);
+                return 2;
+            }
+            i++;
+        } else {
+            v[n++] = argv[i];
+        }
+    }
+    v[n] = NULL;
+    int rc = 0;
+    for (long k = 0; k < iters && !rc; k++)
+        rc = cmd_synth(n, v);
+    free(v);
+    return rc;
+}
+
+/* "http://h:p" / "https://h:p[/]" (the Rust bench's form) -> "h:p". */
+static const char *plain_addr(const char *a, char *buf, size_t len)
+{
+    const char *p = !strncmp(a, "http://", 7) ? a + 7 : !strncmp(a, "https://", 8) ? a + 8 : NULL;
+    if (!p) return a;
+    snprintf(buf, len, "%s", p);
+    size_t n = strlen(buf);
+    if (n && buf[n - 1] == '/') buf[n - 1] = 0;
+    return buf;
 }
 
 int main(int argc, char **argv)
 {
-    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? 2 : 0;
+    int a = 1;
+    char abuf[512];
+    for (; a < argc && argv[a][0] == '-'; a++) { /* global options, before the command */
+        const char *o = argv[a];
+        if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(o, "--version") || !strcmp(o, "-V")) {
+            printf("cuzk-bench %s\n", CUZK_VERSION);
+            return 0;
+        } else if ((!strcmp(o, "-a") || !strcmp(o, "--addr")) && a + 1 < argc) {
+            setenv("CUZK_ADDR", plain_addr(argv[++a], abuf, sizeof abuf), 1);
+        } else if (!strncmp(o, "--addr=", 7)) {
+            setenv("CUZK_ADDR", plain_addr(o + 7, abuf, sizeof abuf), 1);
+        } else if (!strcmp(o, "--log-level") && a + 1 < argc) {
+            a++; /* accepted for the Rust bench's scripts; the bench has no log levels */
+        } else if (!strncmp(o, "--log-level=", 12)) {
+        } else {
+            fprintf(stderr, "cuzk-bench: unknown or incomplete global option '%s'\n", o);
+            usage(stderr);
+            return 2;
+        }
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "cuzk-bench: unknown command '%s'\n", argv[1]);
-    usage(stderr);
-    return 2;
+    if (a >= argc) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[a], "help")) {
+        if (a + 1 >= argc) {
+            usage(stdout);
+            return 0;
+        }
+        int k = find_command(argv[a + 1]);
+        if (k < 0) {
+            fprintf(stderr, "cuzk-bench: unknown command '%s'\n", argv[a + 1]);
+            return 2;
+        }
+        printf("usage: cuzk-bench %s\n", commands[k].help);
+        return 0;
+    }
+    int k = find_command(argv[a]);
+    if (k < 0) {
+        fprintf(stderr, "cuzk-bench: unknown command '%s'\n", argv[a]);
+        usage(stderr);
+        return 2;
+    }
+    for (int i = a + 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("usage: cuzk-bench %s\n", commands[k].help);
+            return 0;
+        }
+    return commands[k].fn(argc - a, argv + a);
 }
