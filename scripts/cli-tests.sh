@@ -127,6 +127,10 @@ if "$BIN/cuzk-bench" help status >/dev/null 2>&1; then # built with the gRPC cli
   expect_out rust-sector-num-bad-why "^--sector-num: expected an unsigned integer"
   check rust-batch-c-j 2 "$BIN/cuzk-bench" batch -t porep --vanilla-text x -c 0 -j 1
   expect_out rust-batch-c-j-parsed "count >= 1"
+  # stress: each job's registered proof is its own (:N), else derived from its kind and size
+  check stress-job-rp-wrong-kind 2 "$BIN/cuzk-bench" stress --duration 1 --sector-size 2KiB \
+    --job winning-post:1:x:12
+  expect_out stress-job-rp-wrong-kind-why "12 is not a registered proof of that kind and size"
 else
   echo "SKIPPED global-addr, rust-type-*: cuzk-bench built without the gRPC client"
 fi

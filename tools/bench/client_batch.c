@@ -5,6 +5,7 @@
  * answering; we check that it said so and sent what it proved). */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,8 @@
 
 #include "bench.h"
 #include "client.h"
+#include "cuzk/filecoin.h"
+#include "cuzk/seal_snap.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -187,17 +190,74 @@ static void *stress_worker(void *arg)
     return NULL;
 }
 
-/* --job KIND:RATE:INPUT, INPUT = @file (vanilla proof file, repeatable
- * with ',') or the test provider's text. */
+/* Is id a registered proof of this kind (and, if known, sector size)? */
+static bool rp_fits(int kind, uint64_t id, uint64_t size)
+{
+    const cuzk_fil_post_info *p;
+    const cuzk_fil_seal_info *sl;
+    const cuzk_snap_info *sn;
+    switch (kind) {
+    case 1:
+        return !cuzk_fil_seal_lookup(&sl, id) && (!size || sl->sector_size == size);
+    case 2:
+        return !cuzk_snap_lookup(&sn, id) && (!size || sn->sector_size == size);
+    case 3:
+        return !cuzk_fil_post_lookup(&p, id) && !p->winning && (!size || p->sector_size == size);
+    case 4:
+        return !cuzk_fil_post_lookup(&p, id) && p->winning && (!size || p->sector_size == size);
+    default:
+        return true;
+    }
+}
+
+/* The job's registered proof: its own (":N" after the input), else the
+ * shared --registered-proof when it is one of this kind, else derived from
+ * the kind and --sector-size (WindowPoSt: the V1_2 proof; PoRep: 0, the
+ * daemon reads the type from the C1).  So mixed kinds share one command. */
+static int job_registered_proof(stress_kind *k, const char *own, const char *spec)
+{
+    Cuzk__V1__SubmitProofRequest *m = &k->req.m;
+    int kind = (int)m->proof_kind;
+    if (own) {
+        char *e;
+        unsigned long long id = strtoull(own, &e, 10);
+        if (*e || !*own || !rp_fits(kind, id, m->sector_size)) {
+            fprintf(stderr, "stress: --job '%s': %s is not a registered proof of that kind and size\n", spec,
+                    own);
+            return -1;
+        }
+        m->registered_proof = id;
+        return 0;
+    }
+    if (m->registered_proof && rp_fits(kind, m->registered_proof, m->sector_size)) return 0;
+    m->registered_proof = 0;
+    if (!m->sector_size || kind == 1) return 0;
+    for (uint64_t id = kind == 3 ? 10 : 0; id < (kind == 3 ? 15u : 5u); id++)
+        if (rp_fits(kind, id, m->sector_size)) {
+            m->registered_proof = id;
+            return 0;
+        }
+    return 0;
+}
+
+/* --job KIND:RATE:INPUT[:REGISTERED_PROOF], INPUT = @file (vanilla proof
+ * file, repeatable with ',') or the test provider's text. */
 static int parse_job(stress_kind *k, const char *spec, int argc, char **argv)
 {
     char buf[1024];
     snprintf(buf, sizeof buf, "%s", spec);
-    char *kind = buf, *rate = strchr(buf, ':'), *input = NULL;
+    char *kind = buf, *rate = strchr(buf, ':'), *input = NULL, *own_rp = NULL;
     if (rate) {
         *rate++ = 0;
         input = strchr(rate, ':');
         if (input) *input++ = 0;
+    }
+    if (input) { /* a trailing ":digits" is the job's registered proof */
+        char *last = strrchr(input, ':');
+        if (last && last[1] && strspn(last + 1, "0123456789") == strlen(last + 1)) {
+            *last = 0;
+            own_rp = last + 1;
+        }
     }
     if (!rate || !input || (k->rate = atof(rate)) <= 0) {
         fprintf(stderr, "stress: --job '%s': expected KIND:RATE:INPUT (RATE proofs/s > 0)\n", spec);
@@ -223,6 +283,7 @@ static int parse_job(stress_kind *k, const char *spec, int argc, char **argv)
     /* the shared request options (sector size, randomness, ...) apply to every kind */
     for (int j = 1; j < argc; j++)
         if (client_req_arg(&k->req, argc, argv, &j) < 0) return -1;
+    if (job_registered_proof(k, own_rp, spec)) return -1;
     snprintf(k->name, sizeof k->name, "%.31s", kind);
     pthread_mutex_init(&k->mu, NULL);
     return 0;

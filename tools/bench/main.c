@@ -55,7 +55,7 @@ static const struct {
     {"batch", cmd_batch,
      "batch [--addr A] --count|-c N --concurrency|-j C --kind|-t K ...  throughput, p50/p95/p99"},
     {"stress", cmd_stress,
-     "stress [--addr A] --duration S --job KIND:RATE:(@FILE|TEXT)... [request opts]  mixed load, every proof "
+     "stress [--addr A] --duration S --job KIND:RATE:(@FILE|TEXT)[:REGISTERED_PROOF]... [request opts]  mixed load, every proof "
      "checked"},
     {"status", cmd_status, "status [--addr A] [--repeat N]  daemon GetStatus (--repeat: calls/s)"},
     {"metrics", cmd_metrics, "metrics [--addr A]  daemon Prometheus text"},
