@@ -12,6 +12,7 @@
 #include "cuzk/gadgets.h"
 #include "cuzk/gadgets_sha256.h"
 #include "cuzk/status.h"
+#include "random_witness.h"
 
 /* One label: sha256 of 9,984 bits (20 blocks) with Rust's constant pattern
  * plus pack_bits; measured by SHAPE synthesis and checked against the
@@ -235,33 +236,14 @@ int cuzk_porep_circuit(cuzk_cs *cs, void *ctx)
 
 /* ---- random witness ----------------------------------------------------------- */
 
-static uint64_t mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
-static void rand_fr(cuzk_fr *out, uint64_t *st)
-{
-    uint8_t b[32];
-    for (int i = 0; i < 4; i++) {
-        uint64_t v = mix((*st)++);
-        memcpy(b + 8 * i, &v, 8);
-    }
-    b[31] &= 0x3f;
-    cuzk_fr_from_bytes_le(out, b);
-}
-
 static void rand_path(cuzk_porep_path_witness *p, const cuzk_por_shape *s, uint64_t *st)
 {
     uint32_t levels = cuzk_por_levels(s), o = 0;
     for (uint32_t l = 0; l < levels; l++) {
         uint32_t a = l < s->base_levels ? s->base_arity : l == s->base_levels ? s->sub_arity : s->top_arity;
-        p->index[l] = (uint32_t)(mix((*st)++) % a);
+        p->index[l] = (uint32_t)(rw_mix((*st)++) % a);
         for (uint32_t k = 0; k + 1 < a; k++)
-            rand_fr(&p->sib[o++], st);
+            rw_frs(&p->sib[o++], 1, st);
     }
 }
 
@@ -270,15 +252,15 @@ int cuzk_porep_random_witness_fn(void *wctx, size_t i, cuzk_porep_challenge_witn
 {
     const cuzk_porep_random_witness *r = wctx;
     const cuzk_porep_shape *s = &r->shape;
-    uint64_t st = mix(r->seed ^ (i * 0x100000001b3ull));
+    uint64_t st = rw_mix(r->seed ^ (i * 0x100000001b3ull));
     cuzk_por_shape d = {2, s->comm_d_levels, 0, 0};
-    out->challenge = 1 + mix(st++) % (s->nodes - 1);
-    rand_fr(&out->data_leaf, &st);
+    out->challenge = 1 + rw_mix(st++) % (s->nodes - 1);
+    rw_frs(&out->data_leaf, 1, &st);
     rand_path(&out->comm_d, &d, &st);
     for (int k = 0; k < CUZK_POREP_DRG + CUZK_POREP_EXP; k++) {
         cuzk_porep_column_witness *c = k < CUZK_POREP_DRG ? &out->drg[k] : &out->exp[k - CUZK_POREP_DRG];
         for (uint32_t l = 0; l < s->layers; l++)
-            rand_fr(&c->rows[l], &st);
+            rw_frs(&c->rows[l], 1, &st);
         rand_path(&c->path, &s->tree, &st);
     }
     rand_path(&out->comm_r_last, &s->tree, &st);

@@ -10,6 +10,7 @@
 #include "cuzk/gadgets_sha256.h"
 #include "cuzk/poseidon.h"
 #include "cuzk/status.h"
+#include "random_witness.h"
 
 #define FR_CAPACITY 254
 
@@ -297,37 +298,16 @@ int cuzk_snap_circuit(cuzk_cs *cs, void *ctx)
     return rc;
 }
 
-static uint64_t mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
-static void rand_frs(cuzk_fr *out, size_t n, uint64_t *st)
-{
-    for (size_t i = 0; i < n; i++) {
-        uint8_t b[32];
-        for (int w = 0; w < 4; w++) {
-            uint64_t v = mix((*st)++);
-            memcpy(b + 8 * w, &v, 8);
-        }
-        b[31] &= 0x3f;
-        cuzk_fr_from_bytes_le(&out[i], b);
-    }
-}
-
 int cuzk_snap_random_witness_fn(void *wctx, size_t i, cuzk_snap_challenge_witness *out, char *err,
                                 size_t err_len)
 {
     const cuzk_snap_random_witness *r = wctx;
-    uint64_t st = mix(r->seed ^ (i * 0x100000001b3ull));
-    rand_frs(&out->leaf_r_old, 1, &st);
-    rand_frs(&out->leaf_d_new, 1, &st);
-    rand_frs(out->r_old, CUZK_SNAP_MAX_SIBS, &st);
-    rand_frs(out->r_new, CUZK_SNAP_MAX_SIBS, &st);
-    rand_frs(out->d_new, 64, &st);
+    uint64_t st = rw_mix(r->seed ^ (i * 0x100000001b3ull));
+    rw_frs(&out->leaf_r_old, 1, &st);
+    rw_frs(&out->leaf_d_new, 1, &st);
+    rw_frs(out->r_old, CUZK_SNAP_MAX_SIBS, &st);
+    rw_frs(out->r_new, CUZK_SNAP_MAX_SIBS, &st);
+    rw_frs(out->d_new, 64, &st);
     (void)err, (void)err_len;
     return CUZK_OK;
 }
