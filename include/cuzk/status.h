@@ -31,6 +31,12 @@ enum cuzk_status {
     CUZK_ERR_ENC_IDENTITY = -27,     /* identity where a non-identity point is required */
 };
 
+/* On a fallible function's declaration: a caller that drops the returned
+ * status fails the build (-Werror; a (void) cast does not silence it). */
+#ifndef CUZK_MUST_CHECK
+#define CUZK_MUST_CHECK __attribute__((warn_unused_result))
+#endif
+
 /* Human-readable description of a status code; never NULL. */
 const char *cuzk_strerror(int status);
 
