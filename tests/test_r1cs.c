@@ -349,6 +349,75 @@ static void test_prove_vs_dense(void)
     }
 }
 
+/* ---- row observer ------------------------------------------------------------------ */
+
+typedef struct {
+    size_t inputs; /* to map aux cuzk_var to the unified column */
+    cuzk_csr m[3]; /* the reference export */
+    size_t seen[3], next_row;
+    int next_side;
+    bool ok;
+} obs_ctx;
+
+static int observe(void *vctx, size_t row, int side, const cuzk_term *t, size_t n)
+{
+    obs_ctx *o = vctx;
+    if (row != o->next_row || side != o->next_side) o->ok = false;
+    o->next_side = (side + 1) % 3;
+    if (o->next_side == 0) o->next_row = row + 1;
+    const cuzk_csr *m = &o->m[side];
+    size_t lo = m->row_ptr ? m->row_ptr[row] : 0, hi = m->row_ptr ? m->row_ptr[row + 1] : 0;
+    if (hi - lo != n) o->ok = false;
+    for (size_t i = 0; i < n && o->ok; i++) {
+        cuzk_var v = t[i].var;
+        size_t col = CUZK_VAR_IS_AUX(v) ? o->inputs + CUZK_VAR_INDEX(v) : (size_t)v;
+        if (m->col[lo + i] != col || !cuzk_fr_eq(&m->val[lo + i], &t[i].coeff)) o->ok = false;
+    }
+    o->seen[side] += n;
+    return CUZK_OK;
+}
+
+static int observer_refuses(void *ctx, size_t row, int side, const cuzk_term *t, size_t n)
+{
+    (void)ctx, (void)t, (void)n;
+    return row == 3 && side == 1 ? CUZK_ERR_IO : CUZK_OK;
+}
+
+/* What the observer sees is, entry for entry and in order, the CSR export of
+ * the same circuit (built independently with CUZK_CS_MATRICES). */
+static void test_row_observer(void)
+{
+    for (int it = 0; it < 10 * test_iterations; it++) {
+        rand_ctx ctx = {.seed = test_rand64(), .rows = 1 + test_rand64() % 200,
+                        .inputs = test_rand64() % 6, .aux = 1 + test_rand64() % 60};
+        cuzk_cs *ref = run(CUZK_CS_SHAPE, CUZK_CS_MATRICES, rand_circuit, &ctx), *cs = NULL;
+        CHECK(ref != NULL);
+        if (!ref) return;
+        obs_ctx o = {.inputs = ctx.inputs + 1, .ok = true};
+        for (int k = 0; k < 3; k++) CHECK(cuzk_cs_matrix(ref, k, &o.m[k]) == CUZK_OK);
+        cuzk_cs_mode mode = it % 2 ? CUZK_CS_SHAPE : CUZK_CS_PROVE;
+        CHECK(cuzk_cs_new(&cs, mode, 0) == CUZK_OK);
+        CHECK(cuzk_cs_set_row_observer(cs, observe, &o) == CUZK_OK);
+        CHECK(cuzk_cs_synthesize(cs, rand_circuit, &ctx) == CUZK_OK);
+        cuzk_cs_counts c;
+        cuzk_cs_get_counts(cs, &c);
+        CHECK(o.ok && o.next_row == c.constraints && o.next_side == 0);
+        CHECK(o.seen[0] == c.nnz_a && o.seen[1] == c.nnz_b && o.seen[2] == c.nnz_c);
+        cuzk_cs_free(cs);
+        cuzk_cs_free(ref);
+    }
+    cuzk_cs *cs = NULL; /* refusals */
+    CHECK(cuzk_cs_new(&cs, CUZK_CS_WITNESS, 0) == CUZK_OK);
+    CHECK(cuzk_cs_set_row_observer(cs, observe, NULL) == CUZK_ERR_ARG);
+    cuzk_cs_free(cs);
+    rand_ctx ctx = {.seed = 7, .rows = 10, .inputs = 1, .aux = 5};
+    CHECK(cuzk_cs_new(&cs, CUZK_CS_SHAPE, 0) == CUZK_OK);
+    CHECK(cuzk_cs_set_row_observer(cs, observer_refuses, NULL) == CUZK_OK);
+    CHECK(cuzk_cs_synthesize(cs, rand_circuit, &ctx) == CUZK_ERR_IO);
+    CHECK(strstr(cuzk_cs_error(cs), "constraint 3 (B)") != NULL);
+    cuzk_cs_free(cs);
+}
+
 /* ---- errors ------------------------------------------------------------------------ */
 
 static void test_errors(void)
@@ -422,6 +491,7 @@ static const test_case tests[] = {
     {"unsatisfied", test_unsatisfied},
     {"density_semantics", test_density_semantics},
     {"prove_vs_dense", test_prove_vs_dense},
+    {"row_observer", test_row_observer},
     {"errors", test_errors},
     {"take_evals", test_take_evals},
 };

@@ -117,6 +117,19 @@ int cuzk_cs_enforce(cuzk_cs *cs, const cuzk_term *a, size_t na, const cuzk_term 
 /* Sides of a constraint, for cuzk_cs_eval and cuzk_cs_matrix. */
 enum { CUZK_LC_A = 0, CUZK_LC_B = 1, CUZK_LC_C = 2 };
 
+/* Row observer, for recording the R1CS as it is built (the pre-compiled
+ * constraint evaluator streams it to a file this way instead of keeping
+ * CUZK_CS_MATRICES in memory).  fn is called once per side (CUZK_LC_A, B, C,
+ * in that order) of every constraint, in constraint order, the input
+ * constraints of cuzk_cs_finish included, with exactly the entries the CSR
+ * export would hold: duplicates merged (a merged zero coefficient kept),
+ * sorted by cuzk_var (inputs first; aux keep their cuzk_var encoding, not the
+ * unified column).  t is valid only during the call.  Needs a mode that
+ * tracks structure (PROVE, SHAPE, or CUZK_CS_MATRICES) and must be set
+ * before the first enforce; a non-zero return becomes the sticky error. */
+typedef int (*cuzk_cs_row_fn)(void *ctx, size_t row, int side, const cuzk_term *t, size_t n);
+int cuzk_cs_set_row_observer(cuzk_cs *cs, cuzk_cs_row_fn fn, void *ctx);
+
 /* Namespaces: accepted in every mode; kept (for error messages) only with
  * CUZK_CS_NAMES in CHECK mode.  The name is copied. */
 int cuzk_cs_push_namespace(cuzk_cs *cs, const char *name);

@@ -310,7 +310,7 @@ static int lc_structure(cuzk_cs *cs, int side, const cuzk_term *t, size_t n)
             break;
         }
     bool unique = sorted;
-    if (!sorted && !cs->matrices && n <= 8) {
+    if (!sorted && !cs->matrices && !cs->row_fn && n <= 8) {
         unique = true;
         for (size_t i = 1; i < n && unique; i++)
             for (size_t j = 0; j < i; j++)
@@ -319,7 +319,8 @@ static int lc_structure(cuzk_cs *cs, int side, const cuzk_term *t, size_t n)
                     break;
                 }
     }
-    if (!unique || (cs->matrices && !sorted)) {
+    bool need_sorted = cs->matrices || cs->row_fn;
+    if (!unique || (need_sorted && !sorted)) {
         if (n > cs->scratch_cap &&
             cs_grow((void **)&cs->scratch, &cs->scratch_cap, n, sizeof *t, false))
             return cs_fail(cs, CUZK_ERR_NOMEM, "enforce: cannot merge %zu terms", n);
@@ -327,6 +328,11 @@ static int lc_structure(cuzk_cs *cs, int side, const cuzk_term *t, size_t n)
         t = cs->scratch;
     }
     cs->nnz[side] += n;
+    if (cs->row_fn) {
+        int rc = cs->row_fn(cs->row_ctx, cs->n_constraints, side, t, n);
+        if (rc) return cs_fail(cs, rc, "row observer failed at constraint %zu (%c)", cs->n_constraints,
+                               side_names[side]);
+    }
     if (side != 2) {
         bool presence = cs->presence;
         for (size_t i = 0; i < n; i++) {
@@ -402,6 +408,19 @@ static int enforce_core(cuzk_cs *cs, const cuzk_term *a, size_t na, const cuzk_t
         }
     }
     cs->n_constraints = row + 1;
+    return CUZK_OK;
+}
+
+int cuzk_cs_set_row_observer(cuzk_cs *cs, cuzk_cs_row_fn fn, void *ctx)
+{
+    if (!cs) return CUZK_ERR_ARG;
+    if (cs->status) return cs->status;
+    if (!cs->structure)
+        return cs_fail(cs, CUZK_ERR_ARG, "row observer needs PROVE or SHAPE mode or CUZK_CS_MATRICES");
+    if (cs->n_constraints)
+        return cs_fail(cs, CUZK_ERR_ARG, "row observer must be set before the first constraint");
+    cs->row_fn = fn;
+    cs->row_ctx = ctx;
     return CUZK_OK;
 }
 

@@ -58,6 +58,9 @@ struct cuzk_cs {
     char *unsat_path;
 
     cuzk_fr minus_one;
+
+    cuzk_cs_row_fn row_fn; /* cuzk_cs_set_row_observer */
+    void *row_ctx;
 };
 
 int cs_fail(cuzk_cs *cs, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
