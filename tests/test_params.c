@@ -1,16 +1,32 @@
 /* Parameter and verifying-key files: write/read round trips through the
  * three sources (memory, stream, mmap), every validation rule on corrupted
  * files (each source must report the same status and message), shape
- * checks, trust flags, parallel validation, and the test-parameter marker.
+ * checks, trust flags, parallel validation, the test-parameter marker, and
+ * the map guard (a mapped file truncated under the reader fails the read
+ * with CUZK_ERR_CHANGED; an unguarded fault keeps its default action).
  *
  * References: byte-level file layout computed here from the format
  * description (filecoin-formats.md section 3), not from the writer. */
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cuzk/pool.h"
 #include "groth16_util.h"
+
+#ifndef REQUIRE /* stop the test at the first failed precondition */
+#define REQUIRE(cond)                                                                                        \
+    do {                                                                                                     \
+        if (!(cond)) {                                                                                       \
+            test_fail(__FILE__, __LINE__, #cond);                                                            \
+            return;                                                                                          \
+        }                                                                                                    \
+    } while (0)
+#endif
 
 /* ---- a shared fixture --------------------------------------------------------- */
 
@@ -38,10 +54,14 @@ static size_t vec_off(int v)
     size_t off = CUZK_G16_VK_FIXED_BYTES;
     if (v < 0) return off;
     off += 4 + 96 * cuzk_groth16_params_vk(fx_p)->n_ic;
-    for (int k = 0; k < v; k++) off += 4 + (k == 4 ? 192 : 96) * cuzk_groth16_params_count(fx_p, k);
+    for (int k = 0; k < v; k++)
+        off += 4 + (k == 4 ? 192 : 96) * cuzk_groth16_params_count(fx_p, k);
     return off;
 }
-static size_t point_off(int v, size_t i) { return vec_off(v) + 4 + (v == 4 ? 192 : 96) * i; }
+static size_t point_off(int v, size_t i)
+{
+    return vec_off(v) + 4 + (v == 4 ? 192 : 96) * i;
+}
 
 static char *tmpfile_with(const uint8_t *b, size_t n)
 {
@@ -57,8 +77,8 @@ static char *tmpfile_with(const uint8_t *b, size_t n)
 
 /* Load b through all three sources; each must return want and (when
  * failing) a message containing sub.  Returns the status. */
-static int load3(const uint8_t *b, size_t n, unsigned flags, const cuzk_groth16_shape *sh,
-                 int want, const char *sub, cuzk_par *par)
+static int load3(const uint8_t *b, size_t n, unsigned flags, const cuzk_groth16_shape *sh, int want,
+                 const char *sub, cuzk_par *par)
 {
     char e[3][CUZK_G16_ERR_LEN] = {"", "", ""};
     int st[3];
@@ -84,8 +104,8 @@ static int load3(const uint8_t *b, size_t n, unsigned flags, const cuzk_groth16_
         /* mapped + NO_VALIDATE checks nothing at load (points decode on use) */
         if (k == 2 && (flags & CUZK_G16_LOAD_NO_VALIDATE)) continue;
         if (st[k] != want || (sub && !strstr(e[k], sub))) {
-            fprintf(stderr, "  source %d: status %d (want %d), message '%s' (want '%s')\n", k, st[k],
-                    want, e[k], sub ? sub : "");
+            fprintf(stderr, "  source %d: status %d (want %d), message '%s' (want '%s')\n", k, st[k], want,
+                    e[k], sub ? sub : "");
             CHECK(0);
         }
     }
@@ -124,8 +144,7 @@ static void g2_off_subgroup(cuzk_g2_affine *p)
         cuzk_fp2_sqr(&rhs, &p->x);
         cuzk_fp2_mul(&rhs, &rhs, &p->x);
         cuzk_fp2_add(&rhs, &rhs, &b);
-        if (cuzk_fp2_sqrt(&p->y, &rhs) && cuzk_g2_affine_is_on_curve(p) &&
-            !cuzk_g2_affine_in_subgroup(p))
+        if (cuzk_fp2_sqrt(&p->y, &rhs) && cuzk_g2_affine_is_on_curve(p) && !cuzk_g2_affine_in_subgroup(p))
             return;
     }
 }
@@ -151,8 +170,7 @@ static void test_roundtrip(void)
         CHECK(!cuzk_groth16_params_is_test(p)); /* no sidecar */
         const cuzk_groth16_vk *a = cuzk_groth16_params_vk(fx_p), *b = cuzk_groth16_params_vk(p);
         CHECK(a->n_ic == b->n_ic && cuzk_g1_affine_eq(&a->alpha_g1, &b->alpha_g1) &&
-              cuzk_g2_affine_eq(&a->delta_g2, &b->delta_g2) &&
-              cuzk_g1_affine_eq(&a->ic[1], &b->ic[1]));
+              cuzk_g2_affine_eq(&a->delta_g2, &b->delta_g2) && cuzk_g1_affine_eq(&a->ic[1], &b->ic[1]));
         for (int v = 0; v < 5; v++) {
             size_t n = cuzk_groth16_params_count(p, v);
             CHECK(n == cuzk_groth16_params_count(fx_p, v));
@@ -206,13 +224,24 @@ static void test_roundtrip(void)
 static void test_truncated(void)
 {
     if (!fixture()) return;
-    size_t cuts[] = {0, 1, 95, 96, 863, 864, 866, vec_off(0) - 1, vec_off(0), vec_off(0) + 2,
-                     point_off(0, 5) + 17, vec_off(3), point_off(4, 0) + 191, fx_len - 1};
+    size_t cuts[] = {0,
+                     1,
+                     95,
+                     96,
+                     863,
+                     864,
+                     866,
+                     vec_off(0) - 1,
+                     vec_off(0),
+                     vec_off(0) + 2,
+                     point_off(0, 5) + 17,
+                     vec_off(3),
+                     point_off(4, 0) + 191,
+                     fx_len - 1};
     for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++)
         load3(fx_buf, cuts[k], 0, NULL, CUZK_ERR_FORMAT, cuts[k] ? "truncated" : NULL, NULL);
     for (int it = 0; it < 4 * test_iterations; it++)
-        load3(fx_buf, test_rand64() % fx_len, CUZK_G16_LOAD_NO_SUBGROUP, NULL, CUZK_ERR_FORMAT,
-              NULL, NULL);
+        load3(fx_buf, test_rand64() % fx_len, CUZK_G16_LOAD_NO_SUBGROUP, NULL, CUZK_ERR_FORMAT, NULL, NULL);
     uint8_t *b = malloc(fx_len + 1);
     memcpy(b, fx_buf, fx_len);
     b[fx_len] = 0;
@@ -240,8 +269,10 @@ static void test_counts(void)
         memcpy(b + cut, fx_buf + cut + esz, fx_len - cut - esz);
         put_u32(b + vec_off(v), (uint32_t)(n - 1));
         /* without a shape only h and b_g1 vs b_g2 are inconsistent by themselves */
-        if (v != 2) load3(b, fx_len - esz, 0, NULL, CUZK_ERR_FORMAT, msg[v], NULL);
-        else load3(b, fx_len - esz, 0, NULL, CUZK_OK, NULL, NULL);
+        if (v != 2)
+            load3(b, fx_len - esz, 0, NULL, CUZK_ERR_FORMAT, msg[v], NULL);
+        else
+            load3(b, fx_len - esz, 0, NULL, CUZK_OK, NULL, NULL);
         if (v == 3 || v == 4) /* with a shape the count itself is named */
             load3(b, fx_len - esz, 0, &fx_c.shape, CUZK_ERR_FORMAT, "b_g", NULL);
         else if (v != 0)
@@ -355,8 +386,8 @@ static void test_parallel_first_error(void)
     memcpy(b + h0 + 96 * 1500, inf, 96);
     b[h0 + 96 * 2000 + 95] ^= 1; /* off curve, later index */
     char err[CUZK_G16_ERR_LEN] = "";
-    cuzk_groth16_load_opts o = {.par = cuzk_pool_par(pool), .err = err, .err_len = sizeof err,
-                                .flags = CUZK_G16_LOAD_NO_SUBGROUP};
+    cuzk_groth16_load_opts o = {
+        .par = cuzk_pool_par(pool), .err = err, .err_len = sizeof err, .flags = CUZK_G16_LOAD_NO_SUBGROUP};
     cuzk_groth16_params *q = NULL;
     CHECK(cuzk_groth16_params_decode(&q, b, len, &o) == CUZK_ERR_ENC_IDENTITY);
     CHECK(strstr(err, "h[1500]") != NULL);
@@ -430,6 +461,83 @@ static void test_setup_errors(void)
     cuzk_cs_free(cs);
 }
 
+/* A mapped file truncated to one page: points past it fault.  With the
+ * guard installed every read (decode on use, write, validation at load)
+ * fails with CUZK_ERR_CHANGED and the process survives. */
+static void test_map_guard(void)
+{
+    REQUIRE(fixture());
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    REQUIRE(fx_len > 3 * page);
+    char *path = tmpfile_with(fx_buf, fx_len);
+    REQUIRE(path);
+    char err[CUZK_G16_ERR_LEN] = "";
+    CHECK(cuzk_groth16_map_guard_install(err, sizeof err) == CUZK_OK);
+    CHECK(cuzk_groth16_map_guard_installed());
+    cuzk_groth16_params *p = NULL;
+    cuzk_groth16_load_opts o = {.flags = CUZK_G16_LOAD_MMAP, .err = err, .err_len = sizeof err};
+    REQUIRE(cuzk_groth16_params_load(&p, path, &o) == CUZK_OK);
+    size_t nl = cuzk_groth16_params_count(p, CUZK_G16_L), nb2 = cuzk_groth16_params_count(p, CUZK_G16_B_G2);
+    cuzk_g1_affine *g1 = malloc((nl ? nl : 1) * sizeof *g1), *ref = malloc((nl ? nl : 1) * sizeof *ref);
+    cuzk_g2_affine *g2 = malloc((nb2 ? nb2 : 1) * sizeof *g2);
+    REQUIRE(g1 && ref && g2);
+    CHECK(cuzk_groth16_params_g1(g1, p, CUZK_G16_L, 0, nl) == CUZK_OK);
+    CHECK(cuzk_groth16_params_g1(ref, fx_p, CUZK_G16_L, 0, nl) == CUZK_OK);
+    CHECK(!memcmp(g1, ref, nl * sizeof *g1));
+    REQUIRE(point_off(CUZK_G16_L, 0) >= page); /* L lies past the first page */
+    REQUIRE(truncate(path, (off_t)page) == 0);
+    CHECK(cuzk_groth16_params_g1(g1, p, CUZK_G16_L, 0, nl) == CUZK_ERR_CHANGED);
+    CHECK(cuzk_groth16_params_g2(g2, p, 0, nb2) == CUZK_ERR_CHANGED);
+    FILE *devnull = fopen("/dev/null", "wb");
+    REQUIRE(devnull);
+    CHECK(cuzk_groth16_params_write(devnull, p) == CUZK_ERR_CHANGED);
+    fclose(devnull);
+    cuzk_groth16_params_free(p);
+    free(g1);
+    free(ref);
+    free(g2);
+    unlink(path);
+}
+
+static void chained(int sig)
+{
+    (void)sig;
+    _exit(42);
+}
+
+/* In a child: map a one-page-truncated file and touch its second page
+ * outside any guard.  before: install a handler before the guard. */
+static int unguarded_fault(bool before)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    uint8_t *b = calloc(1, 2 * page);
+    char *path = b ? tmpfile_with(b, 2 * page) : NULL;
+    free(b);
+    if (!path) return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (before) signal(SIGBUS, chained);
+        if (cuzk_groth16_map_guard_install(NULL, 0)) _exit(3);
+        int fd = open(path, O_RDONLY);
+        volatile uint8_t *m = mmap(NULL, 2 * page, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (m == MAP_FAILED || truncate(path, (off_t)page)) _exit(4);
+        (void)m[page + 1];
+        _exit(0);
+    }
+    int ws = 0;
+    waitpid(pid, &ws, 0);
+    unlink(path);
+    return ws;
+}
+
+static void test_map_guard_chains(void)
+{
+    int ws = unguarded_fault(false);
+    CHECK(WIFSIGNALED(ws) && WTERMSIG(ws) == SIGBUS); /* the default action, as before */
+    ws = unguarded_fault(true);
+    CHECK(WIFEXITED(ws) && WEXITSTATUS(ws) == 42); /* the earlier handler still runs */
+}
+
 static void test_cleanup(void)
 {
     cuzk_groth16_params_free(fx_p);
@@ -447,6 +555,8 @@ static const test_case tests[] = {
     {"parallel_first_error", test_parallel_first_error},
     {"marker", test_marker},
     {"setup_errors", test_setup_errors},
+    {"map_guard", test_map_guard},
+    {"map_guard_chains", test_map_guard_chains},
     {"zz_cleanup", test_cleanup},
 };
 

@@ -101,7 +101,18 @@ typedef struct cuzk_groth16_load_opts {
 } cuzk_groth16_load_opts;
 
 /* Load `path` (resident, or mapped with CUZK_G16_LOAD_MMAP); checks for the
- * `<path>.test` sidecar.  opts may be NULL (resident, full validation). */
+ * `<path>.test` sidecar.  opts may be NULL (resident, full validation).
+ *
+ * Mapped files: every read of the map (validation at load, the per-chunk
+ * decodes of cuzk_groth16_params_g1/_g2 during a prove, writing) is done
+ * under a per-thread recovery point, so that a file truncated while mapped
+ * fails that read with CUZK_ERR_CHANGED instead of killing the process --
+ * once cuzk_groth16_map_guard_install has installed the SIGBUS handler.
+ * The library never installs it itself (it is process-wide state): the
+ * engine does before its first map, tools that map call it too. */
+int cuzk_groth16_map_guard_install(char *err, size_t err_len);
+bool cuzk_groth16_map_guard_installed(void);
+/* Load a params file (see above). */
 int cuzk_groth16_params_load(cuzk_groth16_params **out, const char *path, const cuzk_groth16_load_opts *opts);
 /* Read from a stream (resident).  No sidecar check: the caller knows. */
 int cuzk_groth16_params_read(cuzk_groth16_params **out, FILE *f, const cuzk_groth16_load_opts *opts);

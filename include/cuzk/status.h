@@ -20,6 +20,7 @@ enum cuzk_status {
     CUZK_ERR_IO = -3,           /* read/write/mmap failed (errno is preserved) */
     CUZK_ERR_FORMAT = -4,       /* malformed file or message */
     CUZK_ERR_UNSUPPORTED = -5,  /* valid but not supported by this build */
+    CUZK_ERR_CHANGED = -6,      /* a mapped file shrank or changed while in use */
     /* encodings (filecoin-formats.md section 2) */
     CUZK_ERR_ENC_LENGTH = -20,       /* wrong number of bytes for this encoding */
     CUZK_ERR_ENC_COMPRESSION = -21,  /* compression flag does not match the length */

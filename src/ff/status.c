@@ -23,6 +23,7 @@ const char *cuzk_strerror(int status)
     case CUZK_ERR_IO: return "I/O error";
     case CUZK_ERR_FORMAT: return "malformed input";
     case CUZK_ERR_UNSUPPORTED: return "not supported by this build";
+    case CUZK_ERR_CHANGED: return "file changed or shrank while mapped";
     case CUZK_ERR_ENC_LENGTH: return "wrong encoding length";
     case CUZK_ERR_ENC_COMPRESSION: return "compression flag does not match the encoding length";
     case CUZK_ERR_ENC_INFINITY: return "infinity flag set but the remaining bits are not all zero";

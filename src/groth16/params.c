@@ -5,7 +5,12 @@
  * buffer or an mmap'd file: points are validated in place, zero copy) or a
  * FILE* (points are read in chunks of CHUNK_POINTS into a bounce buffer and
  * validated chunk by chunk).  Validation of a chunk is split into tasks for
- * the caller's cuzk_par; the first failure by index is reported. */
+ * the caller's cuzk_par; the first failure by index is reported.
+ *
+ * Every read of a memory source (a map may shrink under us) happens inside
+ * g16_guard_run / g16_guard_copy (mapguard.c): a fault there turns into
+ * CUZK_ERR_CHANGED.  Only leaf code runs guarded -- never the pool, malloc
+ * or stdio -- so abandoning it half way leaves nothing inconsistent. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -16,17 +21,17 @@
 
 #include "g16_internal.h"
 
-#define CHUNK_POINTS ((size_t)1 << 16)  /* stream bounce buffer: 6 / 12 MiB */
-#define TASK_POINTS ((size_t)1 << 10)   /* points per validation task */
+#define CHUNK_POINTS ((size_t)1 << 16) /* stream bounce buffer: 6 / 12 MiB */
+#define TASK_POINTS ((size_t)1 << 10)  /* points per validation task */
 
 static const char *const vec_name[5] = {"h", "l", "a", "b_g1", "b_g2"};
 
 typedef struct {
     const uint8_t *mem; /* memory source, or NULL */
     size_t len, pos;
-    FILE *f;            /* stream source */
-    uint8_t *bounce;    /* CHUNK_POINTS * 192 bytes for streams */
-    const char *what;   /* "params" or "vk" for messages */
+    FILE *f;          /* stream source */
+    uint8_t *bounce;  /* CHUNK_POINTS * 192 bytes for streams */
+    const char *what; /* "params" or "vk" for messages */
 } g16_src;
 
 static enum g16_mode mode_of(const cuzk_groth16_load_opts *o)
@@ -36,19 +41,32 @@ static enum g16_mode mode_of(const cuzk_groth16_load_opts *o)
     return G16_CHECKED;
 }
 
-/* Copy n bytes (streams) or point at them (memory).  Returns false at EOF. */
-static bool src_get(g16_src *s, const uint8_t **p, uint8_t *buf, size_t n)
+/* Copy n bytes into buf (streams; memory too when buf is given: the copy
+ * is guarded) or point at them (memory, buf NULL: the caller reads them
+ * under a guard).  CUZK_ERR_FORMAT at EOF, CUZK_ERR_CHANGED on a fault. */
+static int src_get(g16_src *s, const uint8_t **p, uint8_t *buf, size_t n)
 {
     if (s->mem) {
-        if (s->len - s->pos < n) return false;
+        if (s->len - s->pos < n) return CUZK_ERR_FORMAT;
         *p = s->mem + s->pos;
+        if (buf) {
+            if (g16_guard_copy(buf, *p, n, s->mem, s->len)) return CUZK_ERR_CHANGED;
+            *p = buf;
+        }
         s->pos += n;
-        return true;
+        return CUZK_OK;
     }
-    if (fread(buf, 1, n, s->f) != n) return false;
+    if (fread(buf, 1, n, s->f) != n) return CUZK_ERR_FORMAT;
     *p = buf;
     s->pos += n;
-    return true;
+    return CUZK_OK;
+}
+
+static int changed_err(const g16_src *s, size_t at, char *err, size_t err_len)
+{
+    return cuzk_errf(err, err_len, CUZK_ERR_CHANGED,
+                     "%s: the mapped file shrank or changed while it was read (fault at byte %zu)", s->what,
+                     at);
 }
 
 /* ---- parallel validation -------------------------------------------------- */
@@ -58,16 +76,21 @@ typedef struct {
     size_t n;
     bool g2;
     enum g16_mode mode;
-    void *out;         /* decoded points, or NULL to validate only */
-    int *code;         /* per task: first failing status */
-    size_t *idx;       /* per task: its index */
+    void *out;   /* decoded points, or NULL to validate only */
+    int *code;   /* per task: first failing status */
+    size_t *idx; /* per task: its index */
 } vjob;
 
-static void vjob_task(void *arg, size_t t)
+typedef struct {
+    vjob *j;
+    size_t t;
+} vjob_arg;
+
+static void vjob_range(void *arg)
 {
-    vjob *j = arg;
+    vjob *j = ((vjob_arg *)arg)->j;
+    size_t t = ((vjob_arg *)arg)->t;
     size_t lo = t * TASK_POINTS, hi = lo + TASK_POINTS < j->n ? lo + TASK_POINTS : j->n;
-    j->code[t] = CUZK_OK;
     for (size_t i = lo; i < hi; i++) {
         int st;
         if (j->g2) {
@@ -85,10 +108,21 @@ static void vjob_task(void *arg, size_t t)
     }
 }
 
+static void vjob_task(void *arg, size_t t)
+{
+    vjob *j = arg;
+    vjob_arg a = {j, t};
+    j->code[t] = CUZK_OK;
+    if (g16_guard_run(j->in, j->n * (j->g2 ? G16_G2_BYTES : G16_G1_BYTES), vjob_range, &a)) {
+        j->code[t] = CUZK_ERR_CHANGED;
+        j->idx[t] = t * TASK_POINTS;
+    }
+}
+
 /* Decode/validate n points at in; on failure *bad = index of the first bad
  * point and the status is returned. */
-static int validate_points(void *out, const uint8_t *in, size_t n, bool g2, enum g16_mode mode,
-                           cuzk_par *par, size_t *bad)
+static int validate_points(void *out, const uint8_t *in, size_t n, bool g2, enum g16_mode mode, cuzk_par *par,
+                           size_t *bad)
 {
     if (!n) return CUZK_OK;
     if (!out && mode == G16_RAW) return CUZK_OK; /* nothing to check */
@@ -117,16 +151,17 @@ static int validate_points(void *out, const uint8_t *in, size_t n, bool g2, enum
 /* Read a u32 BE count followed by that many points.  keep: decode into a
  * malloc'd array (*dst); otherwise only validate (memory sources) and
  * record the offset.  name/what feed the error message. */
-static int read_vec(g16_src *s, const char *name, bool g2, enum g16_mode mode, bool keep,
-                    void **dst, size_t *count, size_t *off, cuzk_par *par, char *err,
-                    size_t err_len)
+static int read_vec(g16_src *s, const char *name, bool g2, enum g16_mode mode, bool keep, void **dst,
+                    size_t *count, size_t *off, cuzk_par *par, char *err, size_t err_len)
 {
     const size_t esz = g2 ? G16_G2_BYTES : G16_G1_BYTES;
     const size_t psz = g2 ? sizeof(cuzk_g2_affine) : sizeof(cuzk_g1_affine);
     uint8_t cb[4];
     const uint8_t *p;
     size_t at = s->pos;
-    if (!src_get(s, &p, cb, 4))
+    int gst = src_get(s, &p, cb, 4);
+    if (gst == CUZK_ERR_CHANGED) return changed_err(s, at, err, err_len);
+    if (gst)
         return cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
                          "%s: truncated: file ends at byte %zu, before the count of vector %s", s->what, at,
                          name);
@@ -159,8 +194,9 @@ static int read_vec(g16_src *s, const char *name, bool g2, enum g16_mode mode, b
                 cap = ncap;
             }
             at = s->pos;
-            if (!src_get(s, &p, s->bounce, k * esz)) {
+            if ((gst = src_get(s, &p, s->bounce, k * esz))) {
                 free(arr);
+                if (gst == CUZK_ERR_CHANGED) return changed_err(s, at, err, err_len);
                 return cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
                                  "%s: truncated: vector %s declares %zu points, file ends within "
                                  "points %zu..%zu (byte %zu on)",
@@ -177,7 +213,7 @@ static int read_vec(g16_src *s, const char *name, bool g2, enum g16_mode mode, b
         }
     } else if (n) {
         /* mapped: validate in place (memory sources only) */
-        if (!src_get(s, &p, NULL, n * esz)) return CUZK_ERR_FORMAT; /* checked above */
+        if (src_get(s, &p, NULL, n * esz)) return CUZK_ERR_FORMAT; /* checked above */
         size_t bad = 0;
         int st = validate_points(NULL, p, n, g2, mode, par, &bad);
         if (st) return cuzk_errf(err, err_len, st, "%s: %s[%zu]: %s", s->what, name, bad, cuzk_strerror(st));
@@ -207,7 +243,9 @@ static int read_vk(cuzk_groth16_vk *vk, g16_src *s, enum g16_mode mode, cuzk_par
     for (int i = 0; i < 6; i++) {
         const uint8_t *p;
         size_t at = s->pos;
-        if (!src_get(s, &p, buf, fixed[i].g2 ? G16_G2_BYTES : G16_G1_BYTES))
+        int gst = src_get(s, &p, buf, fixed[i].g2 ? G16_G2_BYTES : G16_G1_BYTES);
+        if (gst == CUZK_ERR_CHANGED) return changed_err(s, at, err, err_len);
+        if (gst)
             return cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
                              "%s: truncated: file ends at byte %zu, inside vk.%s (the fixed part is "
                              "864 bytes)",
@@ -228,10 +266,13 @@ static int read_vk(cuzk_groth16_vk *vk, g16_src *s, enum g16_mode mode, cuzk_par
     return CUZK_OK;
 }
 
-static bool is_pow2(size_t x) { return x && !(x & (x - 1)); }
+static bool is_pow2(size_t x)
+{
+    return x && !(x & (x - 1));
+}
 
-int cuzk_groth16_params_check_shape(const cuzk_groth16_params *p, const cuzk_groth16_shape *sh,
-                                    char *err, size_t err_len)
+int cuzk_groth16_params_check_shape(const cuzk_groth16_params *p, const cuzk_groth16_shape *sh, char *err,
+                                    size_t err_len)
 {
     const size_t *c = p->count;
     size_t n_ic = p->vk.n_ic;
@@ -281,8 +322,7 @@ int cuzk_groth16_params_check_shape(const cuzk_groth16_params *p, const cuzk_gro
 }
 
 /* Parse a whole .params from s; keep = resident arrays. */
-static int parse_params(cuzk_groth16_params *p, g16_src *s, bool keep,
-                        const cuzk_groth16_load_opts *o)
+static int parse_params(cuzk_groth16_params *p, g16_src *s, bool keep, const cuzk_groth16_load_opts *o)
 {
     enum g16_mode mode = mode_of(o);
     cuzk_par *par = o ? o->par : NULL;
@@ -292,10 +332,12 @@ static int parse_params(cuzk_groth16_params *p, g16_src *s, bool keep,
     if (st) return st;
     for (int v = 0; v < 5; v++) {
         void *arr = NULL;
-        st = read_vec(s, vec_name[v], v == CUZK_G16_B_G2, mode, keep, &arr, &p->count[v], &p->off[v],
-                      par, err, el);
-        if (v < 4) p->g1[v] = arr;
-        else p->g2 = arr;
+        st = read_vec(s, vec_name[v], v == CUZK_G16_B_G2, mode, keep, &arr, &p->count[v], &p->off[v], par,
+                      err, el);
+        if (v < 4)
+            p->g1[v] = arr;
+        else
+            p->g2 = arr;
         if (st) return st;
     }
     if (s->mem && s->pos != s->len)
@@ -310,7 +352,8 @@ void cuzk_groth16_params_free(cuzk_groth16_params *p)
 {
     if (!p) return;
     free(p->vk.ic);
-    for (int v = 0; v < 4; v++) free(p->g1[v]);
+    for (int v = 0; v < 4; v++)
+        free(p->g1[v]);
     free(p->g2);
     if (p->map) munmap((void *)p->map, p->map_len);
     free(p);
@@ -376,8 +419,7 @@ static int map_file(const uint8_t **map, size_t *len, const char *path, char *er
     return CUZK_OK;
 }
 
-int cuzk_groth16_params_load(cuzk_groth16_params **out, const char *path,
-                             const cuzk_groth16_load_opts *o)
+int cuzk_groth16_params_load(cuzk_groth16_params **out, const char *path, const cuzk_groth16_load_opts *o)
 {
     *out = NULL;
     char *err = o ? o->err : NULL;
@@ -410,9 +452,18 @@ int cuzk_groth16_params_load(cuzk_groth16_params **out, const char *path,
 
 /* ---- accessors -------------------------------------------------------------- */
 
-const cuzk_groth16_vk *cuzk_groth16_params_vk(const cuzk_groth16_params *p) { return &p->vk; }
-bool cuzk_groth16_params_is_mapped(const cuzk_groth16_params *p) { return p->map != NULL; }
-bool cuzk_groth16_params_is_test(const cuzk_groth16_params *p) { return p->is_test; }
+const cuzk_groth16_vk *cuzk_groth16_params_vk(const cuzk_groth16_params *p)
+{
+    return &p->vk;
+}
+bool cuzk_groth16_params_is_mapped(const cuzk_groth16_params *p)
+{
+    return p->map != NULL;
+}
+bool cuzk_groth16_params_is_test(const cuzk_groth16_params *p)
+{
+    return p->is_test;
+}
 
 size_t cuzk_groth16_params_count(const cuzk_groth16_params *p, cuzk_groth16_vec v)
 {
@@ -424,7 +475,35 @@ const cuzk_g1_affine *cuzk_groth16_params_g1_data(const cuzk_groth16_params *p, 
     return (unsigned)v < 4 ? p->g1[v] : NULL;
 }
 
-const cuzk_g2_affine *cuzk_groth16_params_g2_data(const cuzk_groth16_params *p) { return p->g2; }
+const cuzk_g2_affine *cuzk_groth16_params_g2_data(const cuzk_groth16_params *p)
+{
+    return p->g2;
+}
+
+/* Decode n mapped points (run under the map's guard). */
+typedef struct {
+    void *out;
+    const uint8_t *in;
+    size_t n;
+    bool g2;
+    int st;
+} map_dec;
+
+static void map_dec_run(void *arg)
+{
+    map_dec *d = arg;
+    for (size_t i = 0; i < d->n && !d->st; i++)
+        d->st = d->g2 ? g16_decode_g2((cuzk_g2_affine *)d->out + i, d->in + i * G16_G2_BYTES, G16_RAW)
+                      : g16_decode_g1((cuzk_g1_affine *)d->out + i, d->in + i * G16_G1_BYTES, G16_RAW);
+}
+
+static int map_decode(void *out, const cuzk_groth16_params *p, int v, size_t start, size_t n)
+{
+    const size_t esz = v == CUZK_G16_B_G2 ? G16_G2_BYTES : G16_G1_BYTES;
+    map_dec d = {out, p->map + p->off[v] + start * esz, n, v == CUZK_G16_B_G2, CUZK_OK};
+    int st = g16_guard_run(p->map, p->map_len, map_dec_run, &d);
+    return st ? st : d.st;
+}
 
 int cuzk_groth16_params_g1(cuzk_g1_affine *out, const cuzk_groth16_params *p, cuzk_groth16_vec v,
                            size_t start, size_t n)
@@ -434,12 +513,7 @@ int cuzk_groth16_params_g1(cuzk_g1_affine *out, const cuzk_groth16_params *p, cu
         memcpy(out, p->g1[v] + start, n * sizeof *out);
         return CUZK_OK;
     }
-    const uint8_t *in = p->map + p->off[v] + start * G16_G1_BYTES;
-    for (size_t i = 0; i < n; i++) {
-        int st = g16_decode_g1(out + i, in + i * G16_G1_BYTES, G16_RAW);
-        if (st) return st;
-    }
-    return CUZK_OK;
+    return map_decode(out, p, v, start, n);
 }
 
 int cuzk_groth16_params_g2(cuzk_g2_affine *out, const cuzk_groth16_params *p, size_t start, size_t n)
@@ -449,18 +523,12 @@ int cuzk_groth16_params_g2(cuzk_g2_affine *out, const cuzk_groth16_params *p, si
         memcpy(out, p->g2 + start, n * sizeof *out);
         return CUZK_OK;
     }
-    const uint8_t *in = p->map + p->off[4] + start * G16_G2_BYTES;
-    for (size_t i = 0; i < n; i++) {
-        int st = g16_decode_g2(out + i, in + i * G16_G2_BYTES, G16_RAW);
-        if (st) return st;
-    }
-    return CUZK_OK;
+    return map_decode(out, p, CUZK_G16_B_G2, start, n);
 }
 
 /* ---- verifying key alone ------------------------------------------------------ */
 
-static int vk_from_src(cuzk_groth16_vk **out, g16_src *s, const cuzk_groth16_load_opts *o,
-                       bool exact)
+static int vk_from_src(cuzk_groth16_vk **out, g16_src *s, const cuzk_groth16_load_opts *o, bool exact)
 {
     char *err = o ? o->err : NULL;
     size_t el = o ? o->err_len : 0;
@@ -547,13 +615,26 @@ static int put_g2(FILE *f, const cuzk_g2_affine *p)
     return fwrite(b, 1, sizeof b, f) == sizeof b ? CUZK_OK : CUZK_ERR_IO;
 }
 
+/* stdio must not run guarded: copy the map in guarded chunks, then write. */
+static int write_mapped(FILE *f, const cuzk_groth16_params *p, size_t off, size_t bytes)
+{
+    uint8_t buf[1 << 16];
+    for (size_t done = 0; done < bytes;) {
+        size_t k = bytes - done < sizeof buf ? bytes - done : sizeof buf;
+        int st = g16_guard_copy(buf, p->map + off + done, k, p->map, p->map_len);
+        if (st) return st;
+        if (fwrite(buf, 1, k, f) != k) return CUZK_ERR_IO;
+        done += k;
+    }
+    return CUZK_OK;
+}
+
 int cuzk_groth16_vk_write(FILE *f, const cuzk_groth16_vk *vk)
 {
     int st;
-    if ((st = put_g1(f, &vk->alpha_g1)) || (st = put_g1(f, &vk->beta_g1)) ||
-        (st = put_g2(f, &vk->beta_g2)) || (st = put_g2(f, &vk->gamma_g2)) ||
-        (st = put_g1(f, &vk->delta_g1)) || (st = put_g2(f, &vk->delta_g2)) ||
-        (st = put_u32(f, vk->n_ic)))
+    if ((st = put_g1(f, &vk->alpha_g1)) || (st = put_g1(f, &vk->beta_g1)) || (st = put_g2(f, &vk->beta_g2)) ||
+        (st = put_g2(f, &vk->gamma_g2)) || (st = put_g1(f, &vk->delta_g1)) ||
+        (st = put_g2(f, &vk->delta_g2)) || (st = put_u32(f, vk->n_ic)))
         return st;
     for (size_t i = 0; i < vk->n_ic; i++)
         if ((st = put_g1(f, &vk->ic[i]))) return st;
@@ -567,7 +648,7 @@ int cuzk_groth16_params_write(FILE *f, const cuzk_groth16_params *p)
         if ((st = put_u32(f, p->count[v]))) break;
         if (p->map) {
             size_t bytes = p->count[v] * (v == 4 ? G16_G2_BYTES : G16_G1_BYTES);
-            if (fwrite(p->map + p->off[v], 1, bytes, f) != bytes) st = CUZK_ERR_IO;
+            st = write_mapped(f, p, p->off[v], bytes);
         } else {
             for (size_t i = 0; i < p->count[v] && !st; i++)
                 st = v == 4 ? put_g2(f, &p->g2[i]) : put_g1(f, &p->g1[v][i]);

@@ -1,0 +1,125 @@
+/* Recovery from SIGBUS inside mapped parameter files.
+ *
+ * A WARM parameter file is mmap'd; if it is truncated while mapped (a
+ * re-download in place, a copy over it, a full disk), touching a page past
+ * the new end raises SIGBUS, whose default action kills the process with
+ * every queued job.  Every read of a mapped file in this layer goes through
+ * g16_guard_run / g16_guard_copy: they push a recovery point (sigjmp_buf and
+ * the mapped range) on a thread-local stack for the duration of a short
+ * leaf computation (a decode task: no locks, no allocation, no calls into
+ * the pool), and the handler jumps back to it when the faulting address
+ * lies in that range; the read then fails with CUZK_ERR_CHANGED.
+ *
+ * The library installs no handler by itself: cuzk_groth16_map_guard_install
+ * is called by the engine before it maps a file, and by the tools that map.
+ * Without it a fault keeps its default action.  A SIGBUS that no armed
+ * recovery point claims goes to the handler that was installed before ours,
+ * or, if that was the default, kills the process as before.
+ *
+ * sigsetjmp does not save the signal mask (no syscall per task); the handler
+ * runs with SA_NODEFER so that SIGBUS is not left blocked after the jump. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <string.h>
+
+#include "g16_internal.h"
+
+typedef struct g16_guard {
+    sigjmp_buf jb;
+    const uint8_t *lo, *hi;
+    struct g16_guard *prev;
+} g16_guard;
+
+static _Thread_local g16_guard *guard_top;
+static struct sigaction prev_action;
+static pthread_once_t install_once = PTHREAD_ONCE_INIT;
+static int install_errno = -1; /* -1: never installed, 0: installed */
+
+static void chain_previous(int sig, siginfo_t *si, void *uc)
+{
+    if (prev_action.sa_flags & SA_SIGINFO) {
+        if (prev_action.sa_sigaction) {
+            prev_action.sa_sigaction(sig, si, uc);
+            return;
+        }
+    } else if (prev_action.sa_handler != SIG_DFL && prev_action.sa_handler != SIG_IGN) {
+        prev_action.sa_handler(sig);
+        return;
+    }
+    /* Default action: restore it.  A fault repeats when the access is
+     * retried on return; a signal sent by kill() must be raised again. */
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigaction(SIGBUS, &dfl, NULL);
+    if (!si || si->si_code <= 0) raise(sig);
+}
+
+static void on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+    g16_guard *g = guard_top;
+    const uint8_t *a = si ? (const uint8_t *)si->si_addr : NULL;
+    if (g && si && si->si_code > 0 && a >= g->lo && a < g->hi) siglongjmp(g->jb, 1);
+    chain_previous(sig, si, uc);
+}
+
+static void install(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_sigbus;
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    install_errno = sigaction(SIGBUS, &sa, &prev_action) ? errno : 0;
+}
+
+int cuzk_groth16_map_guard_install(char *err, size_t err_len)
+{
+    pthread_once(&install_once, install);
+    if (install_errno)
+        return cuzk_errf(err, err_len, CUZK_ERR_IO, "cannot install the SIGBUS handler: %s",
+                         strerror(install_errno));
+    return CUZK_OK;
+}
+
+bool cuzk_groth16_map_guard_installed(void)
+{
+    return install_errno == 0;
+}
+
+int g16_guard_run(const void *lo, size_t len, void (*fn)(void *), void *arg)
+{
+    g16_guard g;
+    g.lo = lo;
+    g.hi = (const uint8_t *)lo + len;
+    g.prev = guard_top;
+    if (sigsetjmp(g.jb, 0)) {
+        guard_top = g.prev;
+        return CUZK_ERR_CHANGED;
+    }
+    guard_top = &g;
+    fn(arg);
+    guard_top = g.prev;
+    return CUZK_OK;
+}
+
+typedef struct {
+    void *dst;
+    const void *src;
+    size_t n;
+} copy_job;
+
+static void copy_fn(void *arg)
+{
+    copy_job *c = arg;
+    memcpy(c->dst, c->src, c->n);
+}
+
+int g16_guard_copy(void *dst, const void *src, size_t n, const void *lo, size_t len)
+{
+    copy_job c = {dst, src, n};
+    return g16_guard_run(lo, len, copy_fn, &c);
+}
