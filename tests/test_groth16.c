@@ -249,6 +249,66 @@ static void test_take_evals(void)
     g16t_free(&c);
 }
 
+/* Lean H: C asked for after A*B (fill_c) into the buffer that held B; the
+ * same proof bytes as from three intact evaluation vectors, with the CPU
+ * backend's lean order and with a backend that has none (the prover then
+ * fills a third buffer itself).  A failing fill_c stops the proof. */
+typedef struct {
+    const cuzk_fr *c;
+    int calls, fail;
+} fill_src;
+
+static int fill_from_copy(void *ctx, cuzk_fr *out, size_t n)
+{
+    fill_src *f = ctx;
+    f->calls++;
+    if (f->fail) return CUZK_ERR_IO;
+    memcpy(out, f->c, n * sizeof *out);
+    return CUZK_OK;
+}
+
+static void test_lean_h(void)
+{
+    size_t n = 1000, m = 1024;
+    cuzk_fr x0 = fr_rand();
+    g16t_circuit c;
+    CHECK(g16t_chain(&c, n, &x0) == CUZK_OK);
+    cuzk_groth16_params *p = g16t_setup(&c, 13);
+    if (!p) return;
+    uint8_t ref[192];
+    CHECK(prove1(ref, p, &c.w, true, NULL) == CUZK_OK);
+    cuzk_groth16_backend other = *cuzk_groth16_backend_cpu();
+    other.h_poly_lean = NULL;
+    for (int variant = 0; variant < 3; variant++) {
+        cuzk_fr *ab[2] = {malloc(m * sizeof(cuzk_fr)), malloc(m * sizeof(cuzk_fr))};
+        CHECK(ab[0] && ab[1]);
+        if (!ab[0] || !ab[1]) break;
+        memcpy(ab[0], c.w.a, c.w.n_constraints * sizeof(cuzk_fr));
+        memcpy(ab[1], c.w.b, c.w.n_constraints * sizeof(cuzk_fr));
+        fill_src f = {.c = c.w.c, .fail = variant == 2};
+        cuzk_groth16_witness w = c.w;
+        w.a = w.b = w.c = NULL;
+        w.a_mut = ab[0], w.b_mut = ab[1], w.c_mut = NULL;
+        w.fill_c = fill_from_copy, w.fill_c_ctx = &f;
+        char err[CUZK_G16_ERR_LEN] = "";
+        cuzk_groth16_prove_opts o = {.deterministic = true, .backend = variant == 1 ? &other : NULL,
+                                     .err = err, .err_len = sizeof err};
+        uint8_t pin[192];
+        int st = cuzk_groth16_prove((uint8_t(*)[192])pin, p, &w, 1, &o);
+        CHECK(f.calls == 1);
+        if (variant < 2) {
+            CHECK(st == CUZK_OK);
+            CHECK(memcmp(pin, ref, 192) == 0);
+        } else {
+            CHECK(st == CUZK_ERR_IO && strstr(err, "H computation failed") != NULL);
+        }
+        free(ab[0]);
+        free(ab[1]);
+    }
+    cuzk_groth16_params_free(p);
+    g16t_free(&c);
+}
+
 static void test_batch(void)
 {
     enum { N = 4 };
@@ -488,6 +548,7 @@ static const test_case tests[] = {
     {"multi_input_circuit", test_multi_input_circuit},
     {"deterministic", test_deterministic},
     {"take_evals", test_take_evals},
+    {"lean_h", test_lean_h},
     {"batch", test_batch},
     {"mapped_chunks_sparse", test_mapped_chunks_sparse},
     {"h_identity", test_h_identity},

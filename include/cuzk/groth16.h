@@ -214,6 +214,17 @@ typedef struct cuzk_groth16_witness {
      * a, b, c are ignored.  The CPU prover also keeps its canonical aux in
      * b_mut and its MSM scratch in c_mut when it fits. */
     cuzk_fr *a_mut, *b_mut, *c_mut;
+    /* Optional lean H (two domain vectors instead of three): with a_mut and
+     * b_mut set and c_mut NULL, the prover asks for the C evaluations only
+     * after A*B has been formed on the coset, writing the n_constraints
+     * values into the buffer that held B (room for m elements):
+     * fill_c(fill_c_ctx, out, n_constraints) returns a status.  The source
+     * must be able to recompute c from the witness (the pre-compiled
+     * constraint evaluator's mat-vec does).  The CPU prover then runs the H
+     * MSM with its scratch in b_mut and the other MSMs with it in a_mut, so
+     * a proof needs a_mut, b_mut, the assignment and no third vector. */
+    int (*fill_c)(void *ctx, cuzk_fr *out, size_t n);
+    void *fill_c_ctx;
 } cuzk_groth16_witness;
 
 /* View of a finished PROVE-mode cs (no copy; valid while cs lives). */
@@ -249,6 +260,12 @@ typedef struct cuzk_groth16_backend {
      * on return a[0..m-2] holds the coefficients of (A*B - C)/Z.  b and c
      * are clobbered. */
     int (*h_poly)(void *ctx, cuzk_fr *a, cuzk_fr *b, cuzk_fr *c, size_t n, unsigned log_m, cuzk_par *par);
+    /* Optional: the same H from a and b only, asking fill_c for the C
+     * evaluations (written into b) once a holds A*B on the coset (see
+     * cuzk_groth16_witness.fill_c).  NULL: the prover allocates a third
+     * buffer, fills it first and calls h_poly. */
+    int (*h_poly_lean)(void *ctx, cuzk_fr *a, cuzk_fr *b, size_t n, unsigned log_m,
+                       int (*fill_c)(void *, cuzk_fr *, size_t), void *fill_ctx, cuzk_par *par);
 } cuzk_groth16_backend;
 
 const cuzk_groth16_backend *cuzk_groth16_backend_cpu(void);

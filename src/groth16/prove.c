@@ -85,10 +85,15 @@ int cuzk_groth16_witness_from_cs(cuzk_groth16_witness *w, const cuzk_cs *cs)
     return CUZK_OK;
 }
 
+/* The caller's writable evaluations are transformed in place (three
+ * buffers, or two and fill_c: the lean H). */
+static bool in_place(const cuzk_groth16_witness *w) { return w->a_mut && w->b_mut && (w->c_mut || w->fill_c); }
+static bool lean(const cuzk_groth16_witness *w) { return w->a_mut && w->b_mut && !w->c_mut && w->fill_c; }
+
 static int check_witness(const cuzk_groth16_params *p, const cuzk_groth16_witness *w, size_t i,
                          const cuzk_groth16_witness *w0, char *err, size_t el)
 {
-    bool inplace = w->a_mut && w->b_mut && w->c_mut;
+    bool inplace = in_place(w);
     if ((!inplace && (!w->a || !w->b || !w->c)) || !w->input || (w->n_aux && !w->aux) ||
         !w->b_input_density || (w->n_aux && (!w->a_aux_density || !w->b_aux_density)))
         return cuzk_errf(err, el, CUZK_ERR_ARG,
@@ -363,6 +368,17 @@ static int h_phase(const cuzk_groth16_backend *be, cuzk_par *par, const cuzk_gro
         *out = w->a_mut;
         return be->h_poly(be->ctx, w->a_mut, w->b_mut, w->c_mut, n, log_m, par);
     }
+    if (lean(w)) {
+        *out = w->a_mut;
+        if (be->h_poly_lean)
+            return be->h_poly_lean(be->ctx, w->a_mut, w->b_mut, n, log_m, w->fill_c, w->fill_c_ctx, par);
+        cuzk_fr *c = malloc(m * sizeof *c); /* a backend without the lean order */
+        if (!c) return CUZK_ERR_NOMEM;
+        int st = w->fill_c(w->fill_c_ctx, c, n);
+        if (!st) st = be->h_poly(be->ctx, w->a_mut, w->b_mut, c, n, log_m, par);
+        free(c);
+        return st;
+    }
     cuzk_fr *a = malloc(m * sizeof *a), *b = malloc(m * sizeof *b), *c = malloc(m * sizeof *c);
     int st = CUZK_ERR_NOMEM;
     if (a && b && c) {
@@ -434,7 +450,7 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
     /* H: polynomial, then MSM */
     t = g16_clock(cpu);
     for (size_t i = 0; i < n; i++) {
-        x.owned[i] = !(w[i].a_mut && w[i].b_mut && w[i].c_mut);
+        x.owned[i] = !in_place(&w[i]);
         if (o && o->checkpoint && (st = o->checkpoint(o->checkpoint_ctx))) {
             cuzk_errf(err, el, st, "prove: stopped at a safe point before H (circuit %zu)", i);
             goto done;
@@ -449,7 +465,10 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
     /* CPU backend: scalars go to cuzk/msm.h as canonical integers, converted
      * once per vector (H in place; the aux once for L, A, B_G1 and B_G2),
      * with one scratch for all MSMs -- the clobbered c_mut when it is large
-     * enough, so the MSMs add no O(n) allocation of their own. */
+     * enough, so the MSMs add no O(n) allocation of their own.  The lean H
+     * has no c_mut: the H MSM's scratch is b_mut (free until the aux is
+     * converted into it), the other MSMs' is a_mut (the H coefficients are
+     * dead by then). */
     const bool fast = be == cuzk_groth16_backend_cpu();
     size_t scratch_len = 0;
     void *scratch = NULL;
@@ -461,6 +480,8 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
         scratch_len = g1 > g2 ? g1 : g2;
         if (w[0].c_mut && w[0].a_mut && w[0].b_mut && scratch_len <= m * sizeof(cuzk_fr))
             scratch = w[0].c_mut;
+        else if (lean(&w[0]) && scratch_len <= m * sizeof(cuzk_fr))
+            scratch = w[0].b_mut;
         else
             scratch = x.scratch = malloc(scratch_len);
         x.kaux = calloc(n, sizeof *x.kaux);
@@ -504,9 +525,10 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
         if (x.owned[i]) free(x.hcoef[i]); /* H coefficients are no longer needed */
         x.hcoef[i] = NULL;
     }
+    if (fast && scratch == w[0].b_mut) scratch = w[0].a_mut; /* lean: b_mut takes the aux */
     t = g16_clock(cpu);
     for (size_t i = 0; fast && i < n; i++) {
-        bool reuse = w[i].a_mut && w[i].b_mut && w[i].c_mut && n_aux <= m;
+        bool reuse = in_place(&w[i]) && n_aux <= m;
         x.kaux_owned[i] = !reuse;
         x.kaux[i] = reuse ? (cuzk_scalar *)w[i].b_mut : malloc((n_aux ? n_aux : 1) * sizeof(cuzk_scalar));
         x.kin[i] = malloc(n_in * sizeof(cuzk_scalar));
