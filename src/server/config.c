@@ -3,7 +3,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +11,8 @@
 /* T_ANY: any well-formed value (keys accepted for compatibility only);
  * T_LIST_U32: an array of unsigned integers into a uint32_t count followed
  * by its elements (cuzk_config_gpus). */
-typedef enum { T_STR, T_BOOL, T_U32, T_U64, T_SIZE, T_DUR_MS, T_LEVEL, T_ANY, T_LIST_U32 } cfg_type;
+/* T_MODE: a file mode in octal ("0660", 0660 or 0o660) into a uint32_t. */
+typedef enum { T_STR, T_BOOL, T_U32, T_U64, T_SIZE, T_DUR_MS, T_LEVEL, T_ANY, T_LIST_U32, T_MODE } cfg_type;
 
 /* What a key does here.  Every key of the Rust cuzk.toml is in the table:
  * the ones this engine has no use for are accepted with a warning that
@@ -50,6 +50,18 @@ static const cfg_key keys[] = {
      "HTTP /metrics /status /config host:port; \"\" = off", K_USED, false},
     {"daemon.test_provider", T_STR, 0, 0, D(test_provider), 0,
      "serve this wire kind with the chain TEST circuit", K_USED, false},
+    {"daemon.tls_cert", T_STR, 0, 0, D(tls_cert), 0,
+     "PEM server certificate (chain) for TCP; required with tls_key and tls_client_ca off loopback", K_USED,
+     false},
+    {"daemon.tls_key", T_STR, 0, 0, D(tls_key), 0, "PEM private key of daemon.tls_cert", K_USED, false},
+    {"daemon.tls_client_ca", T_STR, 0, 0, D(tls_client_ca), 0,
+     "PEM CA certificate(s): clients must present a certificate signed by one", K_USED, false},
+    {"daemon.socket_mode", T_MODE, 0, 07777, D(socket_mode), 0, "permissions of the unix socket (octal)",
+     K_USED, false},
+    {"daemon.socket_group", T_STR, 0, 0, D(socket_group), 0,
+     "group (name or number) of the unix socket; \"\" = the daemon's group", K_USED, false},
+    {"daemon.status_allow_remote", T_BOOL, 0, 1, D(status_allow_remote), 0,
+     "allow status_listen on a non-loopback address (it has no authentication)", K_USED, false},
     {"srs.param_cache", T_STR, 1, 0, E(param_cache), 0, "directory of v28 .params/.vk files", K_USED, false},
     {"srs.validate", T_BOOL, 0, 1, E(srs_validate), 0, "validate every parameter point at load", K_USED,
      false},
@@ -107,6 +119,7 @@ void cuzk_config_default(cuzk_daemon_config *c)
 {
     memset(c, 0, sizeof *c);
     snprintf(c->listen, sizeof c->listen, "unix:///run/curio/cuzk.sock");
+    c->socket_mode = 0660;
     cuzk_engine_config_default(&c->engine);
     const char *env = getenv("FIL_PROOFS_PARAMETER_CACHE");
     snprintf(c->engine.param_cache, sizeof c->engine.param_cache, "%s",
@@ -114,16 +127,6 @@ void cuzk_config_default(cuzk_daemon_config *c)
     c->engine.memory_safety_margin = 5 * GIB;
     c->engine.eviction_min_idle_ms = 5 * 60 * 1000;
     c->gpus.workers_per_device = 2;
-}
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (err && errlen) vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
 }
 
 static const cfg_key *find_key(const char *name)
@@ -170,6 +173,20 @@ static int parse_scaled(uint64_t *out, const char *s, const char *const *units, 
         return 0;
     }
     return -1;
+}
+
+/* Octal digits, optionally after "0o" (TOML) -- "0660", "660", "0o660". */
+static int parse_mode(uint64_t *out, const char *s)
+{
+    if (!strncmp(s, "0o", 2)) s += 2;
+    uint64_t v = 0;
+    if (!*s || strlen(s) > 6) return -1;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '7') return -1;
+        v = v * 8 + (uint64_t)(*s - '0');
+    }
+    *out = v;
+    return 0;
 }
 
 static int parse_size(uint64_t *out, const char *s)
@@ -228,7 +245,7 @@ typedef struct {
 
 /* Apply a decoded scalar to key k. */
 static int apply(cuzk_daemon_config *c, const cfg_key *k, const char *v, bool quoted, char *err,
-                 size_t errlen)
+                 size_t err_len)
 {
     char *p = (char *)c + k->off;
     uint64_t u = 0;
@@ -236,47 +253,57 @@ static int apply(cuzk_daemon_config *c, const cfg_key *k, const char *v, bool qu
     case T_ANY:
         return 0;
     case T_LIST_U32:
-        return fail(err, errlen, "%s: expected an array like [0, 1], got '%s'", k->name, v);
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: expected an array like [0, 1], got '%s'", k->name,
+                         v);
     case T_STR:
         if (strlen(v) >= k->cap)
-            return fail(err, errlen, "%s: value longer than %zu bytes", k->name, k->cap - 1);
-        if (k->min && !*v) return fail(err, errlen, "%s: must not be empty", k->name);
+            return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: value longer than %zu bytes", k->name,
+                             k->cap - 1);
+        if (k->min && !*v) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: must not be empty", k->name);
         memcpy(p, v, strlen(v) + 1);
         return 0;
     case T_BOOL:
         if (quoted || (strcmp(v, "true") && strcmp(v, "false")))
-            return fail(err, errlen, "%s: expected true or false, got '%s'", k->name, v);
+            return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: expected true or false, got '%s'", k->name, v);
         *(bool *)p = !strcmp(v, "true");
         return 0;
     case T_LEVEL: {
         cuzk_log_level lv;
         if (cuzk_log_level_parse(&lv, v))
-            return fail(err, errlen, "%s: expected error, warn, info, debug or trace, got '%s'", k->name, v);
+            return cuzk_errf(err, err_len, CUZK_ERR_ARG,
+                             "%s: expected error, warn, info, debug or trace, got '%s'", k->name, v);
         *(cuzk_log_level *)p = lv;
         return 0;
     }
+    case T_MODE:
+        if (parse_mode(&u, v))
+            return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: expected an octal mode like \"0660\", got '%s'",
+                             k->name, v);
+        break;
     case T_U32:
     case T_U64:
         if (parse_uint(&u, v))
-            return fail(err, errlen, "%s: expected an unsigned integer, got '%s'", k->name, v);
+            return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: expected an unsigned integer, got '%s'",
+                             k->name, v);
         break;
     case T_SIZE:
         if (k->auto_zero && !strcasecmp(v, "auto")) break;
         if (parse_size(&u, v))
-            return fail(err, errlen, "%s: expected bytes or a size like \"64GiB\"%s, got '%s'", k->name,
-                        k->auto_zero ? " or \"auto\"" : "", v);
+            return cuzk_errf(err, err_len, CUZK_ERR_ARG,
+                             "%s: expected bytes or a size like \"64GiB\"%s, got '%s'", k->name,
+                             k->auto_zero ? " or \"auto\"" : "", v);
         break;
     case T_DUR_MS:
         if (parse_dur(&u, v, k->unit_ms))
-            return fail(err, errlen,
-                        "%s: expected %s or a duration like \"500ms\", \"30s\", \"5m\", got '%s'", k->name,
-                        k->unit_ms == 1 ? "milliseconds" : "seconds", v);
+            return cuzk_errf(err, err_len, CUZK_ERR_ARG,
+                             "%s: expected %s or a duration like \"500ms\", \"30s\", \"5m\", got '%s'",
+                             k->name, k->unit_ms == 1 ? "milliseconds" : "seconds", v);
         break;
     }
     if (u < k->min || u > k->max || (k->cap == 4 && u > UINT32_MAX))
-        return fail(err, errlen, "%s: %llu out of range [%llu, %llu]", k->name, (unsigned long long)u,
-                    (unsigned long long)k->min,
-                    (unsigned long long)(k->cap == 4 && k->max > UINT32_MAX ? UINT32_MAX : k->max));
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: %llu out of range [%llu, %llu]", k->name,
+                         (unsigned long long)u, (unsigned long long)k->min,
+                         (unsigned long long)(k->cap == 4 && k->max > UINT32_MAX ? UINT32_MAX : k->max));
     store_uint(c, k, u);
     return 0;
 }
@@ -284,16 +311,17 @@ static int apply(cuzk_daemon_config *c, const cfg_key *k, const char *v, bool qu
 /* Apply an array to key k (T_LIST_U32: count then elements; T_ANY: checked
  * for form only). */
 static int apply_list(cuzk_daemon_config *c, const cfg_key *k, const cfg_item *it, size_t n, char *err,
-                      size_t errlen)
+                      size_t err_len)
 {
     if (k->type == T_ANY) return 0;
-    if (k->type != T_LIST_U32) return fail(err, errlen, "%s: expected a single value, got an array", k->name);
+    if (k->type != T_LIST_U32)
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: expected a single value, got an array", k->name);
     uint32_t v[MAX_ITEMS];
     for (size_t i = 0; i < n; i++) {
         uint64_t u;
         if (it[i].quoted || parse_uint(&u, it[i].v) || u > k->max)
-            return fail(err, errlen, "%s: element %zu: expected an unsigned integer, got '%s'", k->name, i,
-                        it[i].v);
+            return cuzk_errf(err, err_len, CUZK_ERR_ARG,
+                             "%s: element %zu: expected an unsigned integer, got '%s'", k->name, i, it[i].v);
         v[i] = (uint32_t)u;
     }
     uint32_t cnt = (uint32_t)n;
@@ -303,13 +331,13 @@ static int apply_list(cuzk_daemon_config *c, const cfg_key *k, const cfg_item *i
 }
 
 /* A string value at *s (its opening quote); *s ends past the closing one. */
-static int decode_string(char *out, size_t cap, const char **sp, char *why, size_t whylen)
+static int decode_string(char *out, size_t cap, const char **sp, char *why, size_t why_len)
 {
     const char *s = *sp;
     char q = *s++;
     size_t n = 0;
     for (;; s++) {
-        if (!*s) return fail(why, whylen, "unterminated string");
+        if (!*s) return cuzk_errf(why, why_len, CUZK_ERR_ARG, "unterminated string");
         if (*s == q) break;
         char ch = *s;
         if (q == '"' && ch == '\\') {
@@ -328,10 +356,10 @@ static int decode_string(char *out, size_t cap, const char **sp, char *why, size
                 ch = '"';
                 break;
             default:
-                return fail(why, whylen, "unsupported escape '\\%c'", *s ? *s : '0');
+                return cuzk_errf(why, why_len, CUZK_ERR_ARG, "unsupported escape '\\%c'", *s ? *s : '0');
             }
         }
-        if (n + 1 >= cap) return fail(why, whylen, "value too long");
+        if (n + 1 >= cap) return cuzk_errf(why, why_len, CUZK_ERR_ARG, "value too long");
         out[n++] = ch;
     }
     out[n] = 0;
@@ -340,35 +368,36 @@ static int decode_string(char *out, size_t cap, const char **sp, char *why, size
 }
 
 /* A bare value (number, true/false) at *s, up to a space, ',', ']' or '#'. */
-static int decode_bare(char *out, size_t cap, const char **sp, char *why, size_t whylen)
+static int decode_bare(char *out, size_t cap, const char **sp, char *why, size_t why_len)
 {
     const char *s = *sp;
     size_t n = 0;
     while (*s && *s != '#' && *s != ',' && *s != ']' && !isspace((unsigned char)*s)) {
-        if (n + 1 >= cap) return fail(why, whylen, "value too long");
+        if (n + 1 >= cap) return cuzk_errf(why, why_len, CUZK_ERR_ARG, "value too long");
         out[n++] = *s++;
     }
-    if (!n) return fail(why, whylen, "missing value");
+    if (!n) return cuzk_errf(why, why_len, CUZK_ERR_ARG, "missing value");
     out[n] = 0;
     *sp = s;
     return 0;
 }
 
-static int expect_end(const char *s, char *why, size_t whylen)
+static int expect_end(const char *s, char *why, size_t why_len)
 {
     while (*s == ' ' || *s == '\t')
         s++;
-    if (*s && *s != '#') return fail(why, whylen, "unexpected text after the value: '%s'", s);
+    if (*s && *s != '#')
+        return cuzk_errf(why, why_len, CUZK_ERR_ARG, "unexpected text after the value: '%s'", s);
     return 0;
 }
 
 /* Decodes a TOML scalar starting at s into out; *quoted tells strings apart.
  * Whatever follows the value must be blank or a comment. */
-static int decode_value(char *out, size_t cap, bool *quoted, const char *s, char *why, size_t whylen)
+static int decode_value(char *out, size_t cap, bool *quoted, const char *s, char *why, size_t why_len)
 {
     *quoted = *s == '"' || *s == '\'';
-    int rc = *quoted ? decode_string(out, cap, &s, why, whylen) : decode_bare(out, cap, &s, why, whylen);
-    return rc ? rc : expect_end(s, why, whylen);
+    int rc = *quoted ? decode_string(out, cap, &s, why, why_len) : decode_bare(out, cap, &s, why, why_len);
+    return rc ? rc : expect_end(s, why, why_len);
 }
 
 /* Line reader over the file buffer (arrays may span lines). */
@@ -380,7 +409,7 @@ typedef struct {
 } reader;
 
 /* 1 = a line in rd->line, 0 = end of input, -1 = error (in err). */
-static int next_line(reader *rd, char *err, size_t errlen)
+static int next_line(reader *rd, char *err, size_t err_len)
 {
     if (rd->pos >= rd->len) return 0;
     size_t end = rd->pos;
@@ -389,12 +418,12 @@ static int next_line(reader *rd, char *err, size_t errlen)
     size_t ll = end - rd->pos;
     rd->lineno++;
     if (ll >= sizeof rd->line)
-        return fail(err, errlen, "%s:%u: line longer than %zu bytes", rd->name, rd->lineno,
-                    sizeof rd->line - 1);
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s:%u: line longer than %zu bytes", rd->name,
+                         rd->lineno, sizeof rd->line - 1);
     memcpy(rd->line, rd->buf + rd->pos, ll);
     rd->line[ll] = 0;
     if (memchr(rd->line, 0, ll))
-        return fail(err, errlen, "%s:%u: NUL byte in the line", rd->name, rd->lineno);
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s:%u: NUL byte in the line", rd->name, rd->lineno);
     rd->pos = end + 1;
     if (ll && rd->line[ll - 1] == '\r') rd->line[ll - 1] = 0;
     return 1;
@@ -402,7 +431,7 @@ static int next_line(reader *rd, char *err, size_t errlen)
 
 /* The array whose '[' is at s (inside rd->line, or a --set value when rd is
  * NULL), over as many lines as it takes: elements into it[], count in *n. */
-static int decode_array(cfg_item *it, size_t *n, const char *s, reader *rd, char *why, size_t whylen)
+static int decode_array(cfg_item *it, size_t *n, const char *s, reader *rd, char *why, size_t why_len)
 {
     bool need_sep = false;
     *n = 0;
@@ -412,23 +441,25 @@ static int decode_array(cfg_item *it, size_t *n, const char *s, reader *rd, char
         if (!*s || *s == '#') {
             char dummy[8];
             if (!rd || next_line(rd, dummy, sizeof dummy) != 1)
-                return fail(why, whylen, "unterminated array");
+                return cuzk_errf(why, why_len, CUZK_ERR_ARG, "unterminated array");
             s = rd->line;
             continue;
         }
-        if (*s == ']') return expect_end(s + 1, why, whylen);
+        if (*s == ']') return expect_end(s + 1, why, why_len);
         if (need_sep) {
-            if (*s != ',') return fail(why, whylen, "expected ',' or ']' in the array, got '%s'", s);
+            if (*s != ',')
+                return cuzk_errf(why, why_len, CUZK_ERR_ARG, "expected ',' or ']' in the array, got '%s'", s);
             s++;
             need_sep = false;
             continue;
         }
-        if (*s == '[' || *s == '{') return fail(why, whylen, "nested arrays and tables are not supported");
-        if (*n == MAX_ITEMS) return fail(why, whylen, "more than %d elements", MAX_ITEMS);
+        if (*s == '[' || *s == '{')
+            return cuzk_errf(why, why_len, CUZK_ERR_ARG, "nested arrays and tables are not supported");
+        if (*n == MAX_ITEMS) return cuzk_errf(why, why_len, CUZK_ERR_ARG, "more than %d elements", MAX_ITEMS);
         cfg_item *x = &it[(*n)++];
         x->quoted = *s == '"' || *s == '\'';
-        int rc = x->quoted ? decode_string(x->v, sizeof x->v, &s, why, whylen)
-                           : decode_bare(x->v, sizeof x->v, &s, why, whylen);
+        int rc = x->quoted ? decode_string(x->v, sizeof x->v, &s, why, why_len)
+                           : decode_bare(x->v, sizeof x->v, &s, why, why_len);
         if (rc) return rc;
         need_sep = true;
     }
@@ -455,39 +486,42 @@ static void warn_role(const cfg_key *k, const char *where, void (*warn)(void *, 
 }
 
 /* "[section]" at s: 0 with section set, or -1 with err. */
-static int parse_section(char *section, size_t cap, const char *s, const reader *rd, char *err, size_t errlen)
+static int parse_section(char *section, size_t cap, const char *s, const reader *rd, char *err,
+                         size_t err_len)
 {
     const char *e = strchr(s, ']');
     size_t sl = e ? (size_t)(e - s - 1) : 0;
     if (!e || s[1] == '[' || !sl || sl >= cap)
-        return fail(err, errlen, "%s:%u: malformed section header '%s'", rd->name, rd->lineno, s);
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s:%u: malformed section header '%s'", rd->name,
+                         rd->lineno, s);
     for (size_t i = 1; i <= sl; i++)
         if (!key_char(s[i]))
-            return fail(err, errlen, "%s:%u: bad character in section name '%s'", rd->name, rd->lineno, s);
+            return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s:%u: bad character in section name '%s'",
+                             rd->name, rd->lineno, s);
     memcpy(section, s + 1, sl);
     section[sl] = 0;
     for (e++; *e == ' ' || *e == '\t'; e++)
         ;
     if (*e && *e != '#')
-        return fail(err, errlen, "%s:%u: unexpected text after section header: '%s'", rd->name, rd->lineno,
-                    e);
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s:%u: unexpected text after section header: '%s'",
+                         rd->name, rd->lineno, e);
     return 0;
 }
 
 int cuzk_config_parse(cuzk_daemon_config *c, const char *name, const char *buf, size_t len, char *err,
-                      size_t errlen, void (*warn)(void *arg, const char *msg), void *warn_arg)
+                      size_t err_len, void (*warn)(void *arg, const char *msg), void *warn_arg)
 {
     char section[128] = "", full[256], val[1024], why[256], where[300], msg[600];
     cfg_item items[MAX_ITEMS];
     reader rd = {.name = name, .buf = buf, .len = len};
     int r;
-    while ((r = next_line(&rd, err, errlen)) == 1) {
+    while ((r = next_line(&rd, err, err_len)) == 1) {
         char *s = rd.line;
         while (*s == ' ' || *s == '\t')
             s++;
         if (!*s || *s == '#') continue;
         if (*s == '[') {
-            if (parse_section(section, sizeof section, s, &rd, err, errlen)) return -1;
+            if (parse_section(section, sizeof section, s, &rd, err, err_len)) return -1;
             continue;
         }
         char *k = s;
@@ -497,14 +531,15 @@ int cuzk_config_parse(cuzk_daemon_config *c, const char *name, const char *buf, 
         while (*s == ' ' || *s == '\t')
             s++;
         if (!kl || *s != '=')
-            return fail(err, errlen, "%s:%u: expected 'key = value', got '%s'", name, rd.lineno, k);
+            return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s:%u: expected 'key = value', got '%s'", name,
+                             rd.lineno, k);
         k[kl] = 0;
         for (s++; *s == ' ' || *s == '\t'; s++)
             ;
         int fl = section[0] ? snprintf(full, sizeof full, "%s.%s", section, k)
                             : snprintf(full, sizeof full, "%s", k);
         if (fl < 0 || (size_t)fl >= sizeof full)
-            return fail(err, errlen, "%s:%u: key too long", name, rd.lineno);
+            return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s:%u: key too long", name, rd.lineno);
         unsigned at = rd.lineno; /* an array may end on a later line */
         snprintf(where, sizeof where, "%s:%u", name, at);
         const cfg_key *key = find_key(full);
@@ -513,7 +548,7 @@ int cuzk_config_parse(cuzk_daemon_config *c, const char *name, const char *buf, 
         bool array = *s == '[';
         if (array ? decode_array(items, &n, s, &rd, why, sizeof why)
                   : decode_value(val, sizeof val, &quoted, s, why, sizeof why))
-            return fail(err, errlen, "%s: %s: %s", where, full, why);
+            return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: %s: %s", where, full, why);
         if (!key) {
             snprintf(msg, sizeof msg, "%s: unknown key '%s' ignored", where, full);
             if (warn) warn(warn_arg, msg);
@@ -521,17 +556,17 @@ int cuzk_config_parse(cuzk_daemon_config *c, const char *name, const char *buf, 
         }
         if (array ? apply_list(c, key, items, n, why, sizeof why)
                   : apply(c, key, val, quoted, why, sizeof why))
-            return fail(err, errlen, "%s: %s", where, why);
+            return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: %s", where, why);
         warn_role(key, where, warn, warn_arg);
     }
     return r < 0 ? -1 : 0;
 }
 
-int cuzk_config_load(cuzk_daemon_config *c, const char *path, char *err, size_t errlen,
+int cuzk_config_load(cuzk_daemon_config *c, const char *path, char *err, size_t err_len,
                      void (*warn)(void *arg, const char *msg), void *warn_arg)
 {
     FILE *f = fopen(path, "rb");
-    if (!f) return fail(err, errlen, "%s: %s", path, strerror(errno));
+    if (!f) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: %s", path, strerror(errno));
     char *buf = NULL;
     size_t len = 0, cap = 0;
     for (;;) {
@@ -540,13 +575,14 @@ int cuzk_config_load(cuzk_daemon_config *c, const char *path, char *err, size_t 
             if (cap > (64u << 20)) {
                 free(buf);
                 fclose(f);
-                return fail(err, errlen, "%s: larger than 64 MiB, not a config file", path);
+                return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: larger than 64 MiB, not a config file",
+                                 path);
             }
             char *nb = realloc(buf, cap);
             if (!nb) {
                 free(buf);
                 fclose(f);
-                return fail(err, errlen, "%s: out of memory", path);
+                return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: out of memory", path);
             }
             buf = nb;
         }
@@ -556,44 +592,50 @@ int cuzk_config_load(cuzk_daemon_config *c, const char *path, char *err, size_t 
     }
     int bad = ferror(f);
     fclose(f);
-    int rc = bad ? fail(err, errlen, "%s: read error", path)
-                 : cuzk_config_parse(c, path, buf, len, err, errlen, warn, warn_arg);
+    int rc = bad ? cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: read error", path)
+                 : cuzk_config_parse(c, path, buf, len, err, err_len, warn, warn_arg);
     free(buf);
     return rc;
 }
 
-int cuzk_config_set(cuzk_daemon_config *c, const char *assignment, char *err, size_t errlen)
+int cuzk_config_set(cuzk_daemon_config *c, const char *assignment, char *err, size_t err_len)
 {
     const char *eq = strchr(assignment, '=');
     char name[128], val[1024], why[256];
     cfg_item items[MAX_ITEMS];
     if (!eq || eq == assignment || (size_t)(eq - assignment) >= sizeof name)
-        return fail(err, errlen, "--set '%s': expected section.key=value", assignment);
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "--set '%s': expected section.key=value", assignment);
     memcpy(name, assignment, (size_t)(eq - assignment));
     name[eq - assignment] = 0;
     const cfg_key *k = find_key(name);
-    if (!k) return fail(err, errlen, "--set: unknown key '%s' (cuzk-daemon --print-config lists them)", name);
+    if (!k)
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG,
+                         "--set: unknown key '%s' (cuzk-daemon --print-config lists them)", name);
     if (k->type == T_ANY)
-        return fail(err, errlen, "--set %s: has no effect in this engine (%s)", name, k->help);
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "--set %s: has no effect in this engine (%s)", name,
+                         k->help);
     bool quoted = false;
     const char *v = eq + 1;
     if (*v == '[') {
         size_t n = 0;
         if (decode_array(items, &n, v, NULL, why, sizeof why))
-            return fail(err, errlen, "--set %s: %s", name, why);
-        if (apply_list(c, k, items, n, why, sizeof why)) return fail(err, errlen, "--set %s", why);
+            return cuzk_errf(err, err_len, CUZK_ERR_ARG, "--set %s: %s", name, why);
+        if (apply_list(c, k, items, n, why, sizeof why))
+            return cuzk_errf(err, err_len, CUZK_ERR_ARG, "--set %s", why);
         return 0;
     }
     if (*v == '"' || *v == '\'') {
         if (decode_value(val, sizeof val, &quoted, v, why, sizeof why))
-            return fail(err, errlen, "--set %s: %s", name, why);
+            return cuzk_errf(err, err_len, CUZK_ERR_ARG, "--set %s: %s", name, why);
     } else {
-        if (strlen(v) >= sizeof val) return fail(err, errlen, "--set %s: value too long", name);
+        if (strlen(v) >= sizeof val)
+            return cuzk_errf(err, err_len, CUZK_ERR_ARG, "--set %s: value too long", name);
         strcpy(val, v);
     }
     /* An unquoted command-line string is still a string. */
     if (k->type == T_STR || k->type == T_LEVEL) quoted = true;
-    if (apply(c, k, val, quoted, why, sizeof why)) return fail(err, errlen, "--set %s", why);
+    if (apply(c, k, val, quoted, why, sizeof why))
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "--set %s", why);
     return 0;
 }
 
@@ -641,6 +683,9 @@ static void format_value(char *out, size_t cap, const cuzk_daemon_config *c, con
             snprintf(out, cap, "\"auto\"");
         else
             snprintf(out, cap, "%llu", (unsigned long long)load_uint(c, k));
+        return;
+    case T_MODE:
+        snprintf(out, cap, "\"0%03llo\"", (unsigned long long)load_uint(c, k));
         return;
     case T_DUR_MS: /* with its unit, so the output reads back the same */
         snprintf(out, cap, "\"%llums\"", (unsigned long long)load_uint(c, k));

@@ -26,6 +26,7 @@
 #include <stdio.h>
 
 #include "cuzk/engine.h"
+#include "cuzk/status.h"
 
 #define CUZK_CONFIG_MAX_DEVICES 64
 
@@ -45,6 +46,15 @@ typedef struct cuzk_daemon_config {
     char test_provider[32];  /* daemon.test_provider (ours): "" or a wire kind name
                                 ("test", "porep", ...) served by the engine's
                                 built-in chain test circuit -- test setups only */
+    /* Who may talk to the daemon (docs/daemon.md, "Security"): TLS with
+     * client certificates for TCP (required off loopback), the unix
+     * socket's mode and group, and whether HTTP status may leave loopback. */
+    char tls_cert[512];       /* daemon.tls_cert: PEM file; "" = no TLS */
+    char tls_key[512];        /* daemon.tls_key */
+    char tls_client_ca[512];  /* daemon.tls_client_ca */
+    uint32_t socket_mode;     /* daemon.socket_mode (0660) */
+    char socket_group[64];    /* daemon.socket_group: name or gid; "" = ours */
+    bool status_allow_remote; /* daemon.status_allow_remote (false) */
     cuzk_config_gpus gpus;
     cuzk_engine_config engine;
 } cuzk_daemon_config;
@@ -58,14 +68,15 @@ void cuzk_config_default(cuzk_daemon_config *c);
 /* Parse a config file (text in buf, name for messages).  Returns 0, or -1
  * with a precise message in err.  Warnings go through warn (may be NULL)
  * one line at a time. */
-int cuzk_config_parse(cuzk_daemon_config *c, const char *name, const char *buf, size_t len, char *err,
-                      size_t errlen, void (*warn)(void *arg, const char *msg), void *warn_arg);
-int cuzk_config_load(cuzk_daemon_config *c, const char *path, char *err, size_t errlen,
-                     void (*warn)(void *arg, const char *msg), void *warn_arg);
+CUZK_MUST_CHECK int cuzk_config_parse(cuzk_daemon_config *c, const char *name, const char *buf, size_t len,
+                                      char *err, size_t err_len, void (*warn)(void *arg, const char *msg),
+                                      void *warn_arg);
+CUZK_MUST_CHECK int cuzk_config_load(cuzk_daemon_config *c, const char *path, char *err, size_t err_len,
+                                     void (*warn)(void *arg, const char *msg), void *warn_arg);
 
 /* One override "section.key=value" (value as in the file, quotes optional
  * for strings).  0 or -1 with err. */
-int cuzk_config_set(cuzk_daemon_config *c, const char *assignment, char *err, size_t errlen);
+CUZK_MUST_CHECK int cuzk_config_set(cuzk_daemon_config *c, const char *assignment, char *err, size_t err_len);
 
 /* Every key with its current value as TOML (sections in table order). */
 void cuzk_config_write_toml(const cuzk_daemon_config *c, FILE *f);
@@ -76,7 +87,7 @@ char *cuzk_config_json(const cuzk_daemon_config *c);
  * "warn,h2=off"): the level of a "cuzk..." target if one is given, else the
  * bare default level ("off" = error).  0, or -1 if no directive applies or
  * one does not parse (then *out is untouched). */
-int cuzk_config_rust_log(cuzk_log_level *out, const char *spec);
+CUZK_MUST_CHECK int cuzk_config_rust_log(cuzk_log_level *out, const char *spec);
 
 /* Proof kind from a name: "porep", "snap", "window_post"/"window-post",
  * "winning_post"/"winning-post", "test", "unspecified" or the wire enum

@@ -1,8 +1,17 @@
 /* HTTP status listener: GET /metrics (Prometheus text from the engine),
  * /status (the engine's JSON status page), /config (effective config).
- * One thread, one connection at a time, short timeouts: a scraper or an
- * operator's curl, not a web server.  poll() with a 200 ms tick lets stop
- * end the thread without signals. */
+ * One thread, one connection at a time: a scraper or an operator's curl,
+ * not a web server.  Bound to loopback unless daemon.status_allow_remote
+ * (cuzk_server_check_access): it has no authentication.
+ *
+ * Nothing a client does may hold the thread, since stopping joins it (and
+ * SIGTERM waits for that): each exchange -- request in, answer out -- has
+ * one deadline (HTTP_REQUEST_MS, not per read), every wait is a poll()
+ * of at most HTTP_TICK_MS that also checks the stop flag, and sends are
+ * non-blocking (MSG_DONTWAIT after POLLOUT), so a client that never reads
+ * cannot park us in send() the way a blocking send -- even with
+ * SO_SNDTIMEO, which would still wait its timeout per call -- could. */
+#define _GNU_SOURCE /* accept4 */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netdb.h>
@@ -14,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "server.h"
@@ -26,20 +36,58 @@ struct cuzk_http {
     pthread_t thread;
 };
 
-static void send_all(int fd, const char *p, size_t n)
+#define HTTP_REQUEST_MS 2000
+#define HTTP_TICK_MS 100
+
+/* One client connection and the deadline of its exchange. */
+typedef struct http_conn {
+    cuzk_http *h;
+    int fd;
+    int64_t deadline_ms;
+} http_conn;
+
+static int64_t now_ms(void)
 {
-    while (n) {
-        ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
-        if (w <= 0) {
-            if (w < 0 && errno == EINTR) continue;
-            return;
-        }
-        p += w;
-        n -= (size_t)w;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* Until fd is ready for ev: false when the exchange's time is up or the
+ * listener is stopping. */
+static bool conn_wait(const http_conn *c, short ev)
+{
+    for (;;) {
+        if (atomic_load(&c->h->stop)) return false;
+        int64_t left = c->deadline_ms - now_ms();
+        if (left <= 0) return false;
+        struct pollfd p = {c->fd, ev, 0};
+        int r = poll(&p, 1, (int)(left < HTTP_TICK_MS ? left : HTTP_TICK_MS));
+        if (r > 0) return true; /* also POLLERR/POLLHUP: the next send/recv reports it */
+        if (r < 0 && errno != EINTR) return false;
     }
 }
 
-static void respond(int fd, int code, const char *reason, const char *type, const char *body, size_t len)
+static bool again(ssize_t r)
+{
+    return r < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK);
+}
+
+static bool send_all(const http_conn *c, const char *p, size_t n)
+{
+    while (n) {
+        if (!conn_wait(c, POLLOUT)) return false;
+        ssize_t w = send(c->fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (again(w)) continue;
+        if (w <= 0) return false;
+        p += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
+static void respond(const http_conn *c, int code, const char *reason, const char *type, const char *body,
+                    size_t len)
 {
     char h[256];
     int n = snprintf(h, sizeof h,
@@ -47,52 +95,57 @@ static void respond(int fd, int code, const char *reason, const char *type, cons
                      /* operator web UIs read /status from another origin (as with the Rust daemon) */
                      "Access-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n",
                      code, reason, type, len);
-    send_all(fd, h, (size_t)n);
-    send_all(fd, body, len);
+    if (send_all(c, h, (size_t)n)) send_all(c, body, len);
 }
 
-static void serve(cuzk_http *h, int fd)
+/* The request line (headers are read up to the buffer and ignored). */
+static bool read_request(const http_conn *c, char *req, size_t cap)
 {
-    char req[4096];
     size_t n = 0;
-    /* Read the request line (and ignore headers) with a 2 s limit. */
-    while (n < sizeof req - 1 && !memchr(req, '\n', n)) {
-        struct pollfd p = {fd, POLLIN, 0};
-        if (poll(&p, 1, 2000) <= 0) return;
-        ssize_t r = recv(fd, req + n, sizeof req - 1 - n, 0);
-        if (r <= 0) return;
+    while (n < cap - 1 && !memchr(req, '\n', n)) {
+        if (!conn_wait(c, POLLIN)) return false;
+        ssize_t r = recv(c->fd, req + n, cap - 1 - n, MSG_DONTWAIT);
+        if (again(r)) continue;
+        if (r <= 0) return false;
         n += (size_t)r;
     }
     req[n] = 0;
+    return true;
+}
+
+static void serve(const http_conn *c)
+{
+    char req[4096];
+    if (!read_request(c, req, sizeof req)) return;
     char method[8], path[256];
     if (sscanf(req, "%7s %255s", method, path) != 2) {
-        respond(fd, 400, "Bad Request", "text/plain", "bad request\n", 12);
+        respond(c, 400, "Bad Request", "text/plain", "bad request\n", 12);
         return;
     }
     path[strcspn(path, "?")] = 0;
     if (strcmp(method, "GET")) {
-        respond(fd, 405, "Method Not Allowed", "text/plain", "GET only\n", 9);
+        respond(c, 405, "Method Not Allowed", "text/plain", "GET only\n", 9);
         return;
     }
     char *body = NULL;
     size_t len = 0;
     if (!strcmp(path, "/metrics")) {
-        if (cuzk_engine_metrics_text(h->e, &body, &len) == CUZK_OK)
-            respond(fd, 200, "OK", "text/plain; version=0.0.4; charset=utf-8", body, len);
+        if (cuzk_engine_metrics_text(c->h->e, &body, &len) == CUZK_OK)
+            respond(c, 200, "OK", "text/plain; version=0.0.4; charset=utf-8", body, len);
         else
-            respond(fd, 500, "Internal Server Error", "text/plain", "metrics failed\n", 15);
+            respond(c, 500, "Internal Server Error", "text/plain", "metrics failed\n", 15);
     } else if (!strcmp(path, "/status")) {
-        if (cuzk_engine_status_json(h->e, &body, &len) == CUZK_OK)
-            respond(fd, 200, "OK", "application/json", body, len);
+        if (cuzk_engine_status_json(c->h->e, &body, &len) == CUZK_OK)
+            respond(c, 200, "OK", "application/json", body, len);
         else
-            respond(fd, 500, "Internal Server Error", "text/plain", "status failed\n", 14);
+            respond(c, 500, "Internal Server Error", "text/plain", "status failed\n", 14);
     } else if (!strcmp(path, "/config")) {
-        respond(fd, 200, "OK", "application/json", h->config_json, strlen(h->config_json));
+        respond(c, 200, "OK", "application/json", c->h->config_json, strlen(c->h->config_json));
     } else if (!strcmp(path, "/")) {
         static const char idx[] = "cuzk-daemon: /metrics /status /config\n";
-        respond(fd, 200, "OK", "text/plain", idx, sizeof idx - 1);
+        respond(c, 200, "OK", "text/plain", idx, sizeof idx - 1);
     } else {
-        respond(fd, 404, "Not Found", "text/plain", "not found: try /metrics /status /config\n", 40);
+        respond(c, 404, "Not Found", "text/plain", "not found: try /metrics /status /config\n", 40);
     }
     free(body);
 }
@@ -102,17 +155,17 @@ static void *http_main(void *arg)
     cuzk_http *h = arg;
     while (!atomic_load(&h->stop)) {
         struct pollfd p = {h->fd, POLLIN, 0};
-        if (poll(&p, 1, 200) <= 0) continue;
-        int c = accept(h->fd, NULL, NULL);
-        if (c < 0) continue;
-        serve(h, c);
-        close(c);
+        if (poll(&p, 1, HTTP_TICK_MS) <= 0) continue;
+        http_conn c = {h, accept4(h->fd, NULL, NULL, SOCK_CLOEXEC), now_ms() + HTTP_REQUEST_MS};
+        if (c.fd < 0) continue;
+        serve(&c);
+        close(c.fd);
     }
     return NULL;
 }
 
 /* "host:port", ":port" or "port"; host may be a name or [v6]. */
-static int open_listener(int *fd_out, int *port_out, const char *addr, char *err, size_t errlen)
+static int open_listener(int *fd_out, int *port_out, const char *addr, char *err, size_t err_len)
 {
     char host[256] = "", port[32];
     const char *colon = strrchr(addr, ':');
@@ -136,17 +189,16 @@ static int open_listener(int *fd_out, int *port_out, const char *addr, char *err
     hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
     int g = getaddrinfo(host[0] ? host : NULL, port, &hints, &res);
     if (g) {
-        snprintf(err, errlen, "daemon.status_listen '%s': %s", addr, gai_strerror(g));
-        return -1;
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "daemon.status_listen '%s': %s", addr, gai_strerror(g));
     }
     int fd = socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
     int one = 1;
     if (fd >= 0) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     if (fd < 0 || bind(fd, res->ai_addr, res->ai_addrlen) || listen(fd, 16)) {
-        snprintf(err, errlen, "daemon.status_listen '%s': %s", addr, strerror(errno));
+        cuzk_errf(err, err_len, CUZK_ERR_IO, "daemon.status_listen '%s': %s", addr, strerror(errno));
         if (fd >= 0) close(fd);
         freeaddrinfo(res);
-        return -1;
+        return CUZK_ERR_IO;
     }
     freeaddrinfo(res);
     struct sockaddr_storage ss;
@@ -158,27 +210,26 @@ static int open_listener(int *fd_out, int *port_out, const char *addr, char *err
     return 0;
 }
 
-int cuzk_http_start(cuzk_http **out, cuzk_engine *e, const cuzk_daemon_config *cfg, char *err, size_t errlen)
+int cuzk_http_start(cuzk_http **out, cuzk_engine *e, const cuzk_daemon_config *cfg, char *err, size_t err_len)
 {
     *out = NULL;
     cuzk_http *h = calloc(1, sizeof *h);
     if (!h || !(h->config_json = cuzk_config_json(cfg))) {
         free(h);
-        snprintf(err, errlen, "out of memory");
-        return -1;
+        return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "out of memory");
     }
     h->e = e;
-    if (open_listener(&h->fd, &h->port, cfg->status_listen, err, errlen)) {
+    int rc = open_listener(&h->fd, &h->port, cfg->status_listen, err, err_len);
+    if (rc) {
         free(h->config_json);
         free(h);
-        return -1;
+        return rc;
     }
     if (pthread_create(&h->thread, NULL, http_main, h)) {
         close(h->fd);
         free(h->config_json);
         free(h);
-        snprintf(err, errlen, "cannot start the HTTP thread");
-        return -1;
+        return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "cannot start the HTTP thread");
     }
     cuzk_log(CUZK_LOG_INFO, NULL, "HTTP status on %s (port %d): /metrics /status /config", cfg->status_listen,
              h->port);

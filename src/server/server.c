@@ -18,6 +18,7 @@
 #include <grpc/support/time.h>
 
 #include "rpc.h"
+#include "server_access.h"
 #include "server_internal.h"
 
 enum { TAG_NEW, TAG_CLOSE, TAG_SEND, TAG_SHUTDOWN };
@@ -52,6 +53,9 @@ struct cuzk_server {
     pthread_cond_t cv;
     int handlers;       /* live handler threads */
     bool shutdown_done; /* TAG_SHUTDOWN seen */
+    atomic_bool failed; /* a method could not be re-armed: see server_fatal */
+    void (*on_fatal)(void *arg);
+    void *fatal_arg;
 };
 
 struct srv_call {
@@ -108,13 +112,26 @@ static void call_unref(srv_call *c)
     if (atomic_fetch_sub(&c->refs, 1) == 1) call_free(c);
 }
 
+/* A method whose next call cannot be requested would stop answering for
+ * good while the daemon looks alive (Curio's Prove would hang to its
+ * deadline).  grpc_server_request_*call fails only on a wrong queue or
+ * handle (a bug: a retry fails the same way) or when memory runs out, and
+ * the completion-queue API has no timer to retry later.  So it is fatal:
+ * logged, reported to the daemon (on_fatal), which shuts down cleanly --
+ * answering every waiter -- and exits non-zero for its supervisor. */
+static void server_fatal(cuzk_server *s, const char *method, const char *why)
+{
+    cuzk_log(CUZK_LOG_ERROR, NULL, "server: cannot accept further %s calls (%s): shutting down", method, why);
+    if (atomic_exchange(&s->failed, true)) return;
+    if (s->on_fatal) s->on_fatal(s->fatal_arg);
+}
+
 /* Ask gRPC for the next call of method m (one outstanding per method). */
 static void request_call(cuzk_server *s, int m)
 {
     srv_call *c = calloc(1, sizeof *c);
     if (!c) {
-        cuzk_log(CUZK_LOG_ERROR, NULL, "server: out of memory; method %s stops accepting calls",
-                 s->methods[m].path);
+        server_fatal(s, s->methods[m].path, "out of memory");
         return;
     }
     c->srv = s;
@@ -127,10 +144,11 @@ static void request_call(cuzk_server *s, int m)
         grpc_server_request_registered_call(s->server, s->methods[m].handle, &c->call, &c->deadline, &c->md,
                                             &c->payload, s->cq, s->cq, &c->t_new);
     if (ce != GRPC_CALL_OK) {
-        cuzk_log(CUZK_LOG_ERROR, NULL, "server: request_registered_call(%s) failed: %d", s->methods[m].path,
-                 (int)ce);
+        char why[64];
+        snprintf(why, sizeof why, "grpc_server_request_registered_call error %d", (int)ce);
         grpc_metadata_array_destroy(&c->md);
         free(c);
+        server_fatal(s, s->methods[m].path, why);
     }
 }
 
@@ -139,18 +157,25 @@ static void request_call(cuzk_server *s, int m)
 static void request_generic(cuzk_server *s)
 {
     srv_call *c = calloc(1, sizeof *c);
-    if (!c) return;
+    if (!c) {
+        server_fatal(s, "unregistered-method", "out of memory");
+        return;
+    }
     c->srv = s;
     c->method = M_COUNT;
     c->t_new = (srv_tag){TAG_NEW, c};
     c->t_send = (srv_tag){TAG_SEND, c};
     grpc_metadata_array_init(&c->md);
     grpc_call_details_init(&c->generic);
-    if (grpc_server_request_call(s->server, &c->call, &c->generic, &c->md, s->cq, s->cq, &c->t_new) !=
-        GRPC_CALL_OK) {
+    grpc_call_error ce =
+        grpc_server_request_call(s->server, &c->call, &c->generic, &c->md, s->cq, s->cq, &c->t_new);
+    if (ce != GRPC_CALL_OK) {
+        char why[64];
+        snprintf(why, sizeof why, "grpc_server_request_call error %d", (int)ce);
         grpc_call_details_destroy(&c->generic);
         grpc_metadata_array_destroy(&c->md);
         free(c);
+        server_fatal(s, "unregistered-method", why);
     }
 }
 
@@ -312,44 +337,41 @@ static void unix_path(char *out, size_t cap, const char *addr)
 
 /* mkdir -p of the socket's directory (the Rust daemon does the same:
  * /run/curio is usually missing after a reboot). */
-static int make_parent_dirs(const char *sock_path, char *err, size_t errlen)
+static int make_parent_dirs(const char *sock_path, char *err, size_t err_len)
 {
     char dir[600];
     snprintf(dir, sizeof dir, "%s", sock_path);
     char *slash = strrchr(dir, '/');
-    if (!slash || slash == dir) return 0;
+    if (!slash || slash == dir) return CUZK_OK;
     *slash = 0;
     for (char *p = dir + 1;; p++) {
         bool last = !*p;
         if (*p != '/' && !last) continue;
         *p = 0;
-        if (mkdir(dir, 0755) && errno != EEXIST) {
-            snprintf(err, errlen, "cannot create the socket directory %s: %s", dir, strerror(errno));
-            return -1;
-        }
-        if (last) return 0;
+        if (mkdir(dir, 0755) && errno != EEXIST)
+            return cuzk_errf(err, err_len, CUZK_ERR_IO, "cannot create the socket directory %s: %s", dir,
+                             strerror(errno));
+        if (last) return CUZK_OK;
         *p = '/';
     }
 }
 
-static int take_lock(cuzk_server *s, char *err, size_t errlen)
+static int take_lock(cuzk_server *s, char *err, size_t err_len)
 {
     char lock[640];
     snprintf(lock, sizeof lock, "%s.lock", s->sock_path);
     int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        snprintf(err, errlen, "cannot open lock file %s: %s", lock, strerror(errno));
-        return -1;
-    }
+    if (fd < 0)
+        return cuzk_errf(err, err_len, CUZK_ERR_IO, "cannot open lock file %s: %s", lock, strerror(errno));
     if (flock(fd, LOCK_EX | LOCK_NB)) {
         char pid[32] = "";
         ssize_t r = pread(fd, pid, sizeof pid - 1, 0);
         pid[r > 0 ? r : 0] = 0;
         pid[strcspn(pid, "\n")] = 0;
-        snprintf(err, errlen, "another cuzk-daemon (pid %s) holds %s: refusing to take over %s",
-                 *pid ? pid : "?", lock, s->sock_path);
         close(fd);
-        return -1;
+        return cuzk_errf(err, err_len, CUZK_ERR_IO,
+                         "another cuzk-daemon (pid %s) holds %s: refusing to take over %s", *pid ? pid : "?",
+                         lock, s->sock_path);
     }
     char pid[32];
     int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
@@ -358,35 +380,14 @@ static int take_lock(cuzk_server *s, char *err, size_t errlen)
     s->lock_fd = fd;
     /* We hold the lock, so a socket file left there is stale. */
     unlink(s->sock_path);
-    return 0;
+    return CUZK_OK;
 }
 
-static int method_handlers(cuzk_server *s);
+static void method_handlers(cuzk_server *s);
 
-int cuzk_server_start(cuzk_server **out, cuzk_engine *e, const cuzk_daemon_config *cfg, char *err,
-                      size_t errlen)
+/* The gRPC server, its queue and the eight registered methods. */
+static int grpc_setup(cuzk_server *s, char *err, size_t err_len)
 {
-    *out = NULL;
-    cuzk_server *s = calloc(1, sizeof *s);
-    if (!s) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    s->e = e;
-    s->lock_fd = -1;
-    pthread_mutex_init(&s->mu, NULL);
-    pthread_cond_init(&s->cv, NULL);
-    char target[600];
-    if (cuzk_rpc_target(target, sizeof target, cfg->listen)) {
-        snprintf(err, errlen, "daemon.listen '%s': empty or too long", cfg->listen);
-        goto fail;
-    }
-    unix_path(s->sock_path, sizeof s->sock_path, target);
-    if (s->sock_path[0] && (make_parent_dirs(s->sock_path, err, errlen) || take_lock(s, err, errlen)))
-        goto fail;
-    if (cfg->status_listen[0] && cuzk_http_start(&s->http, e, cfg, err, errlen)) goto fail;
-
-    grpc_init();
     grpc_arg a[3];
     a[0].type = a[1].type = a[2].type = GRPC_ARG_INTEGER;
     a[0].key = (char *)GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH;
@@ -397,48 +398,127 @@ int cuzk_server_start(cuzk_server **out, cuzk_engine *e, const cuzk_daemon_confi
     grpc_channel_args args = {3, a};
     s->server = grpc_server_create(&args, NULL);
     s->cq = grpc_completion_queue_create_for_next(NULL);
+    if (!s->server || !s->cq) return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "cannot create the gRPC server");
     grpc_server_register_completion_queue(s->server, s->cq, NULL);
     method_handlers(s);
     for (int m = 0; m < M_COUNT; m++) {
         s->methods[m].handle = grpc_server_register_method(s->server, s->methods[m].path, NULL,
                                                            GRPC_SRM_PAYLOAD_READ_INITIAL_BYTE_BUFFER, 0);
+        if (!s->methods[m].handle)
+            return cuzk_errf(err, err_len, CUZK_ERR_ARG, "gRPC refused to register %s", s->methods[m].path);
     }
-    grpc_server_credentials *cr = grpc_insecure_server_credentials_create();
-    s->port = grpc_server_add_http2_port(s->server, target, cr);
-    grpc_server_credentials_release(cr);
-    if (s->port <= 0) {
-        snprintf(err, errlen, "cannot listen on %s (address in use, bad address or no permission)", target);
-        grpc_server_destroy(s->server);
+    return CUZK_OK;
+}
+
+/* Undo grpc_setup (and a bind) of a server that never served.  A server
+ * with listeners must be shut down before it is destroyed. */
+static void grpc_teardown(cuzk_server *s, bool bound)
+{
+    if (bound) {
+        s->shutdown_tag = (srv_tag){TAG_SHUTDOWN, NULL};
+        grpc_server_shutdown_and_notify(s->server, s->cq, &s->shutdown_tag);
+        while (grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).tag !=
+               &s->shutdown_tag)
+            ;
+    }
+    if (s->server) grpc_server_destroy(s->server);
+    if (s->cq) {
         grpc_completion_queue_shutdown(s->cq);
         while (grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type !=
                GRPC_QUEUE_SHUTDOWN)
             ;
         grpc_completion_queue_destroy(s->cq);
-        grpc_shutdown();
+    }
+}
+
+/* Binds daemon.listen with the credentials its address requires; a unix
+ * socket is bound in its stage and published with its mode and group. */
+static int bind_listener(cuzk_server *s, const cuzk_daemon_config *cfg, const char *target,
+                         srv_socket_stage *st, bool *bound, char *err, size_t err_len)
+{
+    char at[700];
+    snprintf(at, sizeof at, "%s%s", s->sock_path[0] ? "unix:" : "", s->sock_path[0] ? st->path : target);
+    grpc_server_credentials *cr;
+    if (srv_credentials(&cr, cfg, err, err_len)) return CUZK_ERR_ARG;
+    s->port = grpc_server_add_http2_port(s->server, at, cr);
+    grpc_server_credentials_release(cr);
+    if (s->port <= 0)
+        return cuzk_errf(err, err_len, CUZK_ERR_IO,
+                         "cannot listen on %s (address in use, bad address or no permission)", target);
+    *bound = true;
+    if (s->sock_path[0]) return srv_socket_publish(st, s->sock_path, cfg, err, err_len);
+    return CUZK_OK;
+}
+
+static void log_listening(const cuzk_server *s, const cuzk_daemon_config *cfg, const char *target)
+{
+    if (s->sock_path[0])
+        cuzk_log(CUZK_LOG_INFO, NULL, "gRPC listening on %s (mode 0%03o%s%s)", target, cfg->socket_mode,
+                 cfg->socket_group[0] ? ", group " : "", cfg->socket_group);
+    else
+        cuzk_log(CUZK_LOG_INFO, NULL, "gRPC listening on %s (tcp port %d, %s)", target, s->port,
+                 cfg->tls_cert[0] ? "TLS, client certificate required" : "plain, loopback");
+}
+
+int cuzk_server_start(cuzk_server **out, cuzk_engine *e, const cuzk_daemon_config *cfg,
+                      void (*on_fatal)(void *arg), void *fatal_arg, char *err, size_t err_len)
+{
+    *out = NULL;
+    if (cuzk_server_check_access(cfg, err, err_len)) return CUZK_ERR_ARG;
+    cuzk_server *s = calloc(1, sizeof *s);
+    if (!s) return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "out of memory");
+    s->e = e;
+    s->lock_fd = -1;
+    s->on_fatal = on_fatal;
+    s->fatal_arg = fatal_arg;
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->cv, NULL);
+    srv_socket_stage st = {.dir = "", .path = ""};
+    bool grpc_up = false, bound = false;
+    int rc = CUZK_ERR_ARG;
+    char target[600];
+    if (cuzk_rpc_target(target, sizeof target, cfg->listen)) {
+        cuzk_errf(err, err_len, CUZK_ERR_ARG, "daemon.listen '%s': empty or too long", cfg->listen);
+        goto fail;
+    }
+    unix_path(s->sock_path, sizeof s->sock_path, target);
+    if (s->sock_path[0] &&
+        ((rc = make_parent_dirs(s->sock_path, err, err_len)) || (rc = take_lock(s, err, err_len)) ||
+         (rc = srv_socket_stage_make(&st, s->sock_path, err, err_len))))
+        goto fail;
+    if (cfg->status_listen[0] && (rc = cuzk_http_start(&s->http, e, cfg, err, err_len))) goto fail;
+    grpc_init();
+    grpc_up = true;
+    if ((rc = grpc_setup(s, err, err_len)) || (rc = bind_listener(s, cfg, target, &st, &bound, err, err_len)))
+        goto fail;
+    if (pthread_create(&s->cq_thread, NULL, cq_main, s)) {
+        rc = cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "cannot start the completion-queue thread");
         goto fail;
     }
     grpc_server_start(s->server);
     for (int m = 0; m < M_COUNT; m++)
         request_call(s, m);
     request_generic(s);
-    if (pthread_create(&s->cq_thread, NULL, cq_main, s)) {
-        snprintf(err, errlen, "cannot start the completion-queue thread");
-        /* unreachable in practice; leak rather than tear down half-started gRPC */
-        return -1;
-    }
-    if (s->sock_path[0])
-        cuzk_log(CUZK_LOG_INFO, NULL, "gRPC listening on %s", target);
-    else
-        cuzk_log(CUZK_LOG_INFO, NULL, "gRPC listening on %s (tcp port %d)", target, s->port);
+    log_listening(s, cfg, target);
     *out = s;
-    return 0;
+    return CUZK_OK;
 fail:
+    if (grpc_up) {
+        grpc_teardown(s, bound);
+        grpc_shutdown();
+    }
+    srv_socket_stage_drop(&st);
     if (s->http) cuzk_http_stop(s->http);
     if (s->lock_fd >= 0) close(s->lock_fd);
     pthread_mutex_destroy(&s->mu);
     pthread_cond_destroy(&s->cv);
     free(s);
-    return -1;
+    return rc;
+}
+
+bool cuzk_server_failed(const cuzk_server *s)
+{
+    return atomic_load(&s->failed);
 }
 
 int cuzk_server_port(const cuzk_server *s)
@@ -487,7 +567,7 @@ void cuzk_server_stop(cuzk_server *s, uint32_t grace_ms)
     free(s);
 }
 
-static int method_handlers(cuzk_server *s)
+static void method_handlers(cuzk_server *s)
 {
     static const struct {
         const char *path;
@@ -512,5 +592,4 @@ static int method_handlers(cuzk_server *s)
         s->methods[m].threaded = t[m].threaded;
         s->methods[m].fn = t[m].fn;
     }
-    return 0;
 }

@@ -19,6 +19,13 @@
  * answers every waiter, handler threads send those answers, then the
  * server and its completion queue are torn down.
  *
+ * Access (server_access.h): TCP off loopback only with TLS and client
+ * certificates; the unix socket published with daemon.socket_mode/group.
+ *
+ * A fatal server error (a method that can no longer accept calls) is
+ * logged and reported through on_fatal; the daemon then stops the server
+ * as for SIGTERM and exits non-zero (cuzk_server_failed).
+ *
  * Single instance: for a unix socket, an exclusive flock on "<socket>.lock"
  * is taken BEFORE the socket is (re)bound, so a second daemon fails
  * instead of stealing a live socket.  TCP ports are bound without
@@ -26,17 +33,34 @@
 #ifndef CUZK_SERVER_SERVER_H
 #define CUZK_SERVER_SERVER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "config.h"
 #include "cuzk/engine.h"
+#include "cuzk/status.h"
 
 typedef struct cuzk_server cuzk_server;
 
-/* Takes the lock, binds cfg->listen (and cfg->status_listen for HTTP),
- * starts serving.  The engine must outlive the server.  0 or -1 with err. */
-int cuzk_server_start(cuzk_server **out, cuzk_engine *e, const cuzk_daemon_config *cfg, char *err, size_t errlen);
+/* Who may connect: refuses (CUZK_ERR_ARG and the reason) a TCP listen off
+ * loopback without daemon.tls_*, partial TLS keys, TLS on a unix socket,
+ * a non-loopback status_listen without status_allow_remote, an unknown
+ * socket_group.  cuzk_server_start checks it too; the daemon calls it
+ * first to tell a refused configuration (exit 2) from a failed start. */
+CUZK_MUST_CHECK int cuzk_server_check_access(const cuzk_daemon_config *cfg, char *err, size_t err_len);
+
+/* Checks access, takes the lock, binds cfg->listen (and cfg->status_listen
+ * for HTTP), starts serving.  The engine must outlive the server.
+ * on_fatal (may be NULL) is called once, from a server thread, when the
+ * server can no longer serve (see above): it must only trigger the
+ * daemon's shutdown.  CUZK_OK or a cuzk_status with err. */
+CUZK_MUST_CHECK int cuzk_server_start(cuzk_server **out, cuzk_engine *e, const cuzk_daemon_config *cfg,
+                                      void (*on_fatal)(void *arg), void *fatal_arg, char *err,
+                                      size_t err_len);
+
+/* True once on_fatal has been called. */
+bool cuzk_server_failed(const cuzk_server *s);
 
 /* The bound gRPC port for TCP listeners (0 for unix sockets); the HTTP port
  * (0 if none).  Useful with "host:0". */
@@ -49,7 +73,8 @@ void cuzk_server_stop(cuzk_server *s, uint32_t grace_ms);
 
 /* HTTP status listener (http.c): GET /metrics, /status, /config. */
 typedef struct cuzk_http cuzk_http;
-int cuzk_http_start(cuzk_http **out, cuzk_engine *e, const cuzk_daemon_config *cfg, char *err, size_t errlen);
+CUZK_MUST_CHECK int cuzk_http_start(cuzk_http **out, cuzk_engine *e, const cuzk_daemon_config *cfg, char *err,
+                                    size_t err_len);
 int cuzk_http_port(const cuzk_http *h);
 void cuzk_http_stop(cuzk_http *h);
 

@@ -3,7 +3,8 @@
  *
  *   cuzk-daemon [-c|--config FILE] [-l|--listen ADDR] [--status-listen HOST:PORT]
  *               [--param-cache DIR] [--log-level L] [--set section.key=value]...
- *               [--test-provider KIND] [--print-config] [--version]
+ *               [--test-provider KIND] [--tls-cert PEM --tls-key PEM --tls-client-ca PEM]
+ *               [--socket-mode MODE] [--socket-group GROUP] [--print-config] [--version]
  *
  * The command line of the Rust daemon works unchanged: -c/--config (default
  * /data/zk/cuzk.toml when it exists), -l/--listen, --log-level, and RUST_LOG
@@ -13,7 +14,9 @@
  * mask.  SIGINT/SIGTERM are blocked in every thread (set before any thread
  * starts) and taken by sigwait in main, so shutdown runs in normal context:
  * stop accepting, let in-flight work finish within the grace period,
- * answer every waiter, exit 0. */
+ * answer every waiter, exit 0.  A fatal server error takes the same path
+ * (the server raises SIGTERM through on_fatal) and exits 1, so that a
+ * supervisor restarts the daemon. */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -32,17 +35,24 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: cuzk-daemon [-c|--config FILE] [-l|--listen ADDR] [--status-listen HOST:PORT]\n"
-               "                   [--param-cache DIR] [--log-level LEVEL] [--set section.key=value]...\n"
-               "                   [--test-provider KIND] [--print-config] [--version]\n"
-               "  -c, --config FILE     cuzk.toml (default " DEFAULT_CONFIG " when it exists)\n"
-               "  -l, --listen ADDR     unix:///path/to.sock, /path/to.sock or host:port\n"
-               "  --log-level LEVEL     error, warn, info, debug, trace (RUST_LOG, if set, overrides)\n"
-               "  --test-provider KIND  serve KIND (test, porep, window_post, ...) with the engine's\n"
-               "                        chain TEST circuit (tests and demos only)\n"
-               "  --print-config        print the effective configuration (TOML) and exit\n"
-               "  --version             print the version and exit\n"
-               "Signals: SIGINT/SIGTERM = graceful shutdown (pipeline.shutdown_grace).\n");
+    fprintf(f,
+            "usage: cuzk-daemon [-c|--config FILE] [-l|--listen ADDR] [--status-listen HOST:PORT]\n"
+            "                   [--param-cache DIR] [--log-level LEVEL] [--set section.key=value]...\n"
+            "                   [--test-provider KIND] [--tls-cert PEM --tls-key PEM --tls-client-ca PEM]\n"
+            "                   [--socket-mode MODE] [--socket-group GROUP] [--print-config] [--version]\n"
+            "  -c, --config FILE     cuzk.toml (default " DEFAULT_CONFIG " when it exists)\n"
+            "  -l, --listen ADDR     unix:///path/to.sock, /path/to.sock or host:port\n"
+            "  --log-level LEVEL     error, warn, info, debug, trace (RUST_LOG, if set, overrides)\n"
+            "  --test-provider KIND  serve KIND (test, porep, window_post, ...) with the engine's\n"
+            "                        chain TEST circuit (tests and demos only)\n"
+            "  --tls-cert, --tls-key, --tls-client-ca PEM\n"
+            "                        TLS for a TCP listen, clients need a certificate signed by\n"
+            "                        the CA (required off loopback; daemon.tls_*)\n"
+            "  --socket-mode MODE    unix socket permissions, octal (default 0660)\n"
+            "  --socket-group GROUP  unix socket group (name or number)\n"
+            "  --print-config        print the effective configuration (TOML) and exit\n"
+            "  --version             print the version and exit\n"
+            "Signals: SIGINT/SIGTERM = graceful shutdown (pipeline.shutdown_grace).\n");
 }
 
 static void warn_line(void *arg, const char *msg)
@@ -60,6 +70,11 @@ static const struct {
     {"--param-cache", NULL, "srs.param_cache"},
     {"--log-level", NULL, "logging.level"},
     {"--test-provider", NULL, "daemon.test_provider"},
+    {"--tls-cert", NULL, "daemon.tls_cert"},
+    {"--tls-key", NULL, "daemon.tls_key"},
+    {"--tls-client-ca", NULL, "daemon.tls_client_ca"},
+    {"--socket-mode", NULL, "daemon.socket_mode"},
+    {"--socket-group", NULL, "daemon.socket_group"},
     {"--set", NULL, NULL},
     {"--config", "-c", NULL},
 };
@@ -102,13 +117,51 @@ static int load_config(cuzk_daemon_config *cfg, int argc, char **argv, char *err
     return cuzk_config_load(cfg, path, err, err_len, warn_line, NULL);
 }
 
+/* The server's on_fatal: the normal shutdown path, taken by sigwait. */
+static void raise_shutdown(void *arg)
+{
+    (void)arg;
+    kill(getpid(), SIGTERM);
+}
+
+/* Built-in providers, and the TEST circuit for the kind daemon.test_provider
+ * names.  0, or an exit code with the reason printed. */
+static int register_providers(cuzk_engine *e, const cuzk_daemon_config *cfg)
+{
+    int rc = cuzk_engine_register_builtin(e);
+    if (rc != CUZK_OK) {
+        fprintf(stderr, "cuzk-daemon: engine: cannot register the proof providers: %s\n", cuzk_strerror(rc));
+        return 1;
+    }
+    if (!cfg->test_provider[0]) return 0;
+    int kind = cuzk_config_kind_parse(cfg->test_provider);
+    if (kind < 0) {
+        fprintf(stderr, "cuzk-daemon: daemon.test_provider '%s': not a proof kind\n", cfg->test_provider);
+        return 2;
+    }
+    cuzk_engine_provider p;
+    cuzk_engine_test_provider(&p);
+    rc = cuzk_engine_register(e, (cuzk_proof_kind)kind, &p);
+    if (rc != CUZK_OK) {
+        fprintf(stderr, "cuzk-daemon: daemon.test_provider '%s': %s\n", cfg->test_provider,
+                cuzk_strerror(rc));
+        return 2;
+    }
+    cuzk_log(CUZK_LOG_WARN, NULL, "proof kind %s is served by the chain TEST circuit (daemon.test_provider)",
+             cuzk_proof_kind_name((cuzk_proof_kind)kind));
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     sigset_t sigs;
     sigemptyset(&sigs);
     sigaddset(&sigs, SIGINT);
     sigaddset(&sigs, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+    if (pthread_sigmask(SIG_BLOCK, &sigs, NULL)) {
+        fprintf(stderr, "cuzk-daemon: cannot block SIGINT/SIGTERM\n");
+        return 1;
+    }
     signal(SIGPIPE, SIG_IGN);
 
     cuzk_daemon_config cfg;
@@ -161,32 +214,27 @@ int main(int argc, char **argv)
         cuzk_config_write_toml(&cfg, stdout);
         return 0;
     }
+    if (cuzk_server_check_access(&cfg, err, sizeof err)) {
+        fprintf(stderr, "cuzk-daemon: %s\n", err);
+        return 2;
+    }
     cuzk_log_set_level(cfg.engine.log_level);
     /* As the Rust daemon: libraries that read the variable see our cache. */
-    setenv("FIL_PROOFS_PARAMETER_CACHE", cfg.engine.param_cache, 1);
+    if (setenv("FIL_PROOFS_PARAMETER_CACHE", cfg.engine.param_cache, 1))
+        fprintf(stderr, "cuzk-daemon: warning: cannot set FIL_PROOFS_PARAMETER_CACHE\n");
 
     cuzk_engine *e = NULL;
     if (cuzk_engine_create(&e, &cfg.engine, err, sizeof err)) {
         fprintf(stderr, "cuzk-daemon: engine: %s\n", err);
         return 1;
     }
-    cuzk_engine_register_builtin(e); /* WinningPoSt, WindowPoSt */
-    if (cfg.test_provider[0]) {
-        int kind = cuzk_config_kind_parse(cfg.test_provider);
-        if (kind < 0) {
-            fprintf(stderr, "cuzk-daemon: daemon.test_provider '%s': not a proof kind\n", cfg.test_provider);
-            cuzk_engine_destroy(e);
-            return 2;
-        }
-        cuzk_engine_provider p;
-        cuzk_engine_test_provider(&p);
-        cuzk_engine_register(e, (cuzk_proof_kind)kind, &p);
-        cuzk_log(CUZK_LOG_WARN, NULL,
-                 "proof kind %s is served by the chain TEST circuit (daemon.test_provider)",
-                 cuzk_proof_kind_name((cuzk_proof_kind)kind));
+    int rc = register_providers(e, &cfg);
+    if (rc) {
+        cuzk_engine_destroy(e);
+        return rc;
     }
     cuzk_server *s = NULL;
-    if (cuzk_server_start(&s, e, &cfg, err, sizeof err)) {
+    if (cuzk_server_start(&s, e, &cfg, raise_shutdown, NULL, err, sizeof err)) {
         fprintf(stderr, "cuzk-daemon: %s\n", err);
         cuzk_engine_destroy(e);
         return 1;
@@ -194,11 +242,16 @@ int main(int argc, char **argv)
     cuzk_log(CUZK_LOG_INFO, NULL, "cuzk-daemon ready (version %s, pid %ld, listen %s, param_cache %s)",
              CUZK_VERSION, (long)getpid(), cfg.listen, cfg.engine.param_cache);
     int sig = 0;
-    sigwait(&sigs, &sig);
-    cuzk_log(CUZK_LOG_INFO, NULL, "%s: shutting down (grace %u ms)", sig == SIGINT ? "SIGINT" : "SIGTERM",
+    if (sigwait(&sigs, &sig)) /* EINVAL only, for a bad set */
+        cuzk_log(CUZK_LOG_ERROR, NULL, "sigwait failed: shutting down");
+    bool failed = cuzk_server_failed(s);
+    cuzk_log(CUZK_LOG_INFO, NULL, "%s: shutting down (grace %u ms)",
+             failed          ? "fatal server error"
+             : sig == SIGINT ? "SIGINT"
+                             : "SIGTERM",
              cfg.engine.shutdown_grace_ms);
     cuzk_server_stop(s, cfg.engine.shutdown_grace_ms);
     cuzk_engine_destroy(e);
-    cuzk_log(CUZK_LOG_INFO, NULL, "cuzk-daemon stopped");
-    return 0;
+    cuzk_log(CUZK_LOG_INFO, NULL, "cuzk-daemon stopped%s", failed ? " after a fatal server error" : "");
+    return failed ? 1 : 0;
 }
