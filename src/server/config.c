@@ -616,7 +616,7 @@ int cuzk_config_set(cuzk_daemon_config *c, const char *assignment, char *err, si
                          k->help);
     bool quoted = false;
     const char *v = eq + 1;
-    if (*v == '[') {
+    if (*v == '[' && k->type != T_STR) { /* "[::1]:9820" is an address, not an array */
         size_t n = 0;
         if (decode_array(items, &n, v, NULL, why, sizeof why))
             return cuzk_errf(err, err_len, CUZK_ERR_ARG, "--set %s: %s", name, why);
