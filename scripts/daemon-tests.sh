@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Integration tests of the real cuzk-daemon over gRPC (tests/daemon/*.py:
-# test_daemon.py, then test_curio.py, the drop-in checks for Curio) with
+# test_daemon.py, then test_curio.py, the drop-in checks for Curio, then
+# test_tls.py, who may talk to the daemon: TLS, socket mode, HTTP limits) with
 # Debian's python3-grpcio + python3-grpc-tools (stubs generated from
 # proto/cuzk/v1/proving.proto at test time).
 #
@@ -34,7 +35,7 @@ if ! "$PY" -c 'import grpc, grpc_tools.protoc' 2>/dev/null; then
 fi
 export CUZK_BIN="$BIN"
 rc=0
-for t in test_daemon test_curio; do
+for t in test_daemon test_curio test_tls; do
   echo "daemon-tests: $t"
   "$PY" -W ignore::ResourceWarning "$ROOT/tests/daemon/$t.py" "$@" || rc=1
 done
