@@ -1,0 +1,106 @@
+/* Pre-compiled constraint evaluator (PCE): a circuit's R1CS recorded once
+ * in a file, so that later proofs synthesize by witness generation only
+ * (CUZK_CS_WITNESS: no linear combinations recorded) followed by a sparse
+ * matrix-vector product that yields a, b, c and the density bitmaps --
+ * exactly what a PROVE-mode cs holds.  See docs/pce.md.
+ *
+ * Contract:
+ *  - cuzk_pce_extract runs the circuit once in SHAPE mode and streams every
+ *    constraint (cuzk_cs_set_row_observer) into `path`: memory stays
+ *    O(variables / 8) plus the coefficient dictionary.  The file is written
+ *    to a temporary name in the same directory and renamed, so a reader
+ *    never sees a partial file.
+ *  - cuzk_pce_open maps a file and trusts nothing in it: header, section
+ *    bounds, the SHA-256 of header and body (CUZK_ERR_FORMAT with the reason
+ *    when any fails) and the identity (CUZK_ERR_CHANGED when it is another
+ *    circuit's or another format version's file: rebuild it).
+ *  - cuzk_pce_evaluate turns a finished WITNESS-mode cs into one that is
+ *    indistinguishable from the same circuit synthesized in PROVE mode
+ *    (evaluations, density, nonzero counts), so cuzk_groth16_witness_from_cs
+ *    and take_evals work unchanged.  It bounds-checks every column and
+ *    coefficient code again (a file is never trusted, even a verified one).
+ *  - Library code: no threads; parallel work goes through the caller's
+ *    cuzk_par (NULL = the calling thread). */
+#ifndef CUZK_PCE_H
+#define CUZK_PCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/par.h"
+#include "cuzk/r1cs.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CUZK_PCE_VERSION 1u
+#define CUZK_PCE_ID_MAX 255 /* identity string length, without the NUL */
+
+/* Circuit kinds (recorded in the header, checked on open). */
+enum {
+    CUZK_PCE_KIND_OTHER = 0, /* tests, chain, circom imports */
+    CUZK_PCE_KIND_POREP = 1,
+    CUZK_PCE_KIND_WINNING_POST = 2,
+    CUZK_PCE_KIND_WINDOW_POST = 3,
+    CUZK_PCE_KIND_SNAP = 4,
+};
+
+/* Which circuit a file belongs to: kind, registered proof (0 if none) and
+ * a shape identity string free of per-sector data (the parameter id for
+ * Filecoin circuits, which names the params file too). */
+typedef struct {
+    uint32_t kind;
+    uint64_t registered_proof;
+    char id[CUZK_PCE_ID_MAX + 1];
+} cuzk_pce_identity;
+
+typedef struct {
+    cuzk_pce_identity identity;
+    uint32_t version;
+    size_t constraints, inputs, aux;
+    size_t nnz[3];
+    size_t a_aux_density, b_input_density, b_aux_density; /* popcounts */
+    size_t dict;                                          /* coefficients outside 0, +-2^k */
+    size_t class_counts[4]; /* entries that are 0, +-1, +-2^k (k >= 1), dictionary */
+    uint64_t file_bytes, record_bytes;
+} cuzk_pce_info;
+
+typedef struct cuzk_pce cuzk_pce;
+
+/* Progress of an extraction: constraints recorded so far (called every
+ * 2^20 constraints and once at the end). */
+typedef void (*cuzk_pce_progress_fn)(void *ctx, size_t constraints);
+
+/* Record circuit fn(ctx) into path (see above).  fn must accept a SHAPE-mode
+ * cs (values NULL).  info (may be NULL) receives the file's summary. */
+int cuzk_pce_extract(const char *path, const cuzk_pce_identity *id, cuzk_circuit_fn fn, void *ctx,
+                     cuzk_pce_progress_fn progress, void *progress_ctx, cuzk_pce_info *info, char *err,
+                     size_t err_len);
+
+/* Map and verify path.  expect NULL accepts any circuit (the `pce info`
+ * and `pce verify` tools); otherwise a different kind, registered proof or
+ * id is CUZK_ERR_CHANGED.  CUZK_ERR_IO when it cannot be read (missing:
+ * CUZK_ERR_IO with errno ENOENT left in errno). */
+int cuzk_pce_open(cuzk_pce **out, const char *path, const cuzk_pce_identity *expect, char *err,
+                  size_t err_len);
+void cuzk_pce_close(cuzk_pce *p);
+void cuzk_pce_get_info(const cuzk_pce *p, cuzk_pce_info *out);
+
+/* cs: a finished WITNESS-mode system of the recorded circuit (counts must
+ * match: CUZK_ERR_ARG otherwise).  On success cs is a finished PROVE-mode
+ * system.  On failure cs is unchanged apart from possibly allocated, unused
+ * evaluation arrays. */
+int cuzk_pce_evaluate(const cuzk_pce *p, cuzk_cs *cs, cuzk_par *par, char *err, size_t err_len);
+
+/* Decode every record without a witness: each column within the recorded
+ * inputs and aux, each code within the dictionary, each chunk ending at
+ * its checkpoint, and the per-matrix nonzeros equal to the header's
+ * (CUZK_ERR_FORMAT naming the constraint otherwise).  `pce verify` runs it
+ * after cuzk_pce_open. */
+int cuzk_pce_check(const cuzk_pce *p, cuzk_par *par, char *err, size_t err_len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

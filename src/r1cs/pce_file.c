@@ -1,0 +1,253 @@
+/* PCE file: mapping and validation.  Nothing in the file is trusted: the
+ * header's magic, version, identity and checksum, every section's bounds
+ * (derived from the counts with overflow checks and compared with the file
+ * size), the body checksum, the checkpoint table (monotone, in range), the
+ * dictionary (canonical field elements) and the density popcounts are all
+ * checked before a cuzk_pce is returned.  The records are checked again
+ * entry by entry while they are evaluated (pce_eval.c). */
+#include <errno.h>
+#include <fcntl.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "r1cs/pce_internal.h"
+
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the PCE file format is read with little-endian loads"
+#endif
+
+static int add_ovf(uint64_t *r, uint64_t a, uint64_t b)
+{
+    return __builtin_add_overflow(a, b, r);
+}
+static int mul_ovf(uint64_t *r, uint64_t a, uint64_t b)
+{
+    return __builtin_mul_overflow(a, b, r);
+}
+
+int pce_layout_make(pce_layout *l, uint64_t constraints, uint64_t inputs, uint64_t aux, uint64_t dict,
+                    uint64_t rec_len)
+{
+    uint64_t t;
+    memset(l, 0, sizeof *l);
+    l->rec_off = PCE_HEADER_BYTES;
+    l->rec_len = rec_len;
+    l->n_ckpt = constraints / PCE_CKPT_EVERY + (constraints % PCE_CKPT_EVERY != 0) + 1;
+    l->w_aux = aux / 64 + (aux % 64 != 0);
+    l->w_inp = inputs / 64 + (inputs % 64 != 0);
+    if (add_ovf(&l->ckpt_off, l->rec_off, rec_len) || mul_ovf(&t, l->n_ckpt, 8) ||
+        add_ovf(&l->dict_off, l->ckpt_off, t) || mul_ovf(&t, dict, 32) ||
+        add_ovf(&l->dens_off, l->dict_off, t) || mul_ovf(&t, l->w_aux, 2) || add_ovf(&t, t, l->w_inp) ||
+        mul_ovf(&t, t, 8) || add_ovf(&l->file_bytes, l->dens_off, t) || l->file_bytes > (uint64_t)SIZE_MAX)
+        return 0;
+    return 1;
+}
+
+static size_t popcount_bits(const uint8_t *w, uint64_t nbits, bool *stray)
+{
+    size_t c = 0;
+    uint64_t words = nbits / 64 + (nbits % 64 != 0);
+    for (uint64_t i = 0; i < words; i++) {
+        uint64_t x = pce_get64(w + 8 * i);
+        if (i == nbits / 64 && nbits % 64) {
+            uint64_t keep = ((uint64_t)1 << (nbits % 64)) - 1;
+            if (x & ~keep) *stray = true;
+        }
+        c += (size_t)__builtin_popcountll(x);
+    }
+    return c;
+}
+
+static bool all_zero(const uint8_t *b, size_t n)
+{
+    uint8_t o = 0;
+    for (size_t i = 0; i < n; i++)
+        o |= b[i];
+    return o == 0;
+}
+
+/* Header fields into p->info; identity and version checks. */
+static int read_header(cuzk_pce *p, const uint8_t *h, const cuzk_pce_identity *expect, const char *path,
+                       char *err, size_t err_len)
+{
+    if (memcmp(h + PCE_H_MAGIC, PCE_MAGIC, 8))
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: not a PCE file (bad magic)", path);
+    uint32_t ver = pce_get32(h + PCE_H_VERSION);
+    if (ver != CUZK_PCE_VERSION)
+        return cuzk_errf(err, err_len, CUZK_ERR_CHANGED,
+                         "%s: PCE format version %u, this build reads %u: rebuild it", path, ver,
+                         CUZK_PCE_VERSION);
+    uint8_t d[32];
+    unsigned n = 32;
+    if (EVP_Digest(h, PCE_H_HSHA, d, &n, EVP_sha256(), NULL) != 1 || memcmp(d, h + PCE_H_HSHA, 32))
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: header checksum mismatch (corrupt file)", path);
+    if (pce_get32(h + PCE_H_HBYTES) != PCE_HEADER_BYTES ||
+        pce_get32(h + PCE_H_CKPT_SHIFT) != PCE_CKPT_SHIFT || h[PCE_H_ID + CUZK_PCE_ID_MAX] != 0 ||
+        !all_zero(h + PCE_H_HSHA + 32, PCE_HEADER_BYTES - PCE_H_HSHA - 32))
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: header layout fields are invalid", path);
+    cuzk_pce_info *in = &p->info;
+    in->version = ver;
+    in->identity.kind = pce_get32(h + PCE_H_KIND);
+    in->identity.registered_proof = pce_get64(h + PCE_H_PROOF);
+    memcpy(in->identity.id, h + PCE_H_ID, CUZK_PCE_ID_MAX + 1);
+    size_t *f[] = {&in->constraints, &in->inputs, &in->aux, &in->nnz[0], &in->nnz[1], &in->nnz[2], &in->dict};
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        *f[i] = (size_t)pce_get64(h + PCE_H_CONSTRAINTS + 8 * i);
+    in->record_bytes = pce_get64(h + PCE_H_REC_LEN);
+    in->file_bytes = pce_get64(h + PCE_H_FILE_BYTES);
+    in->a_aux_density = (size_t)pce_get64(h + PCE_H_DENSITY);
+    in->b_input_density = (size_t)pce_get64(h + PCE_H_DENSITY + 8);
+    in->b_aux_density = (size_t)pce_get64(h + PCE_H_DENSITY + 16);
+    for (int i = 0; i < 4; i++)
+        in->class_counts[i] = (size_t)pce_get64(h + PCE_H_CLASSES + 8 * i);
+    if (expect &&
+        (expect->kind != in->identity.kind || expect->registered_proof != in->identity.registered_proof ||
+         strncmp(expect->id, in->identity.id, CUZK_PCE_ID_MAX + 1)))
+        return cuzk_errf(
+            err, err_len, CUZK_ERR_CHANGED,
+            "%s: recorded for another circuit (kind %u, proof %llu, '%s'; wanted kind %u, proof %llu, "
+            "'%s'): rebuild it",
+            path, in->identity.kind, (unsigned long long)in->identity.registered_proof, in->identity.id,
+            expect->kind, (unsigned long long)expect->registered_proof, expect->id);
+    return CUZK_OK;
+}
+
+static int check_counts(cuzk_pce *p, const char *path, char *err, size_t err_len)
+{
+    const cuzk_pce_info *in = &p->info;
+    uint64_t nnz = (uint64_t)in->nnz[0] + in->nnz[1] + in->nnz[2];
+    uint64_t cls =
+        (uint64_t)in->class_counts[0] + in->class_counts[1] + in->class_counts[2] + in->class_counts[3];
+    if (in->inputs < 1 || in->inputs > PCE_COL_AUX || in->aux > PCE_COL_AUX || in->constraints < in->inputs ||
+        in->dict > PCE_MAX_DICT || in->nnz[0] > (uint64_t)SIZE_MAX / 4 || nnz != cls ||
+        in->a_aux_density > in->aux || in->b_aux_density > in->aux || in->b_input_density > in->inputs)
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: inconsistent counts in the header", path);
+    if (!pce_layout_make(&p->lay, in->constraints, in->inputs, in->aux, in->dict, in->record_bytes) ||
+        p->lay.file_bytes != in->file_bytes)
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: section sizes do not add up to the file size",
+                         path);
+    /* every record holds at least its three one-byte lengths, every entry five bytes */
+    if (nnz > in->record_bytes / 5 || in->record_bytes - 5 * nnz < 3 * (uint64_t)in->constraints)
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: records too short for the counts", path);
+    if (in->file_bytes != p->map_len)
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: %zu bytes, the header says %llu (truncated?)",
+                         path, p->map_len, (unsigned long long)in->file_bytes);
+    return CUZK_OK;
+}
+
+static int check_body(cuzk_pce *p, const char *path, char *err, size_t err_len)
+{
+    uint8_t d[32];
+    unsigned n = 32;
+    EVP_MD_CTX *c = EVP_MD_CTX_new();
+    int ok = c && EVP_DigestInit_ex(c, EVP_sha256(), NULL) == 1;
+    const uint8_t *b = p->map + PCE_HEADER_BYTES;
+    size_t len = p->map_len - PCE_HEADER_BYTES;
+    for (size_t off = 0; ok && off < len; off += (size_t)1 << 24) {
+        size_t m = len - off < ((size_t)1 << 24) ? len - off : (size_t)1 << 24;
+        ok = EVP_DigestUpdate(c, b + off, m) == 1;
+        if (ok) madvise((void *)((uintptr_t)(b + off) & ~(uintptr_t)4095), m, MADV_WILLNEED);
+    }
+    ok = ok && EVP_DigestFinal_ex(c, d, &n) == 1;
+    EVP_MD_CTX_free(c);
+    if (!ok) return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "%s: SHA-256 failed", path);
+    if (memcmp(d, p->map + PCE_H_BSHA, 32))
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: body checksum mismatch (corrupt file)", path);
+    return CUZK_OK;
+}
+
+/* Checkpoints, dictionary, density: copied or validated. */
+static int load_sections(cuzk_pce *p, const char *path, char *err, size_t err_len)
+{
+    const pce_layout *l = &p->lay;
+    p->rec = p->map + l->rec_off;
+    p->dens = p->map + l->dens_off;
+    p->ckpt = malloc(l->n_ckpt * sizeof *p->ckpt);
+    p->n_codes = PCE_CODE_DICT + p->info.dict;
+    p->code_val = malloc(p->n_codes * sizeof *p->code_val);
+    if (!p->ckpt || !p->code_val) return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "%s: out of memory", path);
+    for (uint64_t i = 0; i < l->n_ckpt; i++) {
+        uint64_t c = pce_get64(p->map + l->ckpt_off + 8 * i);
+        if ((i == 0 && c != 0) || (i && c < p->ckpt[i - 1]) || c > l->rec_len ||
+            (i == l->n_ckpt - 1 && c != l->rec_len))
+            return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: checkpoint %llu is out of order or range",
+                             path, (unsigned long long)i);
+        p->ckpt[i] = c;
+    }
+    p->code_val[0] = CUZK_FR_ZERO;
+    cuzk_fr pw = CUZK_FR_ONE;
+    for (unsigned k = 0; k <= PCE_MAX_POW; k++) {
+        p->code_val[1 + 2 * k] = pw;
+        cuzk_fr_neg(&p->code_val[2 + 2 * k], &pw);
+        cuzk_fr_dbl(&pw, &pw);
+    }
+    for (size_t i = 0; i < p->info.dict; i++)
+        if (cuzk_fr_from_bytes_le(&p->code_val[PCE_CODE_DICT + i], p->map + l->dict_off + 32 * i))
+            return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: dictionary entry %zu is not a field element",
+                             path, i);
+    bool stray = false;
+    size_t a = popcount_bits(p->dens, p->info.aux, &stray);
+    size_t bi = popcount_bits(p->dens + 8 * l->w_aux, p->info.inputs, &stray);
+    size_t ba = popcount_bits(p->dens + 8 * (l->w_aux + l->w_inp), p->info.aux, &stray);
+    if (stray || a != p->info.a_aux_density || bi != p->info.b_input_density || ba != p->info.b_aux_density)
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: density bitmaps disagree with the header", path);
+    return CUZK_OK;
+}
+
+int cuzk_pce_open(cuzk_pce **out, const char *path, const cuzk_pce_identity *expect, char *err,
+                  size_t err_len)
+{
+    if (!out || !path) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "pce open: NULL argument");
+    *out = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        cuzk_errf(err, err_len, CUZK_ERR_IO, "%s: %s", path, strerror(e));
+        errno = e;
+        return CUZK_ERR_IO;
+    }
+    struct stat st;
+    if (fstat(fd, &st) || st.st_size < (off_t)PCE_HEADER_BYTES) {
+        close(fd);
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: shorter than a PCE header (truncated?)", path);
+    }
+    cuzk_pce *p = calloc(1, sizeof *p);
+    void *m = p ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0) : MAP_FAILED;
+    close(fd);
+    if (m == MAP_FAILED) {
+        free(p);
+        return cuzk_errf(err, err_len, p ? CUZK_ERR_IO : CUZK_ERR_NOMEM, "%s: cannot map: %s", path,
+                         strerror(errno));
+    }
+    p->map = m;
+    p->map_len = (size_t)st.st_size;
+    int rc = read_header(p, p->map, expect, path, err, err_len);
+    if (!rc) rc = check_counts(p, path, err, err_len);
+    if (!rc) rc = check_body(p, path, err, err_len);
+    if (!rc) rc = load_sections(p, path, err, err_len);
+    if (rc) {
+        cuzk_pce_close(p);
+        return rc;
+    }
+    madvise((void *)p->map, p->map_len, MADV_SEQUENTIAL);
+    *out = p;
+    return CUZK_OK;
+}
+
+void cuzk_pce_close(cuzk_pce *p)
+{
+    if (!p) return;
+    if (p->map) munmap((void *)p->map, p->map_len);
+    free(p->ckpt);
+    free(p->code_val);
+    free(p);
+}
+
+void cuzk_pce_get_info(const cuzk_pce *p, cuzk_pce_info *out)
+{
+    *out = p->info;
+}
