@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "cli_util.h"
 #include "client.h"
 
 /* Parses --addr, --timeout-ms, --json and up to one positional argument
@@ -60,6 +61,25 @@ static int call(const admin_opts *o, const char *method, const ProtobufCMessage 
     return 0;
 }
 
+/* The daemon's version from GetMetrics' cuzk_build_info (GetStatusResponse
+ * has no field for it: the wire is the Rust daemon's); "" if absent. */
+static void daemon_version(const admin_opts *o, char *out, size_t cap)
+{
+    Cuzk__V1__GetMetricsRequest req = CUZK__V1__GET_METRICS_REQUEST__INIT;
+    ProtobufCMessage *m = NULL;
+    cuzk_rpc_client *c = client_open(o->addr);
+    char err[256];
+    out[0] = 0;
+    if (c && !cuzk_rpc_call(c, CUZK_RPC_METRICS, &req.base, &cuzk__v1__get_metrics_response__descriptor, &m,
+                            10000, err, sizeof err)) {
+        const char *t =
+            strstr(((const Cuzk__V1__GetMetricsResponse *)m)->prometheus_text, "cuzk_build_info{version=\"");
+        if (t) snprintf(out, cap, "%.*s", (int)strcspn(t + 25, "\""), t + 25);
+        protobuf_c_message_free_unpacked(m, NULL);
+    }
+    if (c) cuzk_rpc_client_close(c);
+}
+
 int cmd_status(int argc, char **argv)
 {
     admin_opts o;
@@ -70,7 +90,7 @@ int cmd_status(int argc, char **argv)
         cuzk_rpc_client *c = client_open(o.addr);
         if (!c) return 2;
         char err[512];
-        double t0 = client_now();
+        double t0 = cli_now();
         for (uint64_t i = 0; i < o.repeat; i++) {
             int code = cuzk_rpc_call(c, CUZK_RPC_STATUS, &req.base,
                                      &cuzk__v1__get_status_response__descriptor, &m, 10000, err, sizeof err);
@@ -81,7 +101,7 @@ int cmd_status(int argc, char **argv)
             }
             protobuf_c_message_free_unpacked(m, NULL);
         }
-        double dt = client_now() - t0;
+        double dt = cli_now() - t0;
         printf("GetStatus: %llu calls in %.3f s = %.0f calls/s (%.1f us each, sequential)\n",
                (unsigned long long)o.repeat, dt, (double)o.repeat / dt, dt / (double)o.repeat * 1e6);
         cuzk_rpc_client_close(c);
@@ -91,6 +111,9 @@ int cmd_status(int argc, char **argv)
     if (rc) return rc;
     const Cuzk__V1__GetStatusResponse *s = (const void *)m;
     static const char *const tier[] = {"hot", "warm", "cold"};
+    char version[64];
+    daemon_version(&o, version, sizeof version);
+    if (version[0]) printf("daemon version %s\n", version);
     printf("uptime %llu s, completed %llu, failed %llu, memory %llu / %llu bytes\n",
            (unsigned long long)s->uptime_seconds, (unsigned long long)s->total_proofs_completed,
            (unsigned long long)s->total_proofs_failed, (unsigned long long)s->pinned_memory_bytes,
@@ -128,6 +151,9 @@ int cmd_preload(int argc, char **argv)
 {
     admin_opts o;
     if (admin_args(&o, argc, argv, "preload", true)) return 2;
+    char id[64];
+    if (client_circuit_id(id, sizeof id, o.arg, "preload")) return 2;
+    o.arg = id;
     if (!o.timeout_ms) o.timeout_ms = 3600000; /* 32 GiB params take minutes */
     Cuzk__V1__PreloadSrsRequest req = CUZK__V1__PRELOAD_SRS_REQUEST__INIT;
     req.circuit_id = (char *)o.arg;
@@ -146,6 +172,9 @@ int cmd_evict(int argc, char **argv)
 {
     admin_opts o;
     if (admin_args(&o, argc, argv, "evict", true)) return 2;
+    char id[64];
+    if (client_circuit_id(id, sizeof id, o.arg, "evict")) return 2;
+    o.arg = id;
     Cuzk__V1__EvictSrsRequest req = CUZK__V1__EVICT_SRS_REQUEST__INIT;
     req.circuit_id = (char *)o.arg;
     ProtobufCMessage *m;

@@ -1,19 +1,15 @@
-/* Option parsing and request building shared by the client commands. */
-#include <errno.h>
+/* Option parsing, request building and the connection shared by the
+ * client commands.  Values are parsed by cli_util.h (one parser per
+ * thing); --vanilla files by client_input.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
+#include <sys/stat.h>
 
+#include "cli_util.h"
 #include "client.h"
-
-double client_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "g16_cli.h"
 
 void client_req_init(client_req *r)
 {
@@ -25,83 +21,31 @@ void client_req_free(client_req *r)
 {
     for (size_t i = 0; i < r->m.n_vanilla_proofs; i++)
         free(r->vp[i].data);
-    if (r->m.vanilla_proof.data) free(r->m.vanilla_proof.data);
+    free(r->vp);
+    free(r->m.vanilla_proof.data);
     client_req_init(r);
 }
 
-static int read_file(ProtobufCBinaryData *out, const char *path)
+int client_add_vanilla(client_req *r, uint8_t *data, size_t len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "cannot open %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    out->data = malloc(n > 0 ? (size_t)n : 1);
-    out->len = n > 0 ? (size_t)n : 0;
-    if (!out->data || fread(out->data, 1, out->len, f) != out->len) {
-        fprintf(stderr, "cannot read %s\n", path);
-        fclose(f);
-        free(out->data);
-        out->data = NULL;
-        return -1;
-    }
-    fclose(f);
-    return 0;
-}
-
-static int parse_hex32(uint8_t out[32], const char *s, const char *what)
-{
-    if (strlen(s) != 64) {
-        fprintf(stderr, "%s: expected 64 hex digits, got %zu characters\n", what, strlen(s));
-        return -1;
-    }
-    for (int i = 0; i < 32; i++) {
-        unsigned v;
-        if (sscanf(s + 2 * i, "%2x", &v) != 1) {
-            fprintf(stderr, "%s: not hex at position %d\n", what, 2 * i);
+    if (r->m.n_vanilla_proofs == r->vp_cap) {
+        size_t cap = r->vp_cap ? 2 * r->vp_cap : 16;
+        ProtobufCBinaryData *v = realloc(r->vp, cap * sizeof *v);
+        if (!v) {
+            free(data);
+            fprintf(stderr, "cuzk-bench: out of memory for %zu vanilla proofs\n", cap);
             return -1;
         }
-        out[i] = (uint8_t)v;
+        r->vp = v;
+        r->vp_cap = cap;
     }
+    r->vp[r->m.n_vanilla_proofs++] = (ProtobufCBinaryData){.data = data, .len = len};
+    r->m.vanilla_proofs = r->vp;
     return 0;
-}
-
-static int parse_u64(uint64_t *out, const char *s, const char *what)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || end == s || *end || *s == '-') {
-        fprintf(stderr, "%s: expected an unsigned integer, got '%s'\n", what, s);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
-static int parse_sector_size(uint64_t *out, const char *s)
-{
-    static const struct {
-        const char *n;
-        uint64_t v;
-    } t[] = {{"2KiB", 2048},
-             {"8MiB", 8u << 20},
-             {"512MiB", 512u << 20},
-             {"32GiB", 32ull << 30},
-             {"64GiB", 64ull << 30}};
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-        if (!strcasecmp(s, t[i].n)) {
-            *out = t[i].v;
-            return 0;
-        }
-    return parse_u64(out, s, "--sector-size");
 }
 
 /* Our names, the proto enum names and the Rust cuzk-bench's -t/--type names. */
-static int kind_from_name(const char *s)
+int client_kind_from_name(const char *s)
 {
     static const struct {
         const char *n;
@@ -166,7 +110,7 @@ int client_req_arg(client_req *r, int argc, char **argv, int *i)
     const char *v = argv[++*i];
     uint64_t u;
     if (!strcmp(a, "--kind") || !strcmp(a, "-t") || !strcmp(a, "--type")) {
-        int k = kind_from_name(v);
+        int k = client_kind_from_name(v);
         if (k < 0) {
             fprintf(
                 stderr,
@@ -178,17 +122,13 @@ int client_req_arg(client_req *r, int argc, char **argv, int *i)
         r->m.proof_kind = (Cuzk__V1__ProofKind)k;
         snprintf(r->kind_name, sizeof r->kind_name, "%s", v);
     } else if (!strcmp(a, "--vanilla")) {
-        if (r->m.n_vanilla_proofs >= sizeof r->vp / sizeof r->vp[0]) {
-            fprintf(stderr, "--vanilla: at most 64 files\n");
-            return -1;
-        }
-        if (read_file(&r->vp[r->m.n_vanilla_proofs], v)) return -1;
-        r->m.n_vanilla_proofs++;
-        r->m.vanilla_proofs = r->vp;
+        if (client_add_vanilla_file(r, v)) return -1;
     } else if (!strcmp(a, "--c1")) { /* PoRep: the C1 output (envelope or bare JSON) as vanilla_proof */
+        size_t n = 0;
+        uint8_t *b = g16_cli_read_file(v, &n);
+        if (!b) return -1;
         free(r->m.vanilla_proof.data);
-        r->m.vanilla_proof.data = NULL;
-        if (read_file(&r->m.vanilla_proof, v)) return -1;
+        r->m.vanilla_proof = (ProtobufCBinaryData){.data = b, .len = n};
         if (!r->kind_name[0]) {
             r->m.proof_kind = (Cuzk__V1__ProofKind)1;
             snprintf(r->kind_name, sizeof r->kind_name, "porep");
@@ -198,9 +138,13 @@ int client_req_arg(client_req *r, int argc, char **argv, int *i)
         r->m.vanilla_proof.data = (uint8_t *)strdup(v);
         r->m.vanilla_proof.len = strlen(v);
     } else if (!strcmp(a, "--sector-size")) {
-        if (parse_sector_size(&r->m.sector_size, v)) return -1;
+        if (!(r->m.sector_size = cli_sector_size(v))) {
+            fprintf(stderr, "cuzk-bench: %s: expected 2KiB, 8MiB, 512MiB, 32GiB, 64GiB or bytes, got '%s'\n",
+                    a, v);
+            return -1;
+        }
     } else if (!strcmp(a, "--registered-proof")) {
-        if (parse_u64(&r->m.registered_proof, v, a)) return -1;
+        if (cli_u64(&r->m.registered_proof, v, a)) return -1;
     } else if (!strcmp(a, "--priority")) {
         static const char *const p[] = {"default", "low", "normal", "high", "critical"};
         int k = -1;
@@ -215,46 +159,65 @@ int client_req_arg(client_req *r, int argc, char **argv, int *i)
         snprintf(r->request_id, sizeof r->request_id, "%s", v);
         r->m.request_id = r->request_id;
     } else if (!strcmp(a, "--sector") || !strcmp(a, "--sector-num")) {
-        if (parse_u64(&r->m.sector_number, v, a)) return -1;
+        if (cli_u64(&r->m.sector_number, v, a)) return -1;
     } else if (!strcmp(a, "--miner-id")) {
-        if (parse_u64(&r->m.miner_id, v, a)) return -1;
+        if (cli_u64(&r->m.miner_id, v, a)) return -1;
     } else if (!strcmp(a, "--randomness")) {
-        if (parse_hex32(r->rnd, v, a)) return -1;
+        if (cli_hex32(r->rnd, v, a)) return -1;
         r->m.randomness.data = r->rnd;
         r->m.randomness.len = 32;
     } else if (!strcmp(a, "--comm-r-old") || !strcmp(a, "--comm-r-new") || !strcmp(a, "--comm-d-new")) {
         /* SnapDeals: the three commitments, 32 bytes each as stored */
         int k = !strcmp(a, "--comm-r-old") ? 0 : !strcmp(a, "--comm-r-new") ? 1 : 2;
-        if (parse_hex32(r->comm[k], v, a)) return -1;
+        if (cli_hex32(r->comm[k], v, a)) return -1;
         ProtobufCBinaryData *f = k == 0 ? &r->m.comm_r_old : k == 1 ? &r->m.comm_r_new : &r->m.comm_d_new;
         f->data = r->comm[k];
         f->len = 32;
     } else if (!strcmp(a, "--partition")) {
-        if (parse_u64(&u, v, a) || u > UINT32_MAX) return -1;
+        if (cli_u64(&u, v, a)) return -1;
+        if (u > UINT32_MAX) {
+            fprintf(stderr, "cuzk-bench: %s: %llu is not a partition index (< 2^32)\n", a,
+                    (unsigned long long)u);
+            return -1;
+        }
         r->m.partition_index = (uint32_t)u;
     }
     return 1;
 }
 
-int client_req_check(const client_req *r)
+int client_req_check(client_req *r)
 {
     if (!r->kind_name[0]) {
         fprintf(stderr, "--kind is required (winning-post, window-post, porep, snap, test)\n");
         return -1;
     }
     if (!r->m.n_vanilla_proofs && !r->m.vanilla_proof.len) {
-        fprintf(stderr,
-                "no input: give --c1 FILE (PoRep), --vanilla FILE (PoSt: one per sector) or --vanilla-text "
-                "STR (test kind)\n");
+        fprintf(stderr, "no input: give --c1 FILE (PoRep), --vanilla FILE (PoSt, SnapDeals: a JSON array of "
+                        "base64 proofs or one raw proof; repeatable) or --vanilla-text STR (test kind)\n");
         return -1;
+    }
+    int k = (int)r->m.proof_kind;
+    if ((k == 3 || k == 4) && !r->m.randomness.len) { /* the Rust bench's default */
+        memset(r->rnd, 0, sizeof r->rnd);
+        r->m.randomness = (ProtobufCBinaryData){.data = r->rnd, .len = 32};
     }
     return 0;
 }
 
+/* NULL -> $CUZK_ADDR, else the default socket if it is there, else the
+ * Rust bench's default (its example cuzk.toml listens on 0.0.0.0:9820). */
+static const char *default_addr(void)
+{
+    const char *e = getenv("CUZK_ADDR");
+    if (e && *e) return e;
+    struct stat st;
+    const char *path = CLIENT_DEFAULT_ADDR + strlen("unix://");
+    return stat(path, &st) == 0 && S_ISSOCK(st.st_mode) ? CLIENT_DEFAULT_ADDR : CLIENT_RUST_BENCH_ADDR;
+}
+
 cuzk_rpc_client *client_open(const char *addr)
 {
-    if (!addr) addr = getenv("CUZK_ADDR");
-    if (!addr || !*addr) addr = CLIENT_DEFAULT_ADDR;
+    if (!addr) addr = default_addr();
     char buf[512]; /* the Rust bench's http(s)://host:port[/] is host:port here */
     const char *p = !strncmp(addr, "http://", 7) ? addr + 7 : !strncmp(addr, "https://", 8) ? addr + 8 : NULL;
     if (p) {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "cli_util.h"
 #include "client.h"
 
 int cmd_single(int argc, char **argv)
@@ -17,10 +18,14 @@ int cmd_single(int argc, char **argv)
         int k = client_req_arg(&r, argc, argv, &i);
         if (k < 0) goto bad;
         if (k) continue;
-        if (!strcmp(argv[i], "--addr") && i + 1 < argc) addr = argv[++i];
-        else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-        else if (!strcmp(argv[i], "--timeout-ms") && i + 1 < argc) timeout_ms = strtoull(argv[++i], NULL, 10);
-        else if (!strcmp(argv[i], "--json")) json = true;
+        if (!strcmp(argv[i], "--addr") && i + 1 < argc)
+            addr = argv[++i];
+        else if (!strcmp(argv[i], "--out") && i + 1 < argc)
+            out = argv[++i];
+        else if (!strcmp(argv[i], "--timeout-ms") && i + 1 < argc)
+            timeout_ms = strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--json"))
+            json = true;
         else {
             fprintf(stderr, "single: unknown option '%s'\n", argv[i]);
             goto bad;
@@ -31,9 +36,9 @@ int cmd_single(int argc, char **argv)
     if (!c) goto bad;
     char err[1024];
     Cuzk__V1__ProveResponse *resp = NULL;
-    double t0 = client_now();
+    double t0 = cli_now();
     int code = client_prove(c, &r.m, timeout_ms, &resp, err, sizeof err);
-    double wall = client_now() - t0;
+    double wall = cli_now() - t0;
     int rc = 1;
     if (code) {
         fprintf(stderr, "single: Prove failed: %s: %s\n", cuzk_rpc_code_name(code), err);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "pce_cmds.h"
 
 #ifndef CUZK_VERSION
 #define CUZK_VERSION "unknown"
@@ -39,6 +40,9 @@ static const struct {
     {"synth", cmd_synth,
      "synth (--circuit chain|bits --size N | --r1cs F --wtns F) [--mode prove|witness|shape|check] [--repeat "
      "R] [--json]  synthesis speed"},
+    {"pce", cmd_pce,
+     "pce extract --circuit porep|winning-post|window-post|snap --sector-size S [--out F | --params-dir D] | "
+     "pce info F | pce verify F [--threads T]  pre-compiled constraint evaluator files"},
     {"circuit-info", cmd_circuit_info,
      "circuit-info (--circuit chain --size N | --r1cs F) [--json]  R1CS counts and density"},
     {"gen-vanilla", cmd_gen_vanilla,
@@ -53,13 +57,15 @@ static const struct {
      "single [--addr A] --kind|-t K (--c1 F | --vanilla F... | --vanilla-text S) [request opts] [--out "
      "PROOF] [--json]  one Prove via the daemon"},
     {"batch", cmd_batch,
-     "batch [--addr A] --count|-c N --concurrency|-j C --kind|-t K ...  throughput, p50/p95/p99"},
+     "batch [--addr A] --count|-c N --concurrency|-j C --kind|-t K ... [--vk F] [--json]  throughput, "
+     "p50/p95/p99; --vk: verify every proof here (a .vk or .params file)"},
     {"stress", cmd_stress,
-     "stress [--addr A] --duration S --job KIND:RATE:(@FILE|TEXT)[:REGISTERED_PROOF]... [request opts]  mixed load, every proof "
-     "checked"},
+     "stress [--addr A] --duration S --job KIND:RATE:(@FILE|TEXT)[:REGISTERED_PROOF]... [--vk [KIND=]F]... "
+     "[--json] [request opts]  mixed load, every proof checked (--vk: verified here)"},
     {"status", cmd_status, "status [--addr A] [--repeat N]  daemon GetStatus (--repeat: calls/s)"},
     {"metrics", cmd_metrics, "metrics [--addr A]  daemon Prometheus text"},
-    {"preload", cmd_preload, "preload [--addr A] (CIRCUIT_ID | -c ID)  PreloadSRS (e.g. winning-2k)"},
+    {"preload", cmd_preload,
+     "preload [--addr A] (CIRCUIT_ID | -c ID)  PreloadSRS (e.g. porep-32g, wpost-32g, winning-2k, window-post-32g)"},
     {"evict", cmd_evict, "evict [--addr A] (CIRCUIT_ID | -c ID)    EvictSRS"},
     {"cancel", cmd_cancel, "cancel [--addr A] JOB_ID        CancelProof"},
     {"submit", cmd_submit, "submit [--addr A] --kind K ...  SubmitProof (prints job id)"},
@@ -119,21 +125,9 @@ static int cmd_synth_only(int argc, char **argv)
     return rc;
 }
 
-/* "http://h:p" / "https://h:p[/]" (the Rust bench's form) -> "h:p". */
-static const char *plain_addr(const char *a, char *buf, size_t len)
-{
-    const char *p = !strncmp(a, "http://", 7) ? a + 7 : !strncmp(a, "https://", 8) ? a + 8 : NULL;
-    if (!p) return a;
-    snprintf(buf, len, "%s", p);
-    size_t n = strlen(buf);
-    if (n && buf[n - 1] == '/') buf[n - 1] = 0;
-    return buf;
-}
-
 int main(int argc, char **argv)
 {
     int a = 1;
-    char abuf[512];
     for (; a < argc && argv[a][0] == '-'; a++) { /* global options, before the command */
         const char *o = argv[a];
         if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
@@ -143,9 +137,9 @@ int main(int argc, char **argv)
             printf("cuzk-bench %s\n", CUZK_VERSION);
             return 0;
         } else if ((!strcmp(o, "-a") || !strcmp(o, "--addr")) && a + 1 < argc) {
-            setenv("CUZK_ADDR", plain_addr(argv[++a], abuf, sizeof abuf), 1);
+            setenv("CUZK_ADDR", argv[++a], 1); /* client_open reads http(s)://host:port too */
         } else if (!strncmp(o, "--addr=", 7)) {
-            setenv("CUZK_ADDR", plain_addr(o + 7, abuf, sizeof abuf), 1);
+            setenv("CUZK_ADDR", o + 7, 1);
         } else if (!strcmp(o, "--log-level") && a + 1 < argc) {
             a++; /* accepted for the Rust bench's scripts; the bench has no log levels */
         } else if (!strncmp(o, "--log-level=", 12)) {
