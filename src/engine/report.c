@@ -9,6 +9,12 @@
 
 #include "engine/engine_internal.h"
 
+/* The build's version (tools/CMakeLists.txt sets it for this file too, the
+ * string `cuzk-daemon --version` prints): cuzk_build_info and /status. */
+#ifndef CUZK_VERSION
+#define CUZK_VERSION "unknown"
+#endif
+
 /* Seconds; the last bucket is +Inf.  Spans WinningPoSt (< 1 s) to a
  * 32 GiB PoRep on CPU (hours). */
 static const double bucket_s[HIST_BUCKETS] = {0.05, 0.1, 0.25, 0.5, 1,   2.5,  5,
@@ -212,9 +218,11 @@ int cuzk_engine_metrics_text(cuzk_engine *e, char **out, size_t *len)
     if (rc) return rc;
     sbuf b = {0};
     sb_printf(&b,
+              "# HELP cuzk_build_info The daemon's version (as --version prints it).\n"
+              "# TYPE cuzk_build_info gauge\ncuzk_build_info{version=\"%s\"} 1\n"
               "# HELP cuzk_uptime_seconds Seconds since the engine started.\n"
               "# TYPE cuzk_uptime_seconds gauge\ncuzk_uptime_seconds %llu\n",
-              (unsigned long long)st.uptime_s);
+              CUZK_VERSION, (unsigned long long)st.uptime_s);
     pthread_mutex_lock(&e->mu);
     sb_printf(&b, "# HELP cuzk_jobs_total Jobs that ended, by proof kind and status.\n"
                   "# TYPE cuzk_jobs_total counter\n");
@@ -364,7 +372,8 @@ int cuzk_engine_status_json(cuzk_engine *e, char **out, size_t *len)
     if (rc) return rc;
     sbuf b = {0};
     sb_printf(&b,
-              "{\"uptime_seconds\":%llu,\"completed\":%llu,\"failed\":%llu,\"cancelled\":%llu,"
+              "{\"version\":\"" CUZK_VERSION "\",\"uptime_seconds\":%llu,\"completed\":%llu,\"failed\":%llu,"
+              "\"cancelled\":%llu,"
               "\"memory\":{\"used\":%llu,\"limit\":%llu,\"total_bytes\":%llu,\"used_bytes\":%llu,"
               "\"available_bytes\":%llu},\"srs_bytes\":{\"hot\":%llu,"
               "\"warm\":%llu,\"cold\":%llu},\"queues\":[",
