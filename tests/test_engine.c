@@ -46,7 +46,7 @@ static int submit(cuzk_engine *e, char *id, const char *rid, cuzk_priority prio,
 static bool proof_ok(const uint8_t *proof, size_t n, uint64_t x0)
 {
     char path[256];
-    snprintf(path, sizeof path, "%s/chain-%zu.params", cache_dir(), n);
+    snprintf(path, sizeof path, "%s/cuzk-test/chain-%zu.params", cache_dir(), n);
     cuzk_groth16_vk *vk = NULL;
     if (cuzk_groth16_vk_load(&vk, path, NULL)) return false;
     cuzk_groth16_pvk pvk;
@@ -389,7 +389,7 @@ static void test_await_timeout(void)
     CHECK(r.t.total_ms >= 50);
     CHECK(cuzk_engine_await(e, &r, id, 0) == CUZK_OK && r.status == CUZK_JOB_COMPLETED);
     /* abandoning the only wait cancels (Prove with a client deadline) */
-    volatile int ab = 0;
+    atomic_int ab = 0;
     CHECK(submit(e, id, "abandoned", CUZK_PRIO_NORMAL, "n=16 sleep_ms=5000") == CUZK_OK);
     ab = 1;
     cuzk_engine_await_opts o = {.abandon = &ab, .cancel_if_abandoned = true};

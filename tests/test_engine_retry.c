@@ -20,7 +20,7 @@
 static bool chain_proof_ok(const uint8_t *proof, size_t n, uint64_t x0)
 {
     char path[256];
-    snprintf(path, sizeof path, "%s/chain-%zu.params", cache_dir(), n);
+    snprintf(path, sizeof path, "%s/cuzk-test/chain-%zu.params", cache_dir(), n);
     cuzk_groth16_vk *vk = NULL;
     if (!proof || cuzk_groth16_vk_load(&vk, path, NULL)) return false;
     cuzk_groth16_pvk pvk;
@@ -141,7 +141,7 @@ static void test_abandoned_then_retry(void)
     cuzk_engine *e = start_small();
     cuzk_engine_result r = {0};
     CHECK(sub(e, "porep-1000-8", "n=16 x0=6 sleep_ms=400").st == CUZK_OK);
-    volatile int gone = 0;
+    atomic_int gone = 0;
     cuzk_engine_await_opts o = {.timeout_ms = 0, .abandon = &gone, .cancel_if_abandoned = false};
     gone = 1;
     CHECK(cuzk_engine_await_ex(e, &r, "porep-1000-8", &o) == CUZK_ENGINE_ERR_ABANDONED);

@@ -91,7 +91,7 @@ static void test_preload_evict(void)
     CHECK(!already && srs_info(e, "chain-48", &i) && i.tier == CUZK_SRS_HOT);
     /* a corrupt params file fails the job with the loader's reason */
     char path[256];
-    snprintf(path, sizeof path, "%s/chain-50.params", cache_dir());
+    snprintf(path, sizeof path, "%s/cuzk-test/chain-50.params", cache_dir());
     FILE *f = fopen(path, "wb");
     CHECK(f && fwrite("garbage", 1, 7, f) == 7 && fclose(f) == 0);
     CHECK(submit(e, id, "n=50") == CUZK_OK);

@@ -42,6 +42,7 @@
 #define CUZK_ENGINE_H
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -66,6 +67,8 @@ enum {
     CUZK_ENGINE_ERR_TOO_BIG = -105,   /* a partition needs more than the whole budget */
     CUZK_ENGINE_ERR_EXISTS = -106,    /* request_id in use by a live job with other
                                          content (gRPC ALREADY_EXISTS) */
+    CUZK_ENGINE_ERR_EXHAUSTED = -107, /* too many live jobs or too much decoded
+                                         request memory (gRPC RESOURCE_EXHAUSTED) */
 };
 const char *cuzk_engine_strerror(int code);
 
@@ -160,6 +163,24 @@ typedef struct cuzk_engine_config {
                                      300000); then reaped */
     uint32_t shutdown_grace_ms;   /* default 30000 */
     cuzk_log_level log_level;     /* logging.level (default INFO) */
+    uint32_t max_live_jobs;       /* scheduler.max_queued_jobs (ours): jobs
+                                     queued or running at once (default 1024);
+                                     submit beyond it: CUZK_ENGINE_ERR_EXHAUSTED */
+    uint64_t request_budget;      /* memory.request_budget (ours): bytes of
+                                     decoded request inputs live jobs may hold
+                                     (default 2 GiB), a pool apart from
+                                     total_budget; beyond it submit answers
+                                     CUZK_ENGINE_ERR_EXHAUSTED */
+    uint32_t max_preemptions;     /* scheduler.max_preemptions (ours): a
+                                     partition preempted this many times is
+                                     proved without yielding again, so a steady
+                                     CRITICAL stream cannot starve it (default
+                                     2; 0 = never preempt) */
+    bool test_provider;           /* engine.test_provider (ours): serve
+                                     CUZK_PROOF_TEST with the chain circuit
+                                     (default false; tests and demos only).  Its
+                                     params go to <param_cache>/cuzk-test/,
+                                     never beside real params */
     /* gpus.*: this build is CPU only; status reports one "cpu" worker. */
 } cuzk_engine_config;
 void cuzk_engine_config_default(cuzk_engine_config *c);
@@ -242,7 +263,9 @@ typedef struct cuzk_engine_provider {
     int (*parse)(void *ctx, void **state, char circuit_id[64], size_t *partitions,
                  uint64_t *partition_bytes, const cuzk_engine_request *req, char *err,
                  size_t err_len);
-    void (*free_state)(void *ctx, void *state);
+    void (*free_state)(void *ctx, void *state); /* only frees: may be called
+                                                  with the engine lock held,
+                                                  as soon as the job ends */
     /* SRS of a circuit id: the params file name inside param_cache (e.g.
      * "v28-proof-of-spacetime-fallback-...params") and, if shape is not
      * NULL, the shape the loader checks.  CUZK_ENGINE_ERR_NOT_FOUND if this
@@ -279,6 +302,9 @@ void cuzk_engine_destroy(cuzk_engine *e);
  * the table is copied, ctx must outlive the engine).  Allowed at any time;
  * jobs already parsed keep their provider. */
 int cuzk_engine_register(cuzk_engine *e, cuzk_proof_kind kind, const cuzk_engine_provider *p);
+/* A copy of the provider registered for kind (tests wrap one);
+ * CUZK_ENGINE_ERR_NOT_FOUND if none. */
+int cuzk_engine_provider_get(cuzk_engine *e, cuzk_proof_kind kind, cuzk_engine_provider *out);
 
 /* Register every provider this build has for the wire kinds: WinningPoSt
  * and WindowPoSt (cuzk/post.h), PoRep C2 (cuzk/porep.h; circuit ids
@@ -303,7 +329,11 @@ int cuzk_engine_register_builtin(cuzk_engine *e);
  * budget still yields a job, which ends FAILED with the reason at once.
  * Errors: CUZK_ERR_ARG (bad request_id: too long or control characters;
  * priority out of range; message in err), CUZK_ENGINE_ERR_EXISTS (message
- * names the id), CUZK_ENGINE_ERR_SHUTDOWN. */
+ * names the id), CUZK_ENGINE_ERR_SHUTDOWN, CUZK_ERR_UNSUPPORTED (kind
+ * CUZK_PROOF_TEST while engine.test_provider is off),
+ * CUZK_ENGINE_ERR_EXHAUSTED (scheduler.max_queued_jobs live jobs, or the
+ * request's decoded inputs would pass memory.request_budget; both checked
+ * before anything is decoded). */
 int cuzk_engine_submit(cuzk_engine *e, char job_id[CUZK_JOB_ID_MAX], uint32_t *queue_position,
                        bool *existing, const cuzk_engine_request *req, char *err,
                        size_t err_len);
@@ -317,7 +347,7 @@ int cuzk_engine_await(cuzk_engine *e, cuzk_engine_result *res, const char *job_i
 
 typedef struct cuzk_engine_await_opts {
     uint64_t timeout_ms;          /* 0 = no limit */
-    const volatile int *abandon;  /* polled every ~20 ms: non-zero -> return
+    const atomic_int *abandon;    /* polled every ~20 ms: non-zero -> return
                                      CUZK_ENGINE_ERR_ABANDONED */
     bool cancel_if_abandoned;     /* ... and cancel the job if no other
                                      caller is waiting on it.  The daemon does
@@ -398,6 +428,9 @@ typedef struct cuzk_engine_status {
     uint64_t batches;                      /* prover calls so far */
     uint64_t batched_partitions;           /* partitions they proved */
     uint64_t preemptions;                  /* prover calls stopped for CRITICAL */
+    uint64_t request_memory_used;          /* decoded inputs held by live jobs */
+    uint64_t request_memory_limit;         /* memory.request_budget */
+    uint32_t live_jobs, live_jobs_limit;   /* queued or running; max_queued_jobs */
 } cuzk_engine_status;
 int cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out);
 void cuzk_engine_status_clear(cuzk_engine_status *s);

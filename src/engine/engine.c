@@ -1,12 +1,11 @@
 /* Engine lifecycle and the job API: create/destroy, provider registry,
- * submit (idempotent on request_id), await, cancel, shutdown, reaping.
- * Scheduling itself lives in sched.c; see engine_internal.h for locking. */
+ * await, cancel, shutdown, the job table, ending jobs, freeing their inputs
+ * and reaping.  submit lives in submit.c, scheduling in sched.c; see
+ * engine_internal.h for locking. */
 #include <errno.h>
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/sysinfo.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,14 +43,44 @@ static unsigned id_hash(const char *s)
     return h % ENGINE_HASH;
 }
 
-static job *find_locked(cuzk_engine *e, const char *id)
+job *eng_find_locked(cuzk_engine *e, const char *id)
 {
     for (job *j = e->table[id_hash(id)]; j; j = j->hnext)
         if (!strcmp(j->id, id)) return j;
     return NULL;
 }
 
-static void free_job(job *j)
+void eng_table_insert_locked(cuzk_engine *e, job *j)
+{
+    unsigned h = id_hash(j->id);
+    j->hnext = e->table[h];
+    e->table[h] = j;
+}
+
+void eng_table_remove_locked(cuzk_engine *e, job *j)
+{
+    job **pp = &e->table[id_hash(j->id)];
+    while (*pp && *pp != j)
+        pp = &(*pp)->hnext;
+    if (*pp) *pp = j->hnext;
+    j->hnext = NULL;
+}
+
+/* The decoded request (the provider's state) is needed only while some
+ * partition may still synthesize or verify: free it as soon as the job has
+ * ended and no worker holds one of its parts, and give its bytes back to
+ * memory.request_budget.  Only the result is retained.  free_state only
+ * frees (engine.h), so calling it under mu is cheap. */
+void eng_job_inputs_free_locked(cuzk_engine *e, job *j)
+{
+    if (j->status == CUZK_JOB_UNKNOWN || j->n_inflight || j->parsing) return;
+    if (j->state && j->prov.free_state) j->prov.free_state(j->prov.ctx, j->state);
+    j->state = NULL;
+    e->req_reserved -= j->req_bytes;
+    j->req_bytes = 0;
+}
+
+void eng_free_job_locked(cuzk_engine *e, job *j)
 {
     if (j->parts)
         for (size_t k = 0; k < j->nparts; k++) {
@@ -60,17 +89,15 @@ static void free_job(job *j)
                 free(j->parts[k].ev[q]);
         }
     if (j->state && j->prov.free_state) j->prov.free_state(j->prov.ctx, j->state);
+    e->req_reserved -= j->req_bytes;
     free(j->parts);
     free(j->proof);
     free(j);
 }
 
-static void unlink_job_locked(cuzk_engine *e, job *j)
+void eng_unlink_job_locked(cuzk_engine *e, job *j)
 {
-    job **pp = &e->table[id_hash(j->id)];
-    while (*pp && *pp != j)
-        pp = &(*pp)->hnext;
-    if (*pp) *pp = j->hnext;
+    eng_table_remove_locked(e, j);
     if (j->prev)
         j->prev->next = j->next;
     else
@@ -90,9 +117,9 @@ void eng_reap_locked(cuzk_engine *e, uint64_t now)
         job *nx = j->next;
         if (j->status != CUZK_JOB_UNKNOWN && !j->waiters && !j->n_inflight && !j->parsing &&
             now - j->t_end >= e->cfg.result_retention_ms) {
-            unlink_job_locked(e, j);
+            eng_unlink_job_locked(e, j);
             cuzk_log(CUZK_LOG_DEBUG, j->id, "result reaped");
-            free_job(j);
+            eng_free_job_locked(e, j);
         }
         j = nx;
     }
@@ -124,6 +151,7 @@ void eng_end_job_locked(cuzk_engine *e, job *j, cuzk_job_status st, const char *
         j->proof = NULL;
     }
     eng_stats_record_locked(e, j);
+    eng_job_inputs_free_locked(e, j);
     if (st == CUZK_JOB_COMPLETED)
         cuzk_log(CUZK_LOG_INFO, j->id,
                  "%s COMPLETED: %zu partition(s), total %llu ms "
@@ -155,20 +183,15 @@ void eng_part_release_locked(cuzk_engine *e, part *p)
     p->reserved = 0;
     p->j->n_inflight--;
     if (p->state != P_DONE) p->state = P_DROPPED;
+    eng_job_inputs_free_locked(e, p->j);
     pthread_cond_broadcast(&e->cv_work);
 }
 
 /* ---- lifecycle ----------------------------------------------------------------- */
 
-static int start_thread(pthread_t *th, void *(*fn)(void *), void *arg)
+/* create, phase 1: the configuration is one the engine can run. */
+static int check_config(const cuzk_engine_config *cfg, char *err, size_t err_len)
 {
-    return pthread_create(th, NULL, fn, arg) ? CUZK_ERR_NOMEM : CUZK_OK;
-}
-
-int cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg, char *err, size_t err_len)
-{
-    if (!out || !cfg) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "engine: NULL argument");
-    *out = NULL;
     if (cfg->max_batch_size < 1 || cfg->max_batch_size > 1024)
         return cuzk_errf(err, err_len, CUZK_ERR_ARG, "scheduler.max_batch_size = %u: must be 1..1024",
                          cfg->max_batch_size);
@@ -181,17 +204,24 @@ int cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg, char *e
                          cfg->prover_threads, CUZK_POOL_MAX_THREADS);
     if (cfg->pipeline_depth < 1)
         return cuzk_errf(err, err_len, CUZK_ERR_ARG, "pipeline.max_pending must be >= 1");
-    cuzk_engine *e = calloc(1, sizeof *e);
-    if (!e) return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "engine: out of memory");
-    e->cfg = *cfg;
-    if (!e->cfg.synthesis_threads) { /* 0 = one per CPU, as synthesis.threads in the Rust daemon */
+    if (cfg->max_live_jobs < 1)
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "scheduler.max_queued_jobs must be >= 1");
+    if (cfg->request_budget < (1u << 20))
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "memory.request_budget = %llu bytes: must be >= 1 MiB",
+                         (unsigned long long)cfg->request_budget);
+    return CUZK_OK;
+}
+
+/* create, phase 2: derived settings (thread count, memory limit). */
+static void derive_limits(cuzk_engine *e)
+{
+    cuzk_engine_config *cfg = &e->cfg;
+    if (!cfg->synthesis_threads) { /* 0 = one per CPU, as synthesis.threads in the Rust daemon */
         long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-        e->cfg.synthesis_threads = ncpu < 1                        ? 1
-                                   : ncpu > (long)ENGINE_MAX_SYNTH ? ENGINE_MAX_SYNTH
-                                                                   : (uint32_t)ncpu;
+        cfg->synthesis_threads = ncpu < 1                        ? 1
+                                 : ncpu > (long)ENGINE_MAX_SYNTH ? ENGINE_MAX_SYNTH
+                                                                 : (uint32_t)ncpu;
     }
-    cfg = &e->cfg;
-    cuzk_log_set_level(cfg->log_level);
     if (cfg->memory_total_budget) {
         e->mem_limit = cfg->memory_total_budget;
     } else {
@@ -200,65 +230,111 @@ int cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg, char *e
         e->mem_limit =
             ram > cfg->memory_safety_margin + (256ull << 20) ? ram - cfg->memory_safety_margin : 256ull << 20;
     }
-    pthread_mutex_init(&e->mu, NULL);
-    pthread_condattr_t ca;
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&e->cv_work, &ca);
-    pthread_cond_init(&e->cv_done, &ca);
-    pthread_cond_init(&e->cv_srs, &ca);
-    pthread_cond_init(&e->cv_house, &ca);
-    pthread_condattr_destroy(&ca);
-    e->accepting = true;
-    e->t_create = eng_now_ms();
-    cuzk_engine_provider tp;
-    cuzk_engine_test_provider(&tp);
-    e->prov[CUZK_PROOF_TEST] = tp;
-    e->has_prov[CUZK_PROOF_TEST] = true;
+}
 
-    int st = cuzk_pool_create(&e->pool, cfg->prover_threads);
+/* create, phase 3: lock and condition variables (all on CLOCK_MONOTONIC). */
+static int init_sync(cuzk_engine *e, char *err, size_t err_len)
+{
+    pthread_condattr_t ca;
+    if (pthread_mutex_init(&e->mu, NULL))
+        return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "engine: cannot initialize its mutex");
+    e->sync_init = 1;
+    int rc = pthread_condattr_init(&ca);
+    if (!rc) rc = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_t *cv[4] = {&e->cv_work, &e->cv_done, &e->cv_srs, &e->cv_house};
+    for (int i = 0; i < 4 && !rc; i++) {
+        rc = pthread_cond_init(cv[i], &ca);
+        if (!rc) e->sync_init = 2 + i;
+    }
+    pthread_condattr_destroy(&ca);
+    return rc ? cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "engine: cannot initialize condition variables: %s",
+                          strerror(rc))
+              : CUZK_OK;
+}
+
+/* create, phase 4: the prover's pool and batch table, allocated before any
+ * thread starts, so that a failure is create's error and never a prover
+ * that cannot take work (every job would hang). */
+static int alloc_prover(cuzk_engine *e, char *err, size_t err_len)
+{
+    int st = cuzk_pool_create(&e->pool, e->cfg.prover_threads);
     if (st) {
         e->pool = NULL;
-        cuzk_engine_destroy(e);
         return cuzk_errf(err, err_len, st, "engine: cannot create the prover pool (%u threads)",
-                         cfg->prover_threads);
+                         e->cfg.prover_threads);
     }
-    /* synthesis_threads general workers plus one urgent worker that takes
-     * CRITICAL work only, so a WinningPoSt never waits for a long PoRep
-     * partition synthesis to finish before its own can start. */
-    e->n_synth_workers = cfg->synthesis_threads + 1;
+    e->batch_table = calloc(e->cfg.max_batch_size, sizeof *e->batch_table);
+    if (!e->batch_table)
+        return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "engine: cannot allocate the prover's batch table (%u)",
+                         e->cfg.max_batch_size);
+    return CUZK_OK;
+}
+
+static int start_thread(bool *started, pthread_t *th, void *(*fn)(void *), void *arg)
+{
+    *started = !pthread_create(th, NULL, fn, arg);
+    return *started ? CUZK_OK : CUZK_ERR_NOMEM;
+}
+
+/* create, phase 5: synthesis_threads general workers plus one urgent
+ * worker that takes CRITICAL work only (a WinningPoSt never waits for a
+ * long PoRep partition synthesis to finish before its own can start), the
+ * prover, housekeeping. */
+static int start_threads(cuzk_engine *e, char *err, size_t err_len)
+{
+    int st = CUZK_OK;
+    e->n_synth_workers = e->cfg.synthesis_threads + 1;
     for (size_t i = 0; i < e->n_synth_workers && !st; i++) {
         worker *w = &e->synth[i];
         w->e = e;
-        w->urgent = i == cfg->synthesis_threads;
+        w->urgent = i == e->cfg.synthesis_threads;
         if (w->urgent)
             snprintf(w->info.name, sizeof w->info.name, "synth-urgent");
         else
             snprintf(w->info.name, sizeof w->info.name, "synth-%zu", i);
         snprintf(w->info.state, sizeof w->info.state, "idle");
-        st = start_thread(&w->th, eng_synth_main, w);
-        w->started = !st;
+        st = start_thread(&w->started, &w->th, eng_synth_main, w);
     }
     e->prover.e = e;
-    snprintf(e->prover.info.name, sizeof e->prover.info.name, "prover-cpu");
+    /* "prover": the name engine.h documents and GetStatus looks for */
+    snprintf(e->prover.info.name, sizeof e->prover.info.name, "prover");
     snprintf(e->prover.info.state, sizeof e->prover.info.state, "idle");
-    if (!st) {
-        st = start_thread(&e->prover.th, eng_prover_main, &e->prover);
-        e->prover.started = !st;
+    if (!st) st = start_thread(&e->prover.started, &e->prover.th, eng_prover_main, &e->prover);
+    if (!st) st = start_thread(&e->house_started, &e->house, eng_house_main, e);
+    return st ? cuzk_errf(err, err_len, st, "engine: cannot start threads") : CUZK_OK;
+}
+
+int cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg, char *err, size_t err_len)
+{
+    if (!out || !cfg) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "engine: NULL argument");
+    *out = NULL;
+    int st = check_config(cfg, err, err_len);
+    if (st) return st;
+    cuzk_engine *e = calloc(1, sizeof *e);
+    if (!e) return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "engine: out of memory");
+    e->cfg = *cfg;
+    derive_limits(e);
+    cuzk_log_set_level(e->cfg.log_level);
+    e->accepting = true;
+    e->t_create = eng_now_ms();
+    e->proving_prio = CUZK_PRIO_DEFAULT;
+    if (e->cfg.test_provider) {
+        cuzk_engine_test_provider(&e->prov[CUZK_PROOF_TEST]);
+        e->has_prov[CUZK_PROOF_TEST] = true;
     }
-    if (!st) {
-        st = start_thread(&e->house, eng_house_main, e);
-        e->house_started = !st;
-    }
-    if (st) {
+    st = init_sync(e, err, err_len);
+    if (!st) st = alloc_prover(e, err, err_len);
+    if (!st) st = start_threads(e, err, err_len);
+    if (st) { /* the one cleanup path: destroy copes with any phase reached */
         cuzk_engine_destroy(e);
-        return cuzk_errf(err, err_len, st, "engine: cannot start threads");
+        return st;
     }
     cuzk_log(CUZK_LOG_INFO, NULL,
              "engine started: budget %llu MiB, %u synthesis + 1 urgent worker(s), prover pool %u "
-             "thread(s), batch <= %u / %u ms, param_cache %s",
-             (unsigned long long)(e->mem_limit >> 20), cfg->synthesis_threads, cfg->prover_threads,
-             cfg->max_batch_size, cfg->max_batch_wait_ms, cfg->param_cache);
+             "thread(s), batch <= %u / %u ms, param_cache %s%s",
+             (unsigned long long)(e->mem_limit >> 20), e->cfg.synthesis_threads, e->cfg.prover_threads,
+             e->cfg.max_batch_size, e->cfg.max_batch_wait_ms, e->cfg.param_cache,
+             e->cfg.test_provider ? ", TEST chain provider on" : "");
     *out = e;
     return CUZK_OK;
 }
@@ -275,6 +351,16 @@ int cuzk_engine_register(cuzk_engine *e, cuzk_proof_kind kind, const cuzk_engine
     cuzk_log(CUZK_LOG_INFO, NULL, "provider %s registered for %s", p->name ? p->name : "?",
              cuzk_proof_kind_name(kind));
     return CUZK_OK;
+}
+
+int cuzk_engine_provider_get(cuzk_engine *e, cuzk_proof_kind kind, cuzk_engine_provider *out)
+{
+    if (!e || !out || kind <= CUZK_PROOF_UNSPECIFIED || kind >= CUZK_PROOF_KINDS) return CUZK_ERR_ARG;
+    pthread_mutex_lock(&e->mu);
+    bool have = e->has_prov[kind];
+    if (have) *out = e->prov[kind];
+    pthread_mutex_unlock(&e->mu);
+    return have ? CUZK_OK : CUZK_ENGINE_ERR_NOT_FOUND;
 }
 
 static size_t count_live_locked(cuzk_engine *e)
@@ -320,10 +406,10 @@ void cuzk_engine_shutdown(cuzk_engine *e, uint32_t grace_ms)
     cuzk_log(CUZK_LOG_INFO, NULL, "shutdown complete");
 }
 
-void cuzk_engine_destroy(cuzk_engine *e)
+/* destroy: callers still inside await (or a submit still parsing) keep
+ * the engine alive until they are out. */
+static void wait_for_callers(cuzk_engine *e)
 {
-    if (!e) return;
-    cuzk_engine_shutdown(e, e->cfg.shutdown_grace_ms);
     pthread_mutex_lock(&e->mu);
     for (;;) {
         bool parsing = false;
@@ -333,258 +419,35 @@ void cuzk_engine_destroy(cuzk_engine *e)
         pthread_cond_wait(&e->cv_done, &e->mu);
     }
     pthread_mutex_unlock(&e->mu);
+}
+
+static void destroy_sync(cuzk_engine *e)
+{
+    pthread_cond_t *cv[4] = {&e->cv_work, &e->cv_done, &e->cv_srs, &e->cv_house};
+    for (int i = 0; i < 4; i++)
+        if (e->sync_init >= 2 + i) pthread_cond_destroy(cv[i]);
+    if (e->sync_init >= 1) pthread_mutex_destroy(&e->mu);
+}
+
+/* Also create's cleanup path: copes with an engine at any phase of create
+ * (sync_init says how far init_sync got; threads not started are not
+ * joined). */
+void cuzk_engine_destroy(cuzk_engine *e)
+{
+    if (!e) return;
+    if (e->sync_init == 5) {
+        cuzk_engine_shutdown(e, e->cfg.shutdown_grace_ms);
+        wait_for_callers(e);
+    }
     for (job *j = e->jobs_head, *nx; j; j = nx) {
         nx = j->next;
-        free_job(j);
+        eng_free_job_locked(e, j); /* no other thread is left */
     }
     eng_srs_free_all(e);
     cuzk_pool_destroy(e->pool);
-    pthread_cond_destroy(&e->cv_work);
-    pthread_cond_destroy(&e->cv_done);
-    pthread_cond_destroy(&e->cv_srs);
-    pthread_cond_destroy(&e->cv_house);
-    pthread_mutex_destroy(&e->mu);
+    free(e->batch_table);
+    destroy_sync(e);
     free(e);
-}
-
-/* ---- submit --------------------------------------------------------------------- */
-
-static int make_uuid(char out[37])
-{
-    uint8_t b[16];
-    size_t got = 0;
-    while (got < sizeof b) {
-        ssize_t r = getrandom(b + got, sizeof b - got, 0);
-        if (r < 0) {
-            if (errno == EINTR) continue;
-            return CUZK_ERR_IO;
-        }
-        got += (size_t)r;
-    }
-    b[6] = (uint8_t)((b[6] & 0x0f) | 0x40); /* version 4 */
-    b[8] = (uint8_t)((b[8] & 0x3f) | 0x80); /* RFC 4122 variant */
-    static const char hx[] = "0123456789abcdef";
-    size_t o = 0;
-    for (int i = 0; i < 16; i++) {
-        if (i == 4 || i == 6 || i == 8 || i == 10) out[o++] = '-';
-        out[o++] = hx[b[i] >> 4];
-        out[o++] = hx[b[i] & 15];
-    }
-    out[o] = 0;
-    return CUZK_OK;
-}
-
-/* SHA-256 of every field that defines the proof (not request_id, not the
- * priority), each length-prefixed so that no two requests encode alike. */
-static void digest_put(EVP_MD_CTX *c, const void *p, size_t n)
-{
-    uint64_t len = p ? n : UINT64_MAX; /* absent != empty */
-    EVP_DigestUpdate(c, &len, sizeof len);
-    if (p && n) EVP_DigestUpdate(c, p, n);
-}
-
-static int request_digest(uint8_t out[32], const cuzk_engine_request *r)
-{
-    EVP_MD_CTX *c = EVP_MD_CTX_new();
-    if (!c || !EVP_DigestInit_ex(c, EVP_sha256(), NULL)) {
-        EVP_MD_CTX_free(c);
-        return CUZK_ERR_NOMEM;
-    }
-    uint64_t num[6] = {(uint64_t)r->kind, r->sector_size, r->registered_proof,
-                       r->sector_number,  r->miner_id,    r->partition_index};
-    digest_put(c, num, sizeof num);
-    digest_put(c, r->vanilla_proof, r->vanilla_proof_len);
-    uint64_t nv = r->n_vanilla_proofs;
-    digest_put(c, &nv, sizeof nv);
-    for (size_t i = 0; i < r->n_vanilla_proofs; i++)
-        digest_put(c, r->vanilla_proofs[i], r->vanilla_proofs_len[i]);
-    digest_put(c, r->randomness, r->randomness_len);
-    digest_put(c, r->comm_r_old, 32);
-    digest_put(c, r->comm_r_new, 32);
-    digest_put(c, r->comm_d_new, 32);
-    unsigned len = 0;
-    int ok = EVP_DigestFinal_ex(c, out, &len);
-    EVP_MD_CTX_free(c);
-    return ok && len == 32 ? CUZK_OK : CUZK_ERR_NOMEM;
-}
-
-/* A request_id already in the table (rid's job `old`), the new content's
- * digest: 1 = attach to old; 0 = old is retired (ended FAILED/CANCELLED,
- * or ended with other content), a fresh attempt may take the id;
- * CUZK_ENGINE_ERR_EXISTS = live with other content. */
-static int resubmit_locked(cuzk_engine *e, job *old, const uint8_t digest[32])
-{
-    bool same = !memcmp(old->digest, digest, 32);
-    bool live = old->status == CUZK_JOB_UNKNOWN;
-    if (same && (live || old->status == CUZK_JOB_COMPLETED)) return 1;
-    if (!same && live) return CUZK_ENGINE_ERR_EXISTS;
-    cuzk_log(CUZK_LOG_INFO, old->id, "resubmitted after it ended %s%s: fresh attempt",
-             cuzk_job_status_name(old->status), same ? "" : " (with different content)");
-    /* Out of the table now: AwaitProof on the id finds the new attempt.
-     * The old one stays on the jobs list until no caller holds it. */
-    job **pp = &e->table[id_hash(old->id)];
-    while (*pp && *pp != old)
-        pp = &(*pp)->hnext;
-    if (*pp) *pp = old->hnext;
-    old->hnext = NULL;
-    if (!old->waiters && !old->n_inflight && !old->parsing) {
-        unlink_job_locked(e, old);
-        free_job(old);
-    } else {
-        old->t_end = eng_now_ms() - e->cfg.result_retention_ms; /* reap as soon as free */
-    }
-    return 0;
-}
-
-static uint32_t ready_position_locked(cuzk_engine *e, const job *j)
-{
-    uint32_t pos = 0;
-    for (job *r = e->ready; r && r != j; r = r->rnext)
-        pos++;
-    return pos;
-}
-
-int cuzk_engine_submit(cuzk_engine *e, char job_id[CUZK_JOB_ID_MAX], uint32_t *queue_position, bool *existing,
-                       const cuzk_engine_request *req, char *err, size_t err_len)
-{
-    if (!e || !job_id || !req) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "submit: NULL argument");
-    if (existing) *existing = false;
-    if (queue_position) *queue_position = 0;
-    const char *rid = req->request_id && *req->request_id ? req->request_id : NULL;
-    if (rid) {
-        size_t n = strlen(rid);
-        if (n >= CUZK_JOB_ID_MAX)
-            return cuzk_errf(err, err_len, CUZK_ERR_ARG,
-                             "request_id is %zu bytes long; at most %d are accepted", n, CUZK_JOB_ID_MAX - 1);
-        for (size_t i = 0; i < n; i++)
-            if ((uint8_t)rid[i] < 0x20 || rid[i] == 0x7f)
-                return cuzk_errf(err, err_len, CUZK_ERR_ARG,
-                                 "request_id contains a control character at byte %zu", i);
-    }
-    if ((unsigned)req->priority > CUZK_PRIO_CRITICAL)
-        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "priority %d is not one of 0..4", (int)req->priority);
-    job *j = calloc(1, sizeof *j);
-    if (!j) return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "submit: out of memory");
-    if (request_digest(j->digest, req)) {
-        free(j);
-        return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "submit: cannot hash the request");
-    }
-
-    pthread_mutex_lock(&e->mu);
-    if (!e->accepting) {
-        pthread_mutex_unlock(&e->mu);
-        free(j);
-        return cuzk_errf(err, err_len, CUZK_ENGINE_ERR_SHUTDOWN, "%s",
-                         cuzk_engine_strerror(CUZK_ENGINE_ERR_SHUTDOWN));
-    }
-    if (rid) {
-        job *old = find_locked(e, rid);
-        int how = old ? resubmit_locked(e, old, j->digest) : 0;
-        if (how == CUZK_ENGINE_ERR_EXISTS) {
-            pthread_mutex_unlock(&e->mu);
-            free(j);
-            return cuzk_errf(
-                err, err_len, CUZK_ENGINE_ERR_EXISTS,
-                "request_id '%s' is in use by a queued or running job with different request content; "
-                "it was not replaced (cancel it first, or use another id)",
-                rid);
-        }
-        if (how == 1) {
-            snprintf(job_id, CUZK_JOB_ID_MAX, "%s", old->id);
-            if (queue_position) *queue_position = old->in_ready ? ready_position_locked(e, old) : 0;
-            if (existing) *existing = true;
-            pthread_mutex_unlock(&e->mu);
-            free(j);
-            cuzk_log(CUZK_LOG_DEBUG, rid, "resubmitted: same job returned");
-            return CUZK_OK;
-        }
-        snprintf(j->id, sizeof j->id, "%s", rid);
-    } else {
-        /* A random UUID colliding with a live id is (2^-122-)unlikely, but
-         * checking costs nothing and no two jobs may ever share a key. */
-        do {
-            if (make_uuid(j->id)) {
-                pthread_mutex_unlock(&e->mu);
-                free(j);
-                return cuzk_errf(err, err_len, CUZK_ERR_IO, "submit: getrandom failed");
-            }
-        } while (find_locked(e, j->id));
-    }
-    j->kind = req->kind;
-    j->prio = req->priority ? req->priority : cuzk_priority_default(req->kind);
-    j->seq = ++e->seq;
-    j->t_submit = eng_now_ms();
-    j->parsing = true;
-    bool have = req->kind > 0 && req->kind < CUZK_PROOF_KINDS && e->has_prov[req->kind];
-    if (have) j->prov = e->prov[req->kind];
-    /* Visible (for idempotence and await) before the unlocked parse. */
-    unsigned h = id_hash(j->id);
-    j->hnext = e->table[h];
-    e->table[h] = j;
-    j->prev = e->jobs_tail;
-    if (e->jobs_tail)
-        e->jobs_tail->next = j;
-    else
-        e->jobs_head = j;
-    e->jobs_tail = j;
-    e->n_live++;
-    pthread_mutex_unlock(&e->mu);
-
-    char perr[CUZK_ENGINE_ERR_LEN] = "";
-    int pst = CUZK_OK;
-    if (!have) {
-        pst = CUZK_ERR_UNSUPPORTED;
-        snprintf(perr, sizeof perr, "no prover registered for proof kind %d (%s)", (int)req->kind,
-                 cuzk_proof_kind_name(req->kind));
-    } else {
-        pst = j->prov.parse(j->prov.ctx, &j->state, j->circuit_id, &j->nparts, &j->part_bytes, req, perr,
-                            sizeof perr);
-        if (!pst && (j->nparts < 1 || j->nparts > 1u << 16)) {
-            pst = CUZK_ERR_ARG;
-            snprintf(perr, sizeof perr, "provider %s: %zu partitions", j->prov.name, j->nparts);
-        }
-        if (!pst) {
-            j->parts = calloc(j->nparts, sizeof *j->parts);
-            j->proof = malloc(j->nparts * CUZK_G16_PROOF_BYTES);
-            if (!j->parts || !j->proof) {
-                pst = CUZK_ERR_NOMEM;
-                snprintf(perr, sizeof perr, "submit: out of memory for %zu partitions", j->nparts);
-            }
-        }
-    }
-
-    pthread_mutex_lock(&e->mu);
-    j->parsing = false;
-    if (!pst && j->part_bytes > e->mem_limit) {
-        pst = CUZK_ENGINE_ERR_TOO_BIG;
-        snprintf(perr, sizeof perr, "one partition of %s needs %llu MiB but memory.total_budget is %llu MiB",
-                 j->circuit_id, (unsigned long long)(j->part_bytes >> 20),
-                 (unsigned long long)(e->mem_limit >> 20));
-    }
-    if (j->status != CUZK_JOB_UNKNOWN) {
-        /* cancelled (or shut down) while parsing: already ended */
-    } else if (pst) {
-        eng_end_job_locked(e, j, CUZK_JOB_FAILED, "%s", perr);
-    } else if (!e->accepting) {
-        eng_end_job_locked(e, j, CUZK_JOB_CANCELLED, "engine shut down before the job started");
-    } else {
-        for (size_t k = 0; k < j->nparts; k++) {
-            j->parts[k].j = j;
-            j->parts[k].k = k;
-        }
-        eng_ready_insert_locked(e, j);
-        if (queue_position) *queue_position = ready_position_locked(e, j);
-        cuzk_log(CUZK_LOG_INFO, j->id,
-                 "submitted %s %s, priority %d, %zu partition(s), %llu MiB "
-                 "each",
-                 cuzk_proof_kind_name(j->kind), j->circuit_id, (int)j->prio, j->nparts,
-                 (unsigned long long)(j->part_bytes >> 20));
-        pthread_cond_broadcast(&e->cv_work);
-    }
-    snprintf(job_id, CUZK_JOB_ID_MAX, "%s", j->id);
-    pthread_cond_broadcast(&e->cv_done); /* destroy may wait for parsing to end */
-    pthread_mutex_unlock(&e->mu);
-    return CUZK_OK;
 }
 
 /* ---- await / cancel --------------------------------------------------------------- */
@@ -625,7 +488,7 @@ int cuzk_engine_await_ex(cuzk_engine *e, cuzk_engine_result *res, const char *jo
 {
     if (!e || !res || !job_id || !opts) return CUZK_ERR_ARG;
     pthread_mutex_lock(&e->mu);
-    job *j = find_locked(e, job_id);
+    job *j = eng_find_locked(e, job_id);
     if (!j) {
         pthread_mutex_unlock(&e->mu);
         return CUZK_ENGINE_ERR_NOT_FOUND;
@@ -636,7 +499,7 @@ int cuzk_engine_await_ex(cuzk_engine *e, cuzk_engine_result *res, const char *jo
     int rc = CUZK_OK;
     while (j->status == CUZK_JOB_UNKNOWN) {
         uint64_t now = eng_now_ms();
-        if (opts->abandon && *opts->abandon) {
+        if (opts->abandon && atomic_load(opts->abandon)) {
             rc = CUZK_ENGINE_ERR_ABANDONED;
             break;
         }
@@ -683,7 +546,7 @@ int cuzk_engine_cancel(cuzk_engine *e, bool *was_running, const char *job_id)
     if (!e || !job_id) return CUZK_ERR_ARG;
     if (was_running) *was_running = false;
     pthread_mutex_lock(&e->mu);
-    job *j = find_locked(e, job_id);
+    job *j = eng_find_locked(e, job_id);
     int rc = j ? cancel_locked(e, j, was_running, "cancelled by request") : CUZK_ENGINE_ERR_NOT_FOUND;
     pthread_mutex_unlock(&e->mu);
     return rc;

@@ -1,5 +1,6 @@
 /* Engine internals shared by engine.c (jobs and API), sched.c (workers),
- * srs.c (parameter manager), report.c (status/metrics) and test_provider.c.
+ * submit.c (admission), srs.c (parameter manager), report.c (status/metrics)
+ * and the providers.
  *
  * Locking: ONE mutex, e->mu, guards every field below that is not marked
  * otherwise: the job table and lists, queues, partition states, SRS entry
@@ -42,6 +43,7 @@ typedef struct part {
     uint64_t reserved;                 /* budget bytes held */
     uint64_t t_start, t_ready, t_done; /* ms (monotonic) */
     uint64_t synth_ms, prove_ms;
+    uint32_t preempted; /* times the prover gave it up for CRITICAL work */
     struct part *pnext; /* prove queue link */
 } part;
 
@@ -71,7 +73,12 @@ struct job {
     size_t n_synthing; /* parts in P_SYNTH (batch collector looks) */
     atomic_bool ended; /* = status != UNKNOWN; read without mu at
                           safe points */
-    bool parsing;      /* placeholder while submit parses */
+    bool parsing;      /* placeholder while submit parses: the fields the
+                          parse fills (circuit_id, nparts, parts, proof,
+                          state, part_bytes) are set only after it, under mu */
+    uint64_t req_bytes; /* memory.request_budget held until the inputs
+                           (state) are freed: when the job has ended and no
+                           part is in flight */
     uint8_t digest[32]; /* of the request's content (retry identity) */
 };
 
@@ -150,11 +157,21 @@ struct cuzk_engine {
     size_t n_live; /* jobs not ended */
     uint64_t n_batches, n_batched_parts, n_preemptions;
     cuzk_priority proving_prio; /* of the batch in the prover; DEFAULT = none */
+    bool proving_preemptible;   /* ... and it may yield to CRITICAL work */
     atomic_bool preempt;        /* a CRITICAL partition waits for the prover */
+    uint64_t req_reserved;      /* decoded request bytes held (request_budget) */
+    int sync_init;              /* create: 1 = mu, 2..5 = + cv_work..cv_house */
+    struct part **batch_table;  /* the prover's (max_batch_size), from create */
 };
 
 /* engine.c */
 uint64_t eng_now_ms(void);
+job *eng_find_locked(cuzk_engine *e, const char *id);
+void eng_table_insert_locked(cuzk_engine *e, job *j);
+void eng_table_remove_locked(cuzk_engine *e, job *j);
+void eng_unlink_job_locked(cuzk_engine *e, job *j); /* table and jobs list */
+void eng_free_job_locked(cuzk_engine *e, job *j);
+void eng_job_inputs_free_locked(cuzk_engine *e, job *j);
 void eng_end_job_locked(cuzk_engine *e, job *j, cuzk_job_status st, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void eng_part_release_locked(cuzk_engine *e, part *p);
@@ -176,6 +193,7 @@ bool eng_srs_evict_idle_locked(cuzk_engine *e, uint64_t need);
 void eng_srs_free_all(cuzk_engine *e);
 /* Add a COLD entry for id if its params file exists in param_cache. */
 void eng_srs_discover(cuzk_engine *e, const char *circuit_id);
+/* The prover got CUZK_ERR_CHANGED from s's mapped file: err gets "params
 /* Providers' public_inputs: copy the verifier's inputs, refusing more
  * than the verifying key takes. */
 static inline int eng_inputs_copy(cuzk_fr *out, size_t cap, size_t *n, const cuzk_fr *in, size_t have,

@@ -87,6 +87,8 @@ const char *cuzk_engine_strerror(int code)
         return "the work needs more memory than the whole budget";
     case CUZK_ENGINE_ERR_EXISTS:
         return "request_id in use by a running job with different content";
+    case CUZK_ENGINE_ERR_EXHAUSTED:
+        return "too many live jobs or too much request memory";
     default:
         return cuzk_strerror(code);
     }
@@ -174,6 +176,10 @@ void cuzk_engine_config_default(cuzk_engine_config *c)
     c->result_retention_ms = 300000;
     c->shutdown_grace_ms = 30000;
     c->log_level = CUZK_LOG_INFO;
+    c->max_live_jobs = 1024;
+    c->request_budget = 2ull << 30;
+    c->max_preemptions = 2;
+    c->test_provider = false;
 }
 
 void cuzk_engine_result_clear(cuzk_engine_result *r)

@@ -67,6 +67,10 @@ int cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out)
     out->batches = e->n_batches;
     out->batched_partitions = e->n_batched_parts;
     out->preemptions = e->n_preemptions;
+    out->request_memory_used = e->req_reserved;
+    out->request_memory_limit = e->cfg.request_budget;
+    out->live_jobs = (uint32_t)e->n_live;
+    out->live_jobs_limit = e->cfg.max_live_jobs;
     out->memory_limit = e->mem_limit;
     size_t ns = 0;
     for (srs_entry *s = e->srs; s; s = s->next)

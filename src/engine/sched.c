@@ -146,11 +146,11 @@ static void synth_one_locked(cuzk_engine *e, worker *w, job *j)
         uint64_t t0 = eng_now_ms();
         cuzk_engine_task task = {e, j};
         st = cuzk_cs_new(&cs, CUZK_CS_PROVE, 0);
-        if (st) snprintf(err, sizeof err, "out of memory creating the constraint system");
+        if (st) cuzk_errf(err, sizeof err, st, "out of memory creating the constraint system");
         if (!st) st = j->prov.synthesize(j->prov.ctx, cs, j->state, p->k, &task, err, sizeof err);
         if (!st) st = cuzk_cs_finish(cs);
         if (!st && cuzk_cs_status(cs)) st = cuzk_cs_status(cs);
-        if (st && !err[0]) snprintf(err, sizeof err, "%s", cuzk_cs_error(cs));
+        if (st && !err[0]) cuzk_errf(err, sizeof err, st, "%s", cuzk_cs_error(cs));
         uint64_t dt = eng_now_ms() - t0;
         pthread_mutex_lock(&e->mu);
         p->synth_ms = dt;
@@ -165,8 +165,7 @@ static void synth_one_locked(cuzk_engine *e, worker *w, job *j)
         p->state = P_READY;
         p->t_ready = eng_now_ms();
         proveq_insert_locked(e, p);
-        if (j->prio == CUZK_PRIO_CRITICAL && e->proving_prio != CUZK_PRIO_DEFAULT &&
-            e->proving_prio < CUZK_PRIO_CRITICAL) {
+        if (j->prio == CUZK_PRIO_CRITICAL && e->proving_preemptible) {
             atomic_store(&e->preempt, true);
             cuzk_log(CUZK_LOG_INFO, j->id, "CRITICAL partition ready: preempting the prover");
         }
@@ -213,6 +212,18 @@ typedef struct batch {
     atomic_bool preempted;
 } batch;
 
+/* A batch below CRITICAL yields to a CRITICAL partition unless one of its
+ * partitions has already yielded scheduler.max_preemptions times: a steady
+ * CRITICAL stream cannot starve it; the CRITICAL work then waits for this
+ * batch (one prove) instead. */
+static bool batch_preemptible(const cuzk_engine *e, part **ps, size_t n)
+{
+    if (ps[0]->j->prio >= CUZK_PRIO_CRITICAL) return false;
+    for (size_t i = 0; i < n; i++)
+        if (ps[i]->preempted >= e->cfg.max_preemptions) return false;
+    return true;
+}
+
 static bool batch_dead(batch *b)
 {
     if (atomic_load(&b->e->abort_work)) return true;
@@ -258,7 +269,7 @@ static int verify_part(const part *p, const uint8_t proof[CUZK_G16_PROOF_BYTES],
     const cuzk_groth16_vk *vk = p->srs->pvk.vk;
     size_t cap = vk->n_ic ? vk->n_ic - 1 : 0, n = 0;
     cuzk_fr *in = malloc((cap ? cap : 1) * sizeof *in);
-    if (!in) return snprintf(err, err_len, "out of memory"), CUZK_ERR_NOMEM;
+    if (!in) return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "out of memory for %zu public inputs", cap);
     int st = CUZK_OK;
     if (j->prov.public_inputs) {
         st = j->prov.public_inputs(j->prov.ctx, in, cap, &n, j->state, p->k, err, err_len);
@@ -268,17 +279,13 @@ static int verify_part(const part *p, const uint8_t proof[CUZK_G16_PROOF_BYTES],
         n = c.inputs - 1;
         if (n <= cap) memcpy(in, cuzk_cs_input_assignment(p->cs) + 1, n * sizeof *in);
     }
-    if (!st && n != cap) {
-        st = CUZK_ERR_ARG;
-        snprintf(err, err_len, "%zu public inputs but the verifying key expects %zu", n, cap);
-    }
+    if (!st && n != cap)
+        st = cuzk_errf(err, err_len, CUZK_ERR_ARG, "%zu public inputs but the verifying key expects %zu", n, cap);
     bool ok = false;
     if (!st) st = cuzk_groth16_verify(&ok, &p->srs->pvk, proof, in, n, err, err_len);
-    if (!st && !ok) {
-        st = CUZK_ERR_FORMAT;
-        snprintf(err, err_len, "proof does not verify against %s's verifying key and the public "
-                 "inputs", j->circuit_id);
-    }
+    if (!st && !ok)
+        st = cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
+                       "proof does not verify against %s's verifying key and the public inputs", j->circuit_id);
     free(in);
     return st;
 }
@@ -314,81 +321,104 @@ static void requeue_synth_locked(cuzk_engine *e, part *p)
     if (!j->in_ready) eng_ready_insert_locked(e, j);
 }
 
-/* Called without mu; returns with mu held (results are committed under it). */
-static void prove_batch(cuzk_engine *e, worker *w, part **ps, size_t n)
-{
-    batch b = {e, ps, n, ps[0]->j->prio < CUZK_PRIO_CRITICAL, false};
-    cuzk_groth16_witness *wit = calloc(n, sizeof *wit);
-    uint8_t (*proofs)[CUZK_G16_PROOF_BYTES] = calloc(n, CUZK_G16_PROOF_BYTES);
-    int *vst = calloc(n, sizeof *vst);
-    char (*verr)[CUZK_ENGINE_ERR_LEN] = calloc(n, CUZK_ENGINE_ERR_LEN);
-    char err[CUZK_ENGINE_ERR_LEN] = "";
-    int st = wit && proofs && vst && verr ? CUZK_OK : CUZK_ERR_NOMEM;
-    if (st) snprintf(err, sizeof err, "prover: out of memory");
-    for (size_t i = 0; i < n && !st; i++)
-        if ((st = part_witness(&wit[i], ps[i], ps[0]->srs->params)))
-            snprintf(err, sizeof err, "not a finished PROVE-mode system");
-    uint64_t t0 = eng_now_ms(), prove_ms = 0, verify_ms = 0;
-    if (!st) {
-        cuzk_groth16_prove_opts o = {.par = cuzk_pool_par(e->pool), .err = err, .err_len = sizeof err,
-                                     .checkpoint = batch_checkpoint, .checkpoint_ctx = &b};
-        st = cuzk_groth16_prove(proofs, ps[0]->srs->params, wit, n, &o);
-        prove_ms = eng_now_ms() - t0;
-    }
-    if (!st) {
-        pthread_mutex_lock(&e->mu);
-        eng_worker_set(w, "verifying", ps[0]->j);
-        pthread_mutex_unlock(&e->mu);
-        uint64_t t1 = eng_now_ms();
-        for (size_t i = 0; i < n; i++)
-            if (!atomic_load(&ps[i]->j->ended))
-                vst[i] = verify_part(ps[i], proofs[i], verr[i], CUZK_ENGINE_ERR_LEN);
-        verify_ms = eng_now_ms() - t1;
-    }
+/* One prove call's buffers and outcome. */
+typedef struct batch_run {
+    cuzk_groth16_witness *wit;
+    uint8_t (*proofs)[CUZK_G16_PROOF_BYTES];
+    int *vst;                          /* per partition: verification status */
+    char (*verr)[CUZK_ENGINE_ERR_LEN]; /* ... and message */
+    char err[CUZK_ENGINE_ERR_LEN];     /* the prove call's */
+    int st;
+    uint64_t t0, prove_ms, verify_ms;
+} batch_run;
 
-    pthread_mutex_lock(&e->mu);
-    e->proving_prio = CUZK_PRIO_DEFAULT;
-    if (st == CUZK_ENGINE_ERR_CANCELLED && atomic_load(&b.preempted) &&
-        !atomic_load(&e->abort_work)) {
-        /* Preempted for a CRITICAL partition.  The prover transforms the
-         * evaluations in place, so live partitions are synthesized again
-         * (ahead of their jobs' other partitions); the work done is lost. */
-        for (size_t i = 0; i < n; i++) {
-            part *p = ps[i];
-            p->j->t.prove_ms += (eng_now_ms() - t0) / n;
-            if (p->j->status == CUZK_JOB_UNKNOWN)
-                requeue_synth_locked(e, p);
-            else
-                eng_part_release_locked(e, p);
-        }
-        pthread_cond_broadcast(&e->cv_work);
-        e->n_preemptions++;
-        cuzk_log(CUZK_LOG_INFO, ps[0]->j->id, "prover preempted after %llu ms; %zu partition(s) "
-                 "requeued for synthesis", (unsigned long long)(eng_now_ms() - t0), n);
-        free(wit);
-        free(proofs);
-        free(vst);
-        free(verr);
-        return;
+static int run_alloc(batch_run *r, size_t n)
+{
+    r->wit = calloc(n, sizeof *r->wit);
+    r->proofs = calloc(n, CUZK_G16_PROOF_BYTES);
+    r->vst = calloc(n, sizeof *r->vst);
+    r->verr = calloc(n, CUZK_ENGINE_ERR_LEN);
+    if (r->wit && r->proofs && r->vst && r->verr) return CUZK_OK;
+    return cuzk_errf(r->err, sizeof r->err, CUZK_ERR_NOMEM, "prover: out of memory for a batch of %zu", n);
+}
+
+static void run_free(batch_run *r)
+{
+    free(r->wit);
+    free(r->proofs);
+    free(r->vst);
+    free(r->verr);
+}
+
+/* Prove the batch (mu released), then verify every proof still wanted. */
+static void run_prove(cuzk_engine *e, worker *w, batch *b, batch_run *r)
+{
+    part **ps = b->parts;
+    size_t n = b->n;
+    r->st = run_alloc(r, n);
+    for (size_t i = 0; i < n && !r->st; i++)
+        if ((r->st = part_witness(&r->wit[i], ps[i], ps[0]->srs->params)))
+            cuzk_errf(r->err, sizeof r->err, r->st, "partition %zu: not a finished PROVE-mode system", ps[i]->k);
+    r->t0 = eng_now_ms();
+    if (!r->st) {
+        cuzk_groth16_prove_opts o = {.par = cuzk_pool_par(e->pool), .err = r->err, .err_len = sizeof r->err,
+                                     .checkpoint = batch_checkpoint, .checkpoint_ctx = b};
+        r->st = cuzk_groth16_prove(r->proofs, ps[0]->srs->params, r->wit, n, &o);
+        r->prove_ms = eng_now_ms() - r->t0;
     }
+    if (r->st) return;
+    pthread_mutex_lock(&e->mu);
+    eng_worker_set(w, "verifying", ps[0]->j);
+    pthread_mutex_unlock(&e->mu);
+    uint64_t t1 = eng_now_ms();
+    for (size_t i = 0; i < n; i++)
+        if (!atomic_load(&ps[i]->j->ended))
+            r->vst[i] = verify_part(ps[i], r->proofs[i], r->verr[i], CUZK_ENGINE_ERR_LEN);
+    r->verify_ms = eng_now_ms() - t1;
+}
+
+/* Preempted for a CRITICAL partition.  The prover transforms the
+ * evaluations in place, so live partitions are synthesized again (ahead
+ * of their jobs' other partitions); the work done is lost. */
+static void requeue_batch_locked(cuzk_engine *e, part **ps, size_t n, const batch_run *r)
+{
+    for (size_t i = 0; i < n; i++) {
+        part *p = ps[i];
+        p->preempted++;
+        p->j->t.prove_ms += (eng_now_ms() - r->t0) / n;
+        if (p->j->status == CUZK_JOB_UNKNOWN)
+            requeue_synth_locked(e, p);
+        else
+            eng_part_release_locked(e, p);
+    }
+    pthread_cond_broadcast(&e->cv_work);
+    e->n_preemptions++;
+    cuzk_log(CUZK_LOG_INFO, ps[0]->j->id, "prover preempted after %llu ms; %zu partition(s) requeued for synthesis",
+             (unsigned long long)(eng_now_ms() - r->t0), n);
+}
+
+/* Each partition's outcome goes to its job; a job whose last partition is
+ * done completes. */
+static void commit_batch_locked(cuzk_engine *e, part **ps, size_t n, const batch_run *r)
+{
     for (size_t i = 0; i < n; i++) {
         part *p = ps[i];
         job *j = p->j;
-        p->prove_ms = prove_ms / n;
-        j->t.prove_ms += prove_ms / n;
-        j->t.verify_ms += verify_ms / n;
+        p->prove_ms = r->prove_ms / n;
+        j->t.prove_ms += r->prove_ms / n;
+        j->t.verify_ms += r->verify_ms / n;
         if (j->status != CUZK_JOB_UNKNOWN) {
             /* ended meanwhile (cancelled, another partition failed) */
-        } else if (st == CUZK_ENGINE_ERR_CANCELLED) {
+        } else if (r->st == CUZK_ENGINE_ERR_CANCELLED) {
             eng_end_job_locked(e, j, CUZK_JOB_CANCELLED, "cancelled while proving");
-        } else if (st) {
+        } else if (r->st) {
             eng_end_job_locked(e, j, CUZK_JOB_FAILED, "partition %zu: %s", p->k,
-                               err[0] ? err : cuzk_engine_strerror(st));
-        } else if (vst[i]) {
-            eng_end_job_locked(e, j, CUZK_JOB_FAILED,
-                               "partition %zu: self-verification failed: %s", p->k, verr[i]);
+                               r->err[0] ? r->err : cuzk_engine_strerror(r->st));
+        } else if (r->vst[i]) {
+            eng_end_job_locked(e, j, CUZK_JOB_FAILED, "partition %zu: self-verification failed: %s", p->k,
+                               r->verr[i]);
         } else {
-            memcpy(j->proof + p->k * CUZK_G16_PROOF_BYTES, proofs[i], CUZK_G16_PROOF_BYTES);
+            memcpy(j->proof + p->k * CUZK_G16_PROOF_BYTES, r->proofs[i], CUZK_G16_PROOF_BYTES);
             p->state = P_DONE;
             p->t_done = eng_now_ms();
             j->n_done++;
@@ -397,10 +427,22 @@ static void prove_batch(cuzk_engine *e, worker *w, part **ps, size_t n)
         if (j->status == CUZK_JOB_UNKNOWN && j->n_done == j->nparts)
             eng_end_job_locked(e, j, CUZK_JOB_COMPLETED, NULL);
     }
-    free(wit);
-    free(proofs);
-    free(vst);
-    free(verr);
+}
+
+/* Called without mu; returns with mu held (results are committed under it). */
+static void prove_batch(cuzk_engine *e, worker *w, part **ps, size_t n)
+{
+    batch b = {e, ps, n, e->proving_preemptible, false};
+    batch_run r = {0};
+    run_prove(e, w, &b, &r);
+    pthread_mutex_lock(&e->mu);
+    e->proving_prio = CUZK_PRIO_DEFAULT;
+    e->proving_preemptible = false;
+    if (r.st == CUZK_ENGINE_ERR_CANCELLED && atomic_load(&b.preempted) && !atomic_load(&e->abort_work))
+        requeue_batch_locked(e, ps, n, &r);
+    else
+        commit_batch_locked(e, ps, n, &r);
+    run_free(&r);
 }
 
 void *eng_prover_main(void *arg)
@@ -408,11 +450,11 @@ void *eng_prover_main(void *arg)
     worker *w = arg;
     cuzk_engine *e = w->e;
     size_t max = e->cfg.max_batch_size;
-    part **ps = calloc(max, sizeof *ps);
+    part **ps = e->batch_table; /* allocated by create */
     pthread_mutex_lock(&e->mu);
     while (!e->stopping) {
         part *head = e->proveq;
-        if (!head || !ps) {
+        if (!head) {
             eng_worker_set(w, "idle", NULL);
             pthread_cond_wait(&e->cv_work, &e->mu);
             continue;
@@ -445,6 +487,7 @@ void *eng_prover_main(void *arg)
         }
         eng_worker_set(w, "proving", ps[0]->j);
         e->proving_prio = ps[0]->j->prio;
+        e->proving_preemptible = batch_preemptible(e, ps, n);
         atomic_store(&e->preempt, false);
         e->n_batches++;
         e->n_batched_parts += n;
@@ -456,7 +499,6 @@ void *eng_prover_main(void *arg)
     }
     eng_worker_set(w, "stopped", NULL);
     pthread_mutex_unlock(&e->mu);
-    free(ps);
     return NULL;
 }
 

@@ -1,15 +1,25 @@
 /* The built-in test provider: the `chain` circuit (cuzk/r1cs.h) with knobs
  * that make scheduling tests deterministic (sleep_ms), exercise failure
  * paths (fail, bad_inputs) and the budget (mem).  Settings arrive as a text
- * line in vanilla_proof (engine.h documents the keys). */
+ * line in vanilla_proof (engine.h documents the keys).
+ *
+ * The engine registers it only when configured (engine.test_provider; the
+ * daemon's daemon.test_provider): its params are made from a public seed,
+ * so they must never be served, or written, where real params live.  They
+ * go to TEST_DIR inside param_cache, a directory of their own that no
+ * Filecoin file name can reach (those are flat v28-* names). */
 #include <errno.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "engine/engine_internal.h"
+
+#define TEST_DIR "cuzk-test"
 
 typedef struct {
     size_t n, partitions;
@@ -76,7 +86,7 @@ static int tp_parse(void *ctx, void **state, char circuit_id[64], size_t *partit
             return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "test provider: bad value '%s' for %s", v, k);
     }
     chain_req *s = malloc(sizeof *s);
-    if (!s) return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "test provider: out of memory");
+    if (!s) return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "test provider: out of memory");
     *s = r;
     *state = s;
     snprintf(circuit_id, 64, "chain-%zu", r.n);
@@ -100,7 +110,7 @@ static int tp_srs_file(void *ctx, const char *id, char *file, size_t cap, cuzk_g
 {
     size_t n;
     if (circuit_n(&n, id)) return CUZK_ENGINE_ERR_NOT_FOUND;
-    snprintf(file, cap, "%s.params", id);
+    if ((size_t)snprintf(file, cap, TEST_DIR "/%s.params", id) >= cap) return CUZK_ENGINE_ERR_NOT_FOUND;
     if (!shape) return CUZK_OK;
     /* the shape the loader checks, from a values-free synthesis */
     cuzk_cs *cs = NULL;
@@ -137,22 +147,24 @@ static int tp_srs_create(void *ctx, const char *id, const char *path, char *err,
     if (!st) st = cuzk_groth16_r1cs_from_cs(&r, cs);
     if (!st) st = cuzk_groth16_setup_test(&p, &r, (const uint8_t *)seed, sizeof seed - 1, NULL, err, err_len);
     FILE *f = NULL;
-    if (!st && !(f = fopen(tmp, "wb"))) {
-        st = CUZK_ERR_IO;
-        snprintf(err, err_len, "cannot create %s: %s", tmp, strerror(errno));
-    }
+    char dir[1100];
+    snprintf(dir, sizeof dir, "%s", path);
+    const char *d = dirname(dir); /* param_cache/cuzk-test: made on first use */
+    if (!st && mkdir(d, 0755) && errno != EEXIST)
+        st = cuzk_errf(err, err_len, CUZK_ERR_IO, "cannot create the TEST params directory %s: %s", d,
+                       strerror(errno));
+    if (!st && !(f = fopen(tmp, "wb")))
+        st = cuzk_errf(err, err_len, CUZK_ERR_IO, "cannot create %s: %s", tmp, strerror(errno));
     if (!st) st = cuzk_groth16_params_write(f, p);
     if (f && fclose(f) && !st) st = CUZK_ERR_IO;
     /* sidecar first, then the atomic rename: a reader never sees the
      * params without the test marker */
     if (!st) st = cuzk_groth16_mark_test(path, "cuzk engine test provider, seed cuzk-engine-test");
-    if (!st && rename(tmp, path)) {
-        st = CUZK_ERR_IO;
-        snprintf(err, err_len, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-    }
+    if (!st && rename(tmp, path))
+        st = cuzk_errf(err, err_len, CUZK_ERR_IO, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
     if (st) {
         unlink(tmp);
-        if (!err[0]) snprintf(err, err_len, "creating %s: %s", path, cuzk_strerror(st));
+        if (!err[0]) cuzk_errf(err, err_len, st, "creating %s: %s", path, cuzk_strerror(st));
     }
     cuzk_groth16_params_free(p);
     cuzk_cs_free(cs);
@@ -172,8 +184,7 @@ static int tp_synthesize(void *ctx, cuzk_cs *cs, const void *state, size_t k,
     cuzk_chain_ctx cc = {.n = r->n};
     cuzk_fr_from_u64(&cc.x0, r->x0 + k);
     int st = cuzk_cs_synthesize(cs, cuzk_chain_circuit, &cc);
-    if (st) snprintf(err, err_len, "chain synthesis: %s", cuzk_cs_error(cs));
-    return st;
+    return st ? cuzk_errf(err, err_len, st, "chain synthesis: %s", cuzk_cs_error(cs)) : CUZK_OK;
 }
 
 static int tp_public_inputs(void *ctx, cuzk_fr *out, size_t cap, size_t *n, const void *state,

@@ -67,7 +67,7 @@ struct srv_call {
     grpc_byte_buffer *payload;
     srv_tag t_new, t_close, t_send;
     int close_cancelled;
-    volatile int abandon;
+    atomic_int abandon;
     atomic_int refs;
     ProtobufCMessage *req;
     grpc_byte_buffer *resp_bb;
@@ -84,7 +84,7 @@ const ProtobufCMessage *srv_request(const srv_call *c)
 {
     return c->req;
 }
-const volatile int *srv_abandon_flag(const srv_call *c)
+const atomic_int *srv_abandon_flag(const srv_call *c)
 {
     return &c->abandon;
 }

@@ -15,7 +15,7 @@ const ProtobufCMessage *srv_request(const srv_call *c);
 void srv_drop_request(srv_call *c);
 /* Set by the completion-queue thread when the client cancels or its
  * deadline passes. */
-const volatile int *srv_abandon_flag(const srv_call *c);
+const atomic_int *srv_abandon_flag(const srv_call *c);
 /* Completes the call: status code (grpc_status_code), message, and the
  * response (sent only with OK).  The call must not be touched afterwards. */
 void srv_reply(srv_call *c, int code, const char *msg, const ProtobufCMessage *resp);
