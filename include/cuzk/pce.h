@@ -100,6 +100,18 @@ int cuzk_pce_evaluate(const cuzk_pce *p, cuzk_cs *cs, cuzk_par *par, char *err, 
  * after cuzk_pce_open. */
 int cuzk_pce_check(const cuzk_pce *p, cuzk_par *par, char *err, size_t err_len);
 
+/* ---- Filecoin circuits (src/engine/pce_cache.c) ------------------------------ */
+
+/* The blank circuit (SHAPE mode) and PCE identity of a daemon circuit id
+ * (porep-32g, winning-2k, wpost-32g, snap-32g, ...): kind, the first
+ * registered proof with that id, and the id itself.  *ctx is malloc'd: the
+ * caller frees it.  CUZK_ERR_ARG for an unknown id. */
+int cuzk_pce_filecoin_circuit(const char *circuit_id, cuzk_pce_identity *id, cuzk_circuit_fn *fn, void **ctx,
+                              char *err, size_t err_len);
+/* The daemon circuit id of a kind (CUZK_PCE_KIND_*) and sector size, or
+ * CUZK_ERR_ARG. */
+int cuzk_pce_filecoin_circuit_id(char out[64], uint32_t kind, uint64_t sector_size);
+
 #ifdef __cplusplus
 }
 #endif

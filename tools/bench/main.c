@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "pce_cmds.h"
 
 #ifndef CUZK_VERSION
 #define CUZK_VERSION "unknown"
@@ -39,6 +40,9 @@ static const struct {
     {"synth", cmd_synth,
      "synth (--circuit chain|bits --size N | --r1cs F --wtns F) [--mode prove|witness|shape|check] [--repeat "
      "R] [--json]  synthesis speed"},
+    {"pce", cmd_pce,
+     "pce extract --circuit porep|winning-post|window-post|snap --sector-size S [--out F | --params-dir D] | "
+     "pce info F | pce verify F [--threads T]  pre-compiled constraint evaluator files"},
     {"circuit-info", cmd_circuit_info,
      "circuit-info (--circuit chain --size N | --r1cs F) [--json]  R1CS counts and density"},
     {"gen-vanilla", cmd_gen_vanilla,

@@ -16,6 +16,7 @@
 
 #include "bench.h"
 #include "cuzk/status.h"
+#include "pce_cmds.h"
 #include "porep_cmds.h"
 #include "post_cmds.h"
 #include "snap_cmds.h"
@@ -226,6 +227,7 @@ static int one_run(bench_circuit *c, cuzk_cs_mode mode, timings *t, cuzk_cs_coun
 
 int cmd_synth(int argc, char **argv)
 {
+    if (cuzk_bench_pce_wants(argc, argv)) return cuzk_bench_pce_synth(argc, argv); /* pce_cmds.c */
     if (cuzk_bench_post_wants(argc, argv)) return cuzk_bench_post_synth(argc, argv);
     if (cuzk_bench_porep_wants(argc, argv)) return cuzk_bench_porep_synth(argc, argv);
     if (cuzk_bench_snap_wants(argc, argv)) return cuzk_bench_snap_synth(argc, argv);
