@@ -20,6 +20,7 @@ int srv_grpc_code(int rc)
     case CUZK_ENGINE_ERR_BUSY:
         return GRPC_STATUS_FAILED_PRECONDITION;
     case CUZK_ENGINE_ERR_TOO_BIG:
+    case CUZK_ENGINE_ERR_EXHAUSTED:
         return GRPC_STATUS_RESOURCE_EXHAUSTED;
     case CUZK_ENGINE_ERR_EXISTS:
         return GRPC_STATUS_ALREADY_EXISTS;
