@@ -84,7 +84,7 @@ static int request_digest(uint8_t out[32], const cuzk_engine_request *r)
  * (bincode PoSt/Snap proofs, the C1 JSON) yields structures no larger than
  * about its input, so twice the encoded bytes (input and result side by
  * side) plus 256 bytes per vanilla proof entry (allocation and pointer
- * overhead) and 4 KiB for the job bound it. */
+ * overhead) and 8 KiB for the job bound it (all doubled below). */
 static uint64_t request_bytes(const cuzk_engine_request *r)
 {
     uint64_t n = (uint64_t)r->vanilla_proof_len + r->randomness_len + 4096;
