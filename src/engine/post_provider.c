@@ -15,27 +15,20 @@ static int post_parse(bool winning, void **state, char circuit_id[64], size_t *p
                       uint64_t *partition_bytes, const cuzk_engine_request *req, char *err, size_t err_len)
 {
     const cuzk_fil_post_info *info;
-    if (cuzk_fil_post_lookup(&info, req->registered_proof)) {
-        snprintf(err, err_len, "registered_proof %llu is not a registered PoSt proof",
-                 (unsigned long long)req->registered_proof);
-        return CUZK_ERR_ARG;
-    }
-    if (info->winning != winning) {
-        snprintf(err, err_len, "registered_proof %llu (%s) is a %s proof, but the request is %s",
-                 (unsigned long long)req->registered_proof, info->name,
-                 info->winning ? "WinningPoSt" : "WindowPoSt",
-                 winning ? "WINNING_POST" : "WINDOW_POST_PARTITION");
-        return CUZK_ERR_ARG;
-    }
-    if (req->sector_size && req->sector_size != info->sector_size) {
-        snprintf(err, err_len, "sector_size %llu does not match %s (%llu)",
-                 (unsigned long long)req->sector_size, info->name, (unsigned long long)info->sector_size);
-        return CUZK_ERR_ARG;
-    }
-    if (!req->randomness || req->randomness_len != 32) {
-        snprintf(err, err_len, "randomness must be 32 bytes (got %zu)", req->randomness_len);
-        return CUZK_ERR_ARG;
-    }
+    if (cuzk_fil_post_lookup(&info, req->registered_proof))
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "registered_proof %llu is not a registered PoSt proof",
+                         (unsigned long long)req->registered_proof);
+    if (info->winning != winning)
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG,
+                         "registered_proof %llu (%s) is a %s proof, but the request is %s",
+                         (unsigned long long)req->registered_proof, info->name,
+                         info->winning ? "WinningPoSt" : "WindowPoSt",
+                         winning ? "WINNING_POST" : "WINDOW_POST_PARTITION");
+    if (req->sector_size && req->sector_size != info->sector_size)
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "sector_size %llu does not match %s (%llu)",
+                         (unsigned long long)req->sector_size, info->name, (unsigned long long)info->sector_size);
+    if (!req->randomness || req->randomness_len != 32)
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "randomness must be 32 bytes (got %zu)", req->randomness_len);
     /* Curio sends vanilla_proofs; accept a lone vanilla_proof as one. */
     const uint8_t *const *v = req->vanilla_proofs;
     const size_t *len = req->vanilla_proofs_len;
@@ -49,10 +42,13 @@ static int post_parse(bool winning, void **state, char circuit_id[64], size_t *p
         len = one_len;
         n = 1;
     }
-    if (!n) {
-        snprintf(err, err_len, "no vanilla proofs in the request");
-        return CUZK_ERR_ARG;
-    }
+    if (!n) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "no vanilla proofs in the request");
+    /* Before anything is decoded: a partition proves one sector (Winning)
+     * or at most circuit_sector_count sectors (Window). */
+    size_t most = winning ? 1 : info->circuit_sector_count;
+    if (n > most)
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%zu vanilla proofs, but a %s partition proves at most %zu sector(s)",
+                         n, info->name, most);
     uint8_t pid[32];
     cuzk_post_prover_id(pid, req->miner_id);
     cuzk_post_job *j = NULL;
@@ -111,8 +107,7 @@ static int post_synthesize(void *ctx, cuzk_cs *cs, const void *state, size_t k, 
     void *cctx;
     cuzk_post_job_circuit(state, &fn, &cctx);
     int st = cuzk_cs_synthesize(cs, fn, cctx);
-    if (st) snprintf(err, err_len, "PoSt synthesis: %s", cuzk_cs_error(cs));
-    return st;
+    return st ? cuzk_errf(err, err_len, st, "PoSt synthesis: %s", cuzk_cs_error(cs)) : CUZK_OK;
 }
 
 static int post_inputs(void *ctx, cuzk_fr *out, size_t cap, size_t *n, const void *state, size_t k, char *err,

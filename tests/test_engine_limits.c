@@ -1,0 +1,234 @@
+/* Engine limits and review findings (issue 14 item 7): the TEST kind only
+ * when configured and its params apart from real ones; bounded request
+ * memory and queue; inputs freed when a job ends; preemption that cannot
+ * starve a NORMAL batch; the prover's current job in the status.  Each test failed before its fix. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cuzk/engine.h"
+#include "harness.h"
+
+#define ENGINE_TEST_NAME "limits"
+#include "engine_util.h"
+
+static int submit_test(cuzk_engine *e, char *id, cuzk_priority prio, const char *settings, char *err,
+                       size_t err_len)
+{
+    cuzk_engine_request r = {.kind = CUZK_PROOF_TEST, .priority = prio};
+    r.vanilla_proof = (const uint8_t *)settings;
+    r.vanilla_proof_len = strlen(settings);
+    return cuzk_engine_submit(e, id, NULL, NULL, &r, err, err_len);
+}
+
+static bool exists(const char *dir, const char *file)
+{
+    char p[512];
+    struct stat sb;
+    snprintf(p, sizeof p, "%s/%s", dir, file);
+    return stat(p, &sb) == 0;
+}
+
+/* Off by default: submit refuses the kind precisely and preload of a chain
+ * id writes nothing; on: params go to cuzk-test/, never beside real ones. */
+static void test_test_kind(void)
+{
+    cuzk_engine_config c;
+    engine_cfg_base(&c);
+    c.test_provider = false;
+    cuzk_engine *e = start(&c);
+    char id[CUZK_JOB_ID_MAX], err[512] = "";
+    CHECK(submit_test(e, id, CUZK_PRIO_DEFAULT, "n=20", err, sizeof err) == CUZK_ERR_UNSUPPORTED);
+    CHECK(strstr(err, "test_provider") != NULL);
+    CHECK(cuzk_engine_srs_preload(e, NULL, NULL, "chain-20", err, sizeof err) == CUZK_ENGINE_ERR_NOT_FOUND);
+    CHECK(!exists(cache_dir(), "chain-20.params") && !exists(cache_dir(), "cuzk-test/chain-20.params"));
+    cuzk_engine_destroy(e);
+
+    c.test_provider = true;
+    e = start(&c);
+    CHECK(cuzk_engine_srs_preload(e, NULL, NULL, "chain-20", err, sizeof err) == CUZK_OK);
+    CHECK(exists(cache_dir(), "cuzk-test/chain-20.params") && !exists(cache_dir(), "chain-20.params"));
+    cuzk_engine_destroy(e);
+}
+
+static void status_of(cuzk_engine *e, cuzk_engine_status *s)
+{
+    CHECK(cuzk_engine_get_status(e, s) == CUZK_OK);
+}
+
+/* scheduler.max_queued_jobs: the job past it is refused with the figures;
+ * room again once jobs end. */
+static void test_queue_cap(void)
+{
+    cuzk_engine_config c;
+    engine_cfg_base(&c);
+    c.max_live_jobs = 3;
+    cuzk_engine *e = start(&c);
+    char id[4][CUZK_JOB_ID_MAX], err[512] = "";
+    for (int i = 0; i < 3; i++)
+        CHECK(submit_test(e, id[i], 0, "n=16 sleep_ms=300", err, sizeof err) == CUZK_OK);
+    CHECK(submit_test(e, id[3], 0, "n=16", err, sizeof err) == CUZK_ENGINE_ERR_EXHAUSTED);
+    CHECK(strstr(err, "max_queued_jobs = 3") != NULL);
+    cuzk_engine_result r = {0};
+    for (int i = 0; i < 3; i++)
+        CHECK(cuzk_engine_await(e, &r, id[i], 0) == CUZK_OK && r.status == CUZK_JOB_COMPLETED);
+    CHECK(submit_test(e, id[3], 0, "n=16", err, sizeof err) == CUZK_OK);
+    CHECK(cuzk_engine_await(e, &r, id[3], 0) == CUZK_OK && r.status == CUZK_JOB_COMPLETED);
+    cuzk_engine_result_clear(&r);
+    cuzk_engine_destroy(e);
+}
+
+/* memory.request_budget counts live jobs' decoded inputs from before the
+ * parse until the job ends (not until its result is reaped). */
+static void test_request_budget(void)
+{
+    cuzk_engine_config c;
+    engine_cfg_base(&c);
+    c.request_budget = 1u << 20;
+    c.result_retention_ms = 600000; /* results stay: only the inputs go */
+    cuzk_engine *e = start(&c);
+    static uint8_t blob[300000];
+    memset(blob, 'x', sizeof blob);
+    const uint8_t *bufs[1] = {blob};
+    size_t lens[1] = {sizeof blob};
+    cuzk_engine_request r = {.kind = CUZK_PROOF_TEST,
+                             .vanilla_proof = (const uint8_t *)"n=16 sleep_ms=300",
+                             .vanilla_proof_len = 17,
+                             .vanilla_proofs = bufs,
+                             .vanilla_proofs_len = lens,
+                             .n_vanilla_proofs = 1};
+    char id[3][CUZK_JOB_ID_MAX], err[512] = "";
+    CHECK(cuzk_engine_submit(e, id[0], NULL, NULL, &r, err, sizeof err) == CUZK_OK);
+    cuzk_engine_status s;
+    status_of(e, &s);
+    CHECK(s.request_memory_used >= 2 * sizeof blob && s.request_memory_limit == 1u << 20);
+    cuzk_engine_status_clear(&s);
+    /* the second one would pass 1 MiB: refused before decoding */
+    r.vanilla_proof = (const uint8_t *)"n=16 x0=5";
+    r.vanilla_proof_len = 9;
+    CHECK(cuzk_engine_submit(e, id[1], NULL, NULL, &r, err, sizeof err) == CUZK_ENGINE_ERR_EXHAUSTED);
+    CHECK(strstr(err, "memory.request_budget is 1 MiB") != NULL);
+    cuzk_engine_result res = {0};
+    CHECK(cuzk_engine_await(e, &res, id[0], 0) == CUZK_OK && res.status == CUZK_JOB_COMPLETED);
+    status_of(e, &s);
+    CHECK(s.request_memory_used == 0); /* freed at the end, result retained */
+    cuzk_engine_status_clear(&s);
+    CHECK(cuzk_engine_submit(e, id[1], NULL, NULL, &r, err, sizeof err) == CUZK_OK);
+    CHECK(cuzk_engine_await(e, &res, id[1], 0) == CUZK_OK && res.status == CUZK_JOB_COMPLETED);
+    /* a request of a million empty vanilla proofs: refused by count, before
+     * any of them is decoded, with the kind's limit named */
+    CHECK(cuzk_engine_register_builtin(e) == CUZK_OK);
+    size_t n = 1000000;
+    const uint8_t **many = calloc(n, sizeof *many);
+    size_t *mlen = calloc(n, sizeof *mlen);
+    uint8_t rnd[32] = {0};
+    CHECK(many && mlen);
+    for (size_t i = 0; many && i < n; i++)
+        many[i] = blob;
+    cuzk_engine_request w = {.kind = CUZK_PROOF_WINDOW_POST,
+                             .registered_proof = 10,
+                             .randomness = rnd,
+                             .randomness_len = 32,
+                             .vanilla_proofs = many,
+                             .vanilla_proofs_len = mlen,
+                             .n_vanilla_proofs = 3}; /* 2 KiB WindowPoSt: 2 sectors a partition */
+    CHECK(cuzk_engine_submit(e, id[2], NULL, NULL, &w, err, sizeof err) == CUZK_OK);
+    CHECK(cuzk_engine_await(e, &res, id[2], 0) == CUZK_OK && res.status == CUZK_JOB_FAILED);
+    CHECK(strstr(res.error, "3 vanilla proofs") && strstr(res.error, "at most 2"));
+    w.n_vanilla_proofs = n; /* 2 x (1M x 128 B) of estimate: past the 1 MiB budget */
+    CHECK(cuzk_engine_submit(e, id[2], NULL, NULL, &w, err, sizeof err) == CUZK_ENGINE_ERR_EXHAUSTED);
+    free(many);
+    free(mlen);
+    cuzk_engine_result_clear(&res);
+    cuzk_engine_destroy(e);
+}
+
+/* ---- preemption bound ------------------------------------------------------- */
+
+typedef struct {
+    cuzk_engine *e;
+    atomic_bool stop;
+    int sent;
+} stream;
+
+static void *critical_stream(void *arg)
+{
+    stream *s = arg;
+    while (!atomic_load(&s->stop)) {
+        char id[CUZK_JOB_ID_MAX], settings[64], err[256];
+        snprintf(settings, sizeof settings, "n=16 x0=%d", s->sent + 100);
+        if (submit_test(s->e, id, CUZK_PRIO_CRITICAL, settings, err, sizeof err) == CUZK_OK) s->sent++;
+        sleep_ms(60);
+    }
+    return NULL;
+}
+
+/* A CRITICAL job every 60 ms would preempt a NORMAL proof forever; after
+ * scheduler.max_preemptions (2) it is proved to the end. */
+static void test_preempt_bound(void)
+{
+    cuzk_engine_config c;
+    engine_cfg_base(&c);
+    c.max_batch_size = 1;
+    c.max_preemptions = 2;
+    c.result_retention_ms = 1000;
+    cuzk_engine *e = start(&c);
+    CHECK(cuzk_engine_srs_preload(e, NULL, NULL, "chain-16", NULL, 0) == CUZK_OK);
+    CHECK(cuzk_engine_srs_preload(e, NULL, NULL, "chain-4096", NULL, 0) == CUZK_OK);
+    char id[CUZK_JOB_ID_MAX], err[256];
+    CHECK(submit_test(e, id, CUZK_PRIO_NORMAL, "n=4096", err, sizeof err) == CUZK_OK);
+    stream s = {.e = e};
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, critical_stream, &s) == 0);
+    cuzk_engine_result r = {0};
+    int rc = cuzk_engine_await(e, &r, id, 60000); /* the stream runs the whole time */
+    atomic_store(&s.stop, true);
+    pthread_join(th, NULL);
+    CHECK(rc == CUZK_OK && r.status == CUZK_JOB_COMPLETED);
+    cuzk_engine_status st;
+    status_of(e, &st);
+    printf("  NORMAL proof done in %llu ms beside %d CRITICAL jobs; %llu preemption(s)\n",
+           (unsigned long long)r.t.total_ms, s.sent, (unsigned long long)st.preemptions);
+    CHECK(st.preemptions <= 2);
+    cuzk_engine_status_clear(&st);
+    cuzk_engine_result_clear(&r);
+    cuzk_engine_destroy(e);
+}
+
+/* The prover is the worker named "prover" (GetStatus looks for it) and
+ * names the job it proves. */
+static void test_prover_current_job(void)
+{
+    cuzk_engine_config c;
+    engine_cfg_base(&c);
+    cuzk_engine *e = start(&c);
+    CHECK(cuzk_engine_srs_preload(e, NULL, NULL, "chain-4096", NULL, 0) == CUZK_OK);
+    char id[CUZK_JOB_ID_MAX], err[256];
+    CHECK(submit_test(e, id, CUZK_PRIO_NORMAL, "n=4096", err, sizeof err) == CUZK_OK);
+    bool seen = false;
+    for (int i = 0; i < 20000 && !seen; i++) {
+        cuzk_engine_status s;
+        status_of(e, &s);
+        for (size_t w = 0; w < s.n_workers; w++)
+            seen |= !strcmp(s.workers[w].name, "prover") && !strcmp(s.workers[w].job_id, id) &&
+                    s.workers[w].kind == CUZK_PROOF_TEST;
+        cuzk_engine_status_clear(&s);
+        if (!seen) sleep_ms(1);
+    }
+    CHECK(seen);
+    cuzk_engine_result r = {0};
+    CHECK(cuzk_engine_await(e, &r, id, 0) == CUZK_OK && r.status == CUZK_JOB_COMPLETED);
+    cuzk_engine_result_clear(&r);
+    cuzk_engine_destroy(e);
+}
+
+static const test_case tests[] = {
+    {"test_kind", test_test_kind},           {"queue_cap", test_queue_cap},
+    {"request_budget", test_request_budget},
+    {"preempt_bound", test_preempt_bound},   {"prover_current_job", test_prover_current_job},
+};
+TEST_MAIN(tests)
