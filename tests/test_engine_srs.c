@@ -1,5 +1,8 @@
 /* Engine: SRS manager (tiers, preload/evict, reference counts, LRU under
- * the budget) and the memory budget (backpressure, too-big jobs). */
+ * the budget), the memory budget (backpressure, too-big jobs), validation
+ * records and official digests (cuzk/srs_trust.h), and files that change
+ * under the engine (truncated while WARM, replaced while HOT). */
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -76,8 +79,7 @@ static void test_preload_evict(void)
     CHECK(cuzk_engine_srs_preload(e, &already, &ms, "porep-32g", err, sizeof err) ==
           CUZK_ENGINE_ERR_NOT_FOUND);
     CHECK(strstr(err, "porep-32g"));
-    CHECK(cuzk_engine_srs_evict(e, &was, &freed, "chain-x", err, sizeof err) ==
-          CUZK_ENGINE_ERR_NOT_FOUND);
+    CHECK(cuzk_engine_srs_evict(e, &was, &freed, "chain-x", err, sizeof err) == CUZK_ENGINE_ERR_NOT_FOUND);
     /* WARM: mapped; a job proves from the mapping */
     CHECK(cuzk_engine_srs_map(e, "chain-48", err, sizeof err) == CUZK_OK);
     CHECK(srs_info(e, "chain-48", &i) && i.tier == CUZK_SRS_WARM);
@@ -110,12 +112,12 @@ static void test_refcount(void)
     char id[CUZK_JOB_ID_MAX], err[256];
     CHECK(submit(e, id, "n=40 sleep_ms=400 partitions=2") == CUZK_OK);
     cuzk_engine_srs_info i = {0};
-    for (int t = 0; t < 200 && !(srs_info(e, "chain-40", &i) && i.ref_count > 0); t++) sleep_ms(5);
+    for (int t = 0; t < 200 && !(srs_info(e, "chain-40", &i) && i.ref_count > 0); t++)
+        sleep_ms(5);
     CHECK(i.ref_count >= 1 && i.tier == CUZK_SRS_HOT);
     bool was = true;
     uint64_t freed = 1;
-    CHECK(cuzk_engine_srs_evict(e, &was, &freed, "chain-40", err, sizeof err) ==
-          CUZK_ENGINE_ERR_BUSY);
+    CHECK(cuzk_engine_srs_evict(e, &was, &freed, "chain-40", err, sizeof err) == CUZK_ENGINE_ERR_BUSY);
     CHECK(!was && freed == 0 && strstr(err, "in use"));
     CHECK(srs_info(e, "chain-40", &i) && i.tier == CUZK_SRS_HOT);
     cuzk_engine_result r = {0};
@@ -173,8 +175,7 @@ static void test_lru(void)
     CHECK(cuzk_engine_srs_preload(e, NULL, NULL, ids[0], NULL, 0) == CUZK_OK);
     CHECK(cuzk_engine_srs_preload(e, NULL, NULL, ids[1], NULL, 0) == CUZK_OK);
     char err[256];
-    CHECK(cuzk_engine_srs_preload(e, NULL, NULL, ids[2], err, sizeof err) ==
-          CUZK_ENGINE_ERR_TOO_BIG);
+    CHECK(cuzk_engine_srs_preload(e, NULL, NULL, ids[2], err, sizeof err) == CUZK_ENGINE_ERR_TOO_BIG);
     char id[CUZK_JOB_ID_MAX];
     CHECK(submit(e, id, "n=258 mem=1000") == CUZK_OK);
     cuzk_engine_result r = {0};
@@ -199,9 +200,11 @@ static void test_lru(void)
     CHECK(cuzk_engine_await(e, &r, id, 10000) == CUZK_OK && r.status == CUZK_JOB_COMPLETED);
     /* ids[0] became evictable >= 300 ms after t_a; if we submitted well
      * before that (a loaded machine may not), the job must have waited */
-    if (t_s - t_a < 200) CHECK(r.t.queue_wait_ms >= 50);
-    else printf("  (loaded machine: submitted %llu ms after the preload, wait not checked)\n",
-                (unsigned long long)(t_s - t_a));
+    if (t_s - t_a < 200)
+        CHECK(r.t.queue_wait_ms >= 50);
+    else
+        printf("  (loaded machine: submitted %llu ms after the preload, wait not checked)\n",
+               (unsigned long long)(t_s - t_a));
     CHECK(srs_info(e, ids[0], &i) && i.tier == CUZK_SRS_COLD); /* the LRU one went */
     CHECK(srs_info(e, ids[1], &i) && i.tier == CUZK_SRS_HOT);
     cuzk_engine_result_clear(&r);
@@ -257,7 +260,8 @@ static void test_budget(void)
     CHECK(pthread_create(&th, NULL, watch, &w) == 0);
     enum { N = 10 };
     char ids[N][CUZK_JOB_ID_MAX];
-    for (int k = 0; k < N; k++) CHECK(submit(e, ids[k], "n=20 sleep_ms=40 mem=1048576") == CUZK_OK);
+    for (int k = 0; k < N; k++)
+        CHECK(submit(e, ids[k], "n=20 sleep_ms=40 mem=1048576") == CUZK_OK);
     char big[CUZK_JOB_ID_MAX];
     CHECK(submit(e, big, "n=20 mem=1073741824") == CUZK_OK);
     cuzk_engine_result r = {0};
@@ -278,10 +282,254 @@ static void test_budget(void)
     cuzk_engine_destroy(e);
 }
 
+/* ---- validation records and official digests ----------------------------------- */
+
+static char *params_path(char *out, size_t cap, int n)
+{
+    snprintf(out, cap, "%s/cuzk-test/chain-%d.params", cache_dir(), n);
+    return out;
+}
+
+static bool write_bytes(const char *path, const uint8_t *b, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    bool ok = f && fwrite(b, 1, n, f) == n;
+    return (f && fclose(f) == 0) && ok;
+}
+
+/* Flip the x coordinate of the last point (a b_g2 point) so it leaves the
+ * curve: only point validation notices. */
+static void corrupt_last_point(uint8_t *b, size_t n)
+{
+    b[n - 100] ^= 0x5a;
+}
+
+static int trust_load(cuzk_srs_trust *how, const char *path, cuzk_srs_validate mode, char *err, size_t el)
+{
+    cuzk_groth16_params *p = NULL;
+    cuzk_groth16_load_opts o = {.err = err, .err_len = el};
+    cuzk_srs_load_info info;
+    int st = cuzk_srs_params_load(&p, path, mode, NULL, &o, &info);
+    *how = info.how;
+    cuzk_groth16_params_free(p);
+    return st;
+}
+
+static void test_trust_modes(void)
+{
+    cuzk_engine_config c;
+    cfg_small(&c);
+    cuzk_engine *e = start(&c);
+    char err[512], path[256], rec[300], copy[300], crec[320];
+    CHECK(cuzk_engine_srs_preload(e, NULL, NULL, "chain-60", err, sizeof err) == CUZK_OK);
+    cuzk_engine_destroy(e);
+    params_path(path, sizeof path, 60);
+    snprintf(rec, sizeof rec, "%s.cuzk-valid", path);
+    /* the engine wrote the record with the params it made */
+    CHECK(access(rec, F_OK) == 0);
+    cuzk_srs_trust how;
+    CHECK(trust_load(&how, path, CUZK_SRS_VALIDATE_DIGEST, err, sizeof err) == CUZK_OK);
+    CHECK(how == CUZK_SRS_TRUST_RECORD);
+    CHECK(trust_load(&how, path, CUZK_SRS_VALIDATE_FULL, err, sizeof err) == CUZK_OK);
+    CHECK(how == CUZK_SRS_TRUST_VALIDATED);
+    CHECK(trust_load(&how, path, CUZK_SRS_VALIDATE_NONE, err, sizeof err) == CUZK_OK);
+    CHECK(how == CUZK_SRS_TRUST_UNCHECKED);
+    /* no record: validated, and the record is written again */
+    CHECK(unlink(rec) == 0);
+    CHECK(trust_load(&how, path, CUZK_SRS_VALIDATE_DIGEST, err, sizeof err) == CUZK_OK);
+    CHECK(how == CUZK_SRS_TRUST_VALIDATED && access(rec, F_OK) == 0);
+    /* a copy (new inode and mtime) with the record copied too: trusted by digest */
+    size_t n = 0;
+    uint8_t *b = test_read_file(path, &n), *rb = NULL;
+    size_t rn = 0;
+    snprintf(copy, sizeof copy, "%s/cuzk-test/copy.params", cache_dir());
+    snprintf(crec, sizeof crec, "%s.cuzk-valid", copy);
+    CHECK(b && write_bytes(copy, b, n) && (rb = test_read_file(rec, &rn)) && write_bytes(crec, rb, rn));
+    CHECK(trust_load(&how, copy, CUZK_SRS_VALIDATE_DIGEST, err, sizeof err) == CUZK_OK);
+    CHECK(how == CUZK_SRS_TRUST_RECORD_DIGEST);
+    CHECK(trust_load(&how, copy, CUZK_SRS_VALIDATE_DIGEST, err, sizeof err) == CUZK_OK);
+    CHECK(how == CUZK_SRS_TRUST_RECORD); /* the record now names the copy */
+    /* a bad point with size, inode and mtime kept: the record is what is
+     * trusted (full mode finds the point) ... */
+    struct stat sb;
+    CHECK(stat(copy, &sb) == 0);
+    corrupt_last_point(b, n);
+    int fd = open(copy, O_WRONLY);
+    CHECK(fd >= 0 && pwrite(fd, b + n - 100, 1, (off_t)(n - 100)) == 1);
+    struct timespec ts[2] = {sb.st_atim, sb.st_mtim};
+    CHECK(futimens(fd, ts) == 0 && close(fd) == 0);
+    CHECK(trust_load(&how, copy, CUZK_SRS_VALIDATE_DIGEST, err, sizeof err) == CUZK_OK);
+    CHECK(how == CUZK_SRS_TRUST_RECORD);
+    CHECK(trust_load(&how, copy, CUZK_SRS_VALIDATE_FULL, err, sizeof err) == CUZK_ERR_ENC_NOT_ON_CURVE);
+    CHECK(strstr(err, "b_g2["));
+    /* ... and once the mtime moves, the digest no longer matches: validated, refused */
+    CHECK(utimensat(AT_FDCWD, copy, NULL, 0) == 0);
+    CHECK(trust_load(&how, copy, CUZK_SRS_VALIDATE_DIGEST, err, sizeof err) == CUZK_ERR_ENC_NOT_ON_CURVE);
+    unlink(copy);
+    unlink(crec);
+    free(rb);
+    free(b);
+}
+
+/* An official file name with other content is refused in digest and full
+ * modes (the vk comes from the same file, so self-verification would pass);
+ * our own TEST params under that name (the .test marker) are not official. */
+static void test_official_digest(void)
+{
+    static const char name[] = "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
+                               "0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0.params";
+    const char *want = cuzk_srs_official_digest(name);
+    CHECK(want && strlen(want) == 32);
+    CHECK(cuzk_srs_official_digest("chain-60.params") == NULL);
+    char err[512], path[256], off[400], mark[420];
+    params_path(path, sizeof path, 60);
+    snprintf(off, sizeof off, "%s/cuzk-test/%s", cache_dir(), name);
+    size_t n = 0;
+    uint8_t *b = test_read_file(path, &n);
+    CHECK(b && write_bytes(off, b, n));
+    cuzk_srs_trust how;
+    CHECK(trust_load(&how, off, CUZK_SRS_VALIDATE_DIGEST, err, sizeof err) == CUZK_ERR_FORMAT);
+    CHECK(strstr(err, "not the official file") && strstr(err, want) && strstr(err, "parameters.json"));
+    CHECK(trust_load(&how, off, CUZK_SRS_VALIDATE_FULL, err, sizeof err) == CUZK_ERR_FORMAT);
+    CHECK(trust_load(&how, off, CUZK_SRS_VALIDATE_NONE, err, sizeof err) == CUZK_OK);
+    snprintf(mark, sizeof mark, "%s.test", off);
+    CHECK(write_bytes(mark, (const uint8_t *)"test\n", 5));
+    CHECK(trust_load(&how, off, CUZK_SRS_VALIDATE_DIGEST, err, sizeof err) == CUZK_OK);
+    CHECK(how == CUZK_SRS_TRUST_VALIDATED);
+    unlink(mark);
+    snprintf(mark, sizeof mark, "%s.cuzk-valid", off);
+    unlink(mark);
+    unlink(off);
+    free(b);
+}
+
+/* A parameter directory we cannot write: the record goes to the state dir. */
+static void test_record_state_dir(void)
+{
+    if (geteuid() == 0) {
+        test_skip("running as root: a read-only directory cannot be made");
+        return;
+    }
+    char dir[300], path[330], state[300], err[512];
+    snprintf(dir, sizeof dir, "%s/ro", cache_dir());
+    snprintf(path, sizeof path, "%s/chain.params", dir);
+    snprintf(state, sizeof state, "%s/state", cache_dir());
+    char src[256];
+    size_t n = 0;
+    uint8_t *b = test_read_file(params_path(src, sizeof src, 60), &n);
+    CHECK(b && mkdir(dir, 0755) == 0 && write_bytes(path, b, n) && chmod(dir, 0555) == 0);
+    cuzk_groth16_params *p = NULL;
+    cuzk_groth16_load_opts o = {.err = err, .err_len = sizeof err};
+    cuzk_srs_load_info info;
+    CHECK(cuzk_srs_params_load(&p, path, CUZK_SRS_VALIDATE_DIGEST, state, &o, &info) == CUZK_OK);
+    CHECK(info.how == CUZK_SRS_TRUST_VALIDATED && !info.note[0]);
+    cuzk_groth16_params_free(p);
+    CHECK(cuzk_srs_params_load(&p, path, CUZK_SRS_VALIDATE_DIGEST, state, &o, &info) == CUZK_OK);
+    CHECK(info.how == CUZK_SRS_TRUST_RECORD);
+    cuzk_groth16_params_free(p);
+    chmod(dir, 0755);
+    free(b);
+}
+
+static void test_validate_names(void)
+{
+    cuzk_srs_validate m;
+    CHECK(cuzk_srs_validate_parse(&m, "digest") == CUZK_OK && m == CUZK_SRS_VALIDATE_DIGEST);
+    CHECK(cuzk_srs_validate_parse(&m, "full") == CUZK_OK && m == CUZK_SRS_VALIDATE_FULL);
+    CHECK(cuzk_srs_validate_parse(&m, "none") == CUZK_OK && m == CUZK_SRS_VALIDATE_NONE);
+    CHECK(cuzk_srs_validate_parse(&m, "true") == CUZK_OK && m == CUZK_SRS_VALIDATE_FULL);
+    CHECK(cuzk_srs_validate_parse(&m, "false") == CUZK_OK && m == CUZK_SRS_VALIDATE_NONE);
+    CHECK(cuzk_srs_validate_parse(&m, "yes") == CUZK_ERR_ARG);
+    cuzk_engine_config c;
+    cuzk_engine_config_default(&c);
+    CHECK(c.srs_validate == CUZK_SRS_VALIDATE_DIGEST);
+}
+
+/* ---- files that change under the engine ----------------------------------------- */
+
+static int await_job(cuzk_engine *e, const char *id, char *msg, size_t cap)
+{
+    cuzk_engine_result r = {0};
+    int st = cuzk_engine_await(e, &r, id, 0) == CUZK_OK ? (int)r.status : -1;
+    snprintf(msg, cap, "%s", r.error);
+    cuzk_engine_result_clear(&r);
+    return st;
+}
+
+/* WARM (mapped) params truncated while a job holds them: the prove fails
+ * with the change instead of SIGBUS, the entry drops to COLD, and once the
+ * file is back the next job works. */
+static void test_truncated_while_warm(void)
+{
+    cuzk_engine_config c;
+    cfg_small(&c);
+    cuzk_engine *e = start(&c);
+    char err[512], path[256], id[CUZK_JOB_ID_MAX], msg[1024];
+    CHECK(cuzk_engine_srs_map(e, "chain-300", err, sizeof err) == CUZK_OK);
+    cuzk_engine_srs_info i = {0};
+    CHECK(srs_info(e, "chain-300", &i) && i.tier == CUZK_SRS_WARM);
+    size_t n = 0;
+    uint8_t *b = test_read_file(params_path(path, sizeof path, 300), &n);
+    CHECK(b && n > 4 * 4096);
+    CHECK(submit(e, id, "n=300 sleep_ms=300") == CUZK_OK);
+    for (int t = 0; t < 400 && !(srs_info(e, "chain-300", &i) && i.ref_count > 0); t++)
+        sleep_ms(5);
+    CHECK(i.ref_count > 0);
+    CHECK(truncate(path, 4096) == 0);
+    CHECK(await_job(e, id, msg, sizeof msg) == CUZK_JOB_FAILED);
+    CHECK(strstr(msg, "changed while in use") && strstr(msg, " -> 4096") && strstr(msg, "chain-300.params"));
+    CHECK(srs_info(e, "chain-300", &i) && i.tier == CUZK_SRS_COLD);
+    /* still truncated: the next job fails to load it, precisely */
+    CHECK(submit(e, id, "n=300") == CUZK_OK);
+    CHECK(await_job(e, id, msg, sizeof msg) == CUZK_JOB_FAILED && strstr(msg, "truncated"));
+    /* restored (same bytes): proves again, trusted by the record's digest */
+    CHECK(write_bytes(path, b, n));
+    CHECK(submit(e, id, "n=300") == CUZK_OK);
+    CHECK(await_job(e, id, msg, sizeof msg) == CUZK_JOB_COMPLETED);
+    free(b);
+    cuzk_engine_destroy(e);
+}
+
+/* HOT params replaced by rename: the next use sees the new file (inode),
+ * drops the old copy and loads the new one -- a bad one fails that job
+ * with both reasons, a good one serves again. */
+static void test_renamed_while_hot(void)
+{
+    cuzk_engine_config c;
+    cfg_small(&c);
+    cuzk_engine *e = start(&c);
+    char err[512], path[256], tmp[300], id[CUZK_JOB_ID_MAX], msg[1024];
+    CHECK(cuzk_engine_srs_preload(e, NULL, NULL, "chain-70", err, sizeof err) == CUZK_OK);
+    size_t n = 0;
+    uint8_t *b = test_read_file(params_path(path, sizeof path, 70), &n);
+    snprintf(tmp, sizeof tmp, "%s.new", path);
+    CHECK(b);
+    corrupt_last_point(b, n);
+    CHECK(write_bytes(tmp, b, n) && rename(tmp, path) == 0);
+    CHECK(submit(e, id, "n=70") == CUZK_OK);
+    CHECK(await_job(e, id, msg, sizeof msg) == CUZK_JOB_FAILED);
+    CHECK(strstr(msg, "changed while in use") && strstr(msg, "inode") &&
+          strstr(msg, "loading it again failed") && strstr(msg, "b_g2["));
+    corrupt_last_point(b, n);
+    CHECK(write_bytes(tmp, b, n) && rename(tmp, path) == 0);
+    CHECK(submit(e, id, "n=70") == CUZK_OK);
+    CHECK(await_job(e, id, msg, sizeof msg) == CUZK_JOB_COMPLETED);
+    cuzk_engine_srs_info i;
+    CHECK(srs_info(e, "chain-70", &i) && i.tier == CUZK_SRS_HOT);
+    free(b);
+    cuzk_engine_destroy(e);
+}
+
 static const test_case tests[] = {
     {"preload_evict", test_preload_evict},
     {"refcount", test_refcount},
     {"lru", test_lru},
     {"budget", test_budget},
+    {"validate_names", test_validate_names},
+    {"trust_modes", test_trust_modes},
+    {"official_digest", test_official_digest},
+    {"record_state_dir", test_record_state_dir},
+    {"truncated_while_warm", test_truncated_while_warm},
+    {"renamed_while_hot", test_renamed_while_hot},
 };
 TEST_MAIN(tests)

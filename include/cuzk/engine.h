@@ -51,6 +51,7 @@
 #include "cuzk/groth16.h"
 #include "cuzk/r1cs.h"
 #include "cuzk/status.h"
+#include "cuzk/srs_trust.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -137,8 +138,13 @@ typedef struct cuzk_engine_config {
     char param_cache[512];        /* srs.param_cache: directory of .params/.vk
                                      (default $FIL_PROOFS_PARAMETER_CACHE or
                                      /var/tmp/filecoin-proof-parameters) */
-    bool srs_validate;            /* srs.validate (ours): full point validation
-                                     at load, default true */
+    cuzk_srs_validate srs_validate; /* srs.validate (ours): "digest" (default:
+                                     official digest or a validation record,
+                                     else full), "full" or "none"; see
+                                     cuzk/srs_trust.h */
+    char srs_state_dir[512];      /* srs.state_dir (ours): validation records
+                                     when param_cache is not writable; "" =
+                                     $CUZK_STATE_DIR or ~/.local/state/cuzk */
     uint64_t memory_total_budget; /* memory.total_budget, bytes; 0 = physical
                                      RAM minus safety_margin */
     uint64_t memory_safety_margin;/* memory.safety_margin, bytes (default 2 GiB;

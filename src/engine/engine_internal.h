@@ -102,6 +102,8 @@ struct srs_entry {
     uint64_t file_size;
     uint32_t refs;
     uint64_t last_used; /* ms */
+    cuzk_srs_file_id fid; /* the loaded file (HOT/WARM): change detection */
+    bool stale;           /* file changed while in use: COLD at the last release */
     /* provider's optional creator (test params) */
     int (*create)(void *ctx, const char *circuit_id, const char *path, char *err, size_t err_len);
     void *create_ctx;
@@ -162,6 +164,7 @@ struct cuzk_engine {
     uint64_t req_reserved;      /* decoded request bytes held (request_budget) */
     int sync_init;              /* create: 1 = mu, 2..5 = + cv_work..cv_house */
     struct part **batch_table;  /* the prover's (max_batch_size), from create */
+    struct eng_pce_cache *pce;  /* pce_cache.c */
 };
 
 /* engine.c */
@@ -177,6 +180,16 @@ void eng_end_job_locked(cuzk_engine *e, job *j, cuzk_job_status st, const char *
 void eng_part_release_locked(cuzk_engine *e, part *p);
 void eng_reap_locked(cuzk_engine *e, uint64_t now);
 void eng_timeout_at(struct timespec *ts, uint64_t ms_from_now);
+/* pce_cache.c: pre-compiled constraint evaluators (cuzk/pce.h) */
+typedef struct eng_pce_cache eng_pce_cache;
+int eng_pce_init(cuzk_engine *e, char *err, size_t err_len);
+void eng_pce_free(cuzk_engine *e); /* stops and joins a background extraction */
+const struct cuzk_pce *eng_pce_get(cuzk_engine *e, const char *circuit_id); /* without mu; NULL = direct */
+void eng_pce_put(cuzk_engine *e, const struct cuzk_pce *p, bool failed);
+void eng_pce_proved_locked(cuzk_engine *e, const char *circuit_id); /* may start an extraction */
+/* Synthesize partition k into *out (PCE or direct); without mu. */
+int eng_pce_synthesize(cuzk_engine *e, job *j, size_t k, const cuzk_engine_task *task, cuzk_cs **out, char *err,
+                       size_t err_len);
 /* sched.c */
 void *eng_synth_main(void *arg);
 void *eng_prover_main(void *arg);
@@ -194,6 +207,9 @@ void eng_srs_free_all(cuzk_engine *e);
 /* Add a COLD entry for id if its params file exists in param_cache. */
 void eng_srs_discover(cuzk_engine *e, const char *circuit_id);
 /* The prover got CUZK_ERR_CHANGED from s's mapped file: err gets "params
+ * file X changed while in use: size A -> B, inode I -> J"; s goes COLD when
+ * its last user releases it.  Takes mu. */
+void eng_srs_fault(cuzk_engine *e, srs_entry *s, char *err, size_t err_len);
 /* Providers' public_inputs: copy the verifier's inputs, refusing more
  * than the verifying key takes. */
 static inline int eng_inputs_copy(cuzk_fr *out, size_t cap, size_t *n, const cuzk_fr *in, size_t have,

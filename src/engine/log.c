@@ -162,7 +162,7 @@ void cuzk_engine_config_default(cuzk_engine_config *c)
     const char *pc = getenv("FIL_PROOFS_PARAMETER_CACHE");
     snprintf(c->param_cache, sizeof c->param_cache, "%s",
              pc && *pc ? pc : "/var/tmp/filecoin-proof-parameters");
-    c->srs_validate = true;
+    c->srs_validate = CUZK_SRS_VALIDATE_DIGEST;
     c->memory_total_budget = 0;
     c->memory_safety_margin = 2ull << 30;
     c->eviction_min_idle_ms = 60000;

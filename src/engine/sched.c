@@ -364,6 +364,7 @@ static void run_prove(cuzk_engine *e, worker *w, batch *b, batch_run *r)
         cuzk_groth16_prove_opts o = {.par = cuzk_pool_par(e->pool), .err = r->err, .err_len = sizeof r->err,
                                      .checkpoint = batch_checkpoint, .checkpoint_ctx = b};
         r->st = cuzk_groth16_prove(r->proofs, ps[0]->srs->params, r->wit, n, &o);
+        if (r->st == CUZK_ERR_CHANGED) eng_srs_fault(e, ps[0]->srs, r->err, sizeof r->err);
         r->prove_ms = eng_now_ms() - r->t0;
     }
     if (r->st) return;

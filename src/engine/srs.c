@@ -13,7 +13,18 @@
  * evicting idle HOT entries, least recently used first, each idle for at
  * least eviction_min_idle), else WARM.  Loading happens with the engine
  * lock released; `loading` makes other users wait on cv_srs instead of
- * loading twice. */
+ * loading twice.
+ *
+ * Validation (cuzk/srs_trust.h): a file is point-validated once and then
+ * trusted by its record or, for official files, by parameters.json's
+ * digest; params this engine creates (test params) get their record when
+ * written.  Files on disk can change under a running daemon: every acquire
+ * compares the file with what was loaded (size, inode, mtime) -- an idle
+ * entry is dropped to COLD and loaded again, one in use is marked stale
+ * and the acquiring job fails with the change; a WARM file that shrinks
+ * during a prove fails that prove with CUZK_ERR_CHANGED (the map guard
+ * installed here turns the SIGBUS into a status) and eng_srs_fault words it
+ * the same way.  A stale entry goes COLD when its last user releases it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,8 +39,7 @@ static srs_entry *find_entry_locked(cuzk_engine *e, const char *id)
     return NULL;
 }
 
-int eng_srs_lookup_locked(cuzk_engine *e, srs_entry **out, const char *id, char *err,
-                          size_t err_len)
+int eng_srs_lookup_locked(cuzk_engine *e, srs_entry **out, const char *id, char *err, size_t err_len)
 {
     srs_entry *s = find_entry_locked(e, id);
     if (s) {
@@ -92,8 +102,7 @@ static uint64_t resident_bytes(const cuzk_groth16_params *p)
     for (int v = CUZK_G16_H; v <= CUZK_G16_B_G1; v++)
         g1 += cuzk_groth16_params_count(p, (cuzk_groth16_vec)v);
     g1 += cuzk_groth16_params_vk(p)->n_ic;
-    return g1 * sizeof(cuzk_g1_affine) +
-           cuzk_groth16_params_count(p, CUZK_G16_B_G2) * sizeof(cuzk_g2_affine);
+    return g1 * sizeof(cuzk_g1_affine) + cuzk_groth16_params_count(p, CUZK_G16_B_G2) * sizeof(cuzk_g2_affine);
 }
 
 static uint64_t demote_locked(cuzk_engine *e, srs_entry *s)
@@ -104,6 +113,7 @@ static uint64_t demote_locked(cuzk_engine *e, srs_entry *s)
     s->params = NULL;
     s->tier = CUZK_SRS_COLD;
     s->size = s->file_size;
+    s->stale = false;
     return freed;
 }
 
@@ -114,8 +124,7 @@ bool eng_srs_evict_idle_locked(cuzk_engine *e, uint64_t need)
         srs_entry *lru = NULL;
         for (srs_entry *s = e->srs; s; s = s->next)
             if (s->tier == CUZK_SRS_HOT && !s->refs && !s->loading &&
-                now - s->last_used >= e->cfg.eviction_min_idle_ms &&
-                (!lru || s->last_used < lru->last_used))
+                now - s->last_used >= e->cfg.eviction_min_idle_ms && (!lru || s->last_used < lru->last_used))
                 lru = s;
         if (!lru) return false;
         uint64_t freed = demote_locked(e, lru);
@@ -123,6 +132,37 @@ bool eng_srs_evict_idle_locked(cuzk_engine *e, uint64_t need)
                  (unsigned long long)(now - lru->last_used), (unsigned long long)(freed >> 20));
     }
     return true;
+}
+
+/* Our own test params: we made the points, so they are valid. */
+static void record_created(cuzk_engine *e, srs_entry *s)
+{
+    char rerr[CUZK_ENGINE_ERR_LEN];
+    if (cuzk_srs_record_write(s->path, e->cfg.srs_state_dir, rerr, sizeof rerr))
+        cuzk_log(CUZK_LOG_WARN, NULL, "srs %s: %s (it will be validated at load)", s->id, rerr);
+}
+
+/* Load s's file (mu not held): trusted by record/digest or validated. */
+static int load_file(cuzk_engine *e, srs_entry *s, bool hot, cuzk_groth16_params **params, char *err,
+                     size_t err_len)
+{
+    char lerr[CUZK_G16_ERR_LEN] = "";
+    if (!hot && cuzk_groth16_map_guard_install(lerr, sizeof lerr))
+        cuzk_log(CUZK_LOG_WARN, NULL, "srs %s: %s: a file truncated while mapped will stop the process",
+                 s->id, lerr);
+    cuzk_groth16_load_opts o = {.flags = hot ? 0u : (unsigned)CUZK_G16_LOAD_MMAP,
+                                .shape = s->has_shape ? &s->shape : NULL,
+                                .par = cuzk_pool_par(e->pool),
+                                .err = lerr,
+                                .err_len = sizeof lerr};
+    cuzk_srs_load_info info;
+    int st = cuzk_srs_params_load(params, s->path, e->cfg.srs_validate, e->cfg.srs_state_dir, &o, &info);
+    if (st) return cuzk_errf(err, err_len, st, "loading %s: %s", s->path, lerr[0] ? lerr : cuzk_strerror(st));
+    s->fid = info.id;
+    cuzk_log(CUZK_LOG_INFO, NULL, "srs %s: %s (digest %.2f s, load %.2f s)", s->id,
+             cuzk_srs_trust_name(info.how), info.digest_s, info.load_s);
+    if (info.note[0]) cuzk_log(CUZK_LOG_WARN, NULL, "srs %s: %s", s->id, info.note);
+    return CUZK_OK;
 }
 
 /* mode 0: HOT if it fits, else WARM; 1: HOT or CUZK_ENGINE_ERR_TOO_BIG;
@@ -145,6 +185,7 @@ static int load_locked(cuzk_engine *e, srs_entry *s, int mode, char *err, size_t
             st = CUZK_ERR_IO;
             snprintf(err, err_len, "parameter file %s still missing after creation", s->path);
         }
+        if (!st) record_created(e, s);
     }
     pthread_mutex_lock(&e->mu);
     bool hot = false;
@@ -153,13 +194,14 @@ static int load_locked(cuzk_engine *e, srs_entry *s, int mode, char *err, size_t
         s->file_size = (uint64_t)sb.st_size;
         est = s->file_size; /* 96/192-byte points on disk ~ resident affine points */
         if (mode != 2) {
-            hot = e->mem_reserved + e->srs_hot_bytes + est <= e->mem_limit ||
-                  eng_srs_evict_idle_locked(e, est);
+            hot =
+                e->mem_reserved + e->srs_hot_bytes + est <= e->mem_limit || eng_srs_evict_idle_locked(e, est);
             if (!hot && mode == 1) {
                 st = CUZK_ENGINE_ERR_TOO_BIG;
                 snprintf(err, err_len,
                          "%s needs ~%llu MiB resident but only %llu of %llu MiB are free after "
-                         "evicting idle entries", s->id, (unsigned long long)(est >> 20),
+                         "evicting idle entries",
+                         s->id, (unsigned long long)(est >> 20),
                          (unsigned long long)((e->mem_limit - e->mem_reserved - e->srs_hot_bytes) >> 20),
                          (unsigned long long)(e->mem_limit >> 20));
             }
@@ -169,16 +211,7 @@ static int load_locked(cuzk_engine *e, srs_entry *s, int mode, char *err, size_t
     cuzk_groth16_params *params = NULL;
     if (!st) {
         pthread_mutex_unlock(&e->mu);
-        char lerr[CUZK_G16_ERR_LEN] = "";
-        cuzk_groth16_load_opts o = {
-            .flags = (hot ? 0u : (unsigned)CUZK_G16_LOAD_MMAP) |
-                     (e->cfg.srs_validate ? 0u : (unsigned)CUZK_G16_LOAD_NO_VALIDATE),
-            .shape = s->has_shape ? &s->shape : NULL,
-            .par = cuzk_pool_par(e->pool),
-            .err = lerr,
-            .err_len = sizeof lerr};
-        st = cuzk_groth16_params_load(&params, s->path, &o);
-        if (st) snprintf(err, err_len, "loading %s: %s", s->path, lerr[0] ? lerr : cuzk_strerror(st));
+        st = load_file(e, s, hot, &params, err, err_len);
         pthread_mutex_lock(&e->mu);
         if (hot) e->srs_hot_bytes -= est;
     }
@@ -197,17 +230,54 @@ static int load_locked(cuzk_engine *e, srs_entry *s, int mode, char *err, size_t
     }
     s->last_used = eng_now_ms();
     cuzk_log(CUZK_LOG_INFO, NULL, "srs %s loaded %s: %llu MiB%s", s->id, hot ? "HOT" : "WARM (mmap)",
-             (unsigned long long)(s->size >> 20), cuzk_groth16_params_is_test(params)
-             ? " -- TEST PARAMETERS (anyone with the seed can forge proofs)" : "");
+             (unsigned long long)(s->size >> 20),
+             cuzk_groth16_params_is_test(params)
+                 ? " -- TEST PARAMETERS (anyone with the seed can forge proofs)"
+                 : "");
     return CUZK_OK;
 }
 
-int eng_srs_acquire(cuzk_engine *e, srs_entry **out, const char *id, uint64_t *load_ms,
-                    char *err, size_t err_len)
+/* A reload after a change failed: say both. */
+static int changed_reload_err(int st, const char *changed, char *err, size_t err_len)
+{
+    if (!changed[0]) return st;
+    char load[CUZK_ENGINE_ERR_LEN];
+    snprintf(load, sizeof load, "%s", err);
+    return cuzk_errf(err, err_len, st, "%s; loading it again failed: %s", changed, load);
+}
+
+/* A loaded entry whose file changed on disk: idle, it goes COLD (and
+ * *changed keeps why, for a reload that fails); in use, it turns stale and
+ * the caller fails with the change.  mu held. */
+static int check_file_locked(cuzk_engine *e, srs_entry *s, char *changed, size_t cap, char *err,
+                             size_t err_len)
+{
+    if (s->tier == CUZK_SRS_COLD) return CUZK_OK;
+    char why[CUZK_ENGINE_ERR_LEN];
+    if (cuzk_srs_file_id_check(&s->fid, s->path, why, sizeof why) == CUZK_OK) {
+        if (!s->stale) return CUZK_OK;
+        cuzk_errf(why, sizeof why, 0, "params file %s changed while in use (a mapped page could not be read)",
+                  s->path);
+    }
+    if (s->refs) {
+        if (!s->stale) cuzk_log(CUZK_LOG_WARN, NULL, "srs %s: %s", s->id, why);
+        s->stale = true;
+        return cuzk_errf(err, err_len, CUZK_ERR_CHANGED,
+                         "%s; it is loaded again when its current users are done", why);
+    }
+    cuzk_log(CUZK_LOG_WARN, NULL, "srs %s: %s; dropped to COLD, loading it again", s->id, why);
+    snprintf(changed, cap, "%s", why);
+    demote_locked(e, s);
+    return CUZK_OK;
+}
+
+int eng_srs_acquire(cuzk_engine *e, srs_entry **out, const char *id, uint64_t *load_ms, char *err,
+                    size_t err_len)
 {
     uint64_t t0 = eng_now_ms();
     bool waited = false;
     srs_entry *s;
+    char changed[CUZK_ENGINE_ERR_LEN] = "";
     int st = eng_srs_lookup_locked(e, &s, id, err, err_len);
     if (st) return st;
     for (;;) {
@@ -220,9 +290,10 @@ int eng_srs_acquire(cuzk_engine *e, srs_entry **out, const char *id, uint64_t *l
             pthread_cond_wait(&e->cv_srs, &e->mu);
             continue;
         }
+        if ((st = check_file_locked(e, s, changed, sizeof changed, err, err_len))) return st;
         if (s->tier != CUZK_SRS_COLD) break;
         waited = true;
-        if ((st = load_locked(e, s, 0, err, err_len))) return st;
+        if ((st = load_locked(e, s, 0, err, err_len))) return changed_reload_err(st, changed, err, err_len);
     }
     s->refs++;
     s->last_used = eng_now_ms();
@@ -235,7 +306,26 @@ void eng_srs_release_locked(cuzk_engine *e, srs_entry *s)
 {
     s->refs--;
     s->last_used = eng_now_ms();
+    if (s->stale && !s->refs && !s->loading) {
+        cuzk_log(CUZK_LOG_INFO, NULL, "srs %s: changed on disk; dropped to COLD (last user done)", s->id);
+        demote_locked(e, s);
+    }
     pthread_cond_broadcast(&e->cv_work);
+}
+
+void eng_srs_fault(cuzk_engine *e, srs_entry *s, char *err, size_t err_len)
+{
+    pthread_mutex_lock(&e->mu);
+    char why[CUZK_ENGINE_ERR_LEN];
+    if (cuzk_srs_file_id_check(&s->fid, s->path, why, sizeof why) == CUZK_OK)
+        cuzk_errf(why, sizeof why, 0,
+                  "params file %s changed while in use: a mapped page could not be read (it shrank, and "
+                  "is back at %llu bytes)",
+                  s->path, (unsigned long long)s->fid.size);
+    if (!s->stale) cuzk_log(CUZK_LOG_WARN, NULL, "srs %s: %s", s->id, why);
+    s->stale = true;
+    snprintf(err, err_len, "%s", why);
+    pthread_mutex_unlock(&e->mu);
 }
 
 void eng_srs_free_all(cuzk_engine *e)
@@ -253,11 +343,12 @@ void eng_srs_discover(cuzk_engine *e, const char *id)
     char err[CUZK_ENGINE_ERR_LEN];
     srs_entry *s;
     pthread_mutex_lock(&e->mu);
-    if (!eng_srs_lookup_locked(e, &s, id, err, sizeof err) && !s->file_size &&
-        s->tier == CUZK_SRS_COLD && !s->refs && !s->loading) {
+    if (!eng_srs_lookup_locked(e, &s, id, err, sizeof err) && !s->file_size && s->tier == CUZK_SRS_COLD &&
+        !s->refs && !s->loading) {
         /* not on disk: forget it again (it was just added, or never used) */
         srs_entry **pp = &e->srs;
-        while (*pp && *pp != s) pp = &(*pp)->next;
+        while (*pp && *pp != s)
+            pp = &(*pp)->next;
         if (*pp) *pp = s->next;
         free(s);
     }
@@ -266,12 +357,13 @@ void eng_srs_discover(cuzk_engine *e, const char *id)
 
 static int wait_idle_load_locked(cuzk_engine *e, srs_entry *s)
 {
-    while (s->loading) pthread_cond_wait(&e->cv_srs, &e->mu);
+    while (s->loading)
+        pthread_cond_wait(&e->cv_srs, &e->mu);
     return CUZK_OK;
 }
 
-int cuzk_engine_srs_preload(cuzk_engine *e, bool *already, uint64_t *load_ms,
-                            const char *circuit_id, char *err, size_t err_len)
+int cuzk_engine_srs_preload(cuzk_engine *e, bool *already, uint64_t *load_ms, const char *circuit_id,
+                            char *err, size_t err_len)
 {
     if (!e || !circuit_id) return CUZK_ERR_ARG;
     char tmp[CUZK_ENGINE_ERR_LEN];
@@ -281,19 +373,21 @@ int cuzk_engine_srs_preload(cuzk_engine *e, bool *already, uint64_t *load_ms,
     if (load_ms) *load_ms = 0;
     pthread_mutex_lock(&e->mu);
     srs_entry *s;
+    char changed[CUZK_ENGINE_ERR_LEN] = "";
     int st = eng_srs_lookup_locked(e, &s, circuit_id, err, err_len);
     if (!st) wait_idle_load_locked(e, s);
+    if (!st) st = check_file_locked(e, s, changed, sizeof changed, err, err_len);
     if (!st && s->tier == CUZK_SRS_HOT) {
         if (already) *already = true;
         s->last_used = eng_now_ms();
     } else if (!st) {
         if (s->tier == CUZK_SRS_WARM && s->refs) {
             st = CUZK_ENGINE_ERR_BUSY;
-            snprintf(err, err_len, "%s is WARM and in use by %u partition(s); retry when idle",
-                     s->id, s->refs);
+            snprintf(err, err_len, "%s is WARM and in use by %u partition(s); retry when idle", s->id,
+                     s->refs);
         } else {
             if (s->tier == CUZK_SRS_WARM) demote_locked(e, s);
-            st = load_locked(e, s, 1, err, err_len);
+            st = changed_reload_err(load_locked(e, s, 1, err, err_len), changed, err, err_len);
         }
     }
     pthread_mutex_unlock(&e->mu);
@@ -308,15 +402,18 @@ int cuzk_engine_srs_map(cuzk_engine *e, const char *circuit_id, char *err, size_
     if (!err) err = tmp, err_len = sizeof tmp;
     pthread_mutex_lock(&e->mu);
     srs_entry *s;
+    char changed[CUZK_ENGINE_ERR_LEN] = "";
     int st = eng_srs_lookup_locked(e, &s, circuit_id, err, err_len);
     if (!st) wait_idle_load_locked(e, s);
-    if (!st && s->tier == CUZK_SRS_COLD) st = load_locked(e, s, 2, err, err_len);
+    if (!st) st = check_file_locked(e, s, changed, sizeof changed, err, err_len);
+    if (!st && s->tier == CUZK_SRS_COLD)
+        st = changed_reload_err(load_locked(e, s, 2, err, err_len), changed, err, err_len);
     pthread_mutex_unlock(&e->mu);
     return st;
 }
 
-int cuzk_engine_srs_evict(cuzk_engine *e, bool *was_loaded, uint64_t *freed_bytes,
-                          const char *circuit_id, char *err, size_t err_len)
+int cuzk_engine_srs_evict(cuzk_engine *e, bool *was_loaded, uint64_t *freed_bytes, const char *circuit_id,
+                          char *err, size_t err_len)
 {
     if (!e || !circuit_id) return CUZK_ERR_ARG;
     char tmp[CUZK_ENGINE_ERR_LEN];
@@ -334,8 +431,7 @@ int cuzk_engine_srs_evict(cuzk_engine *e, bool *was_loaded, uint64_t *freed_byte
         if (was_loaded) *was_loaded = true;
         uint64_t f = demote_locked(e, s);
         if (freed_bytes) *freed_bytes = f;
-        cuzk_log(CUZK_LOG_INFO, NULL, "srs %s evicted on request: %llu bytes", s->id,
-                 (unsigned long long)f);
+        cuzk_log(CUZK_LOG_INFO, NULL, "srs %s evicted on request: %llu bytes", s->id, (unsigned long long)f);
         pthread_cond_broadcast(&e->cv_work);
     }
     pthread_mutex_unlock(&e->mu);

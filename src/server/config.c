@@ -12,7 +12,7 @@
  * T_LIST_U32: an array of unsigned integers into a uint32_t count followed
  * by its elements (cuzk_config_gpus). */
 /* T_MODE: a file mode in octal ("0660", 0660 or 0o660) into a uint32_t. */
-typedef enum { T_STR, T_BOOL, T_U32, T_U64, T_SIZE, T_DUR_MS, T_LEVEL, T_ANY, T_LIST_U32, T_MODE } cfg_type;
+typedef enum { T_STR, T_BOOL, T_U32, T_U64, T_SIZE, T_DUR_MS, T_LEVEL, T_ANY, T_LIST_U32, T_MODE, T_VALIDATE } cfg_type;
 
 /* What a key does here.  Every key of the Rust cuzk.toml is in the table:
  * the ones this engine has no use for are accepted with a warning that
@@ -63,8 +63,10 @@ static const cfg_key keys[] = {
     {"daemon.status_allow_remote", T_BOOL, 0, 1, D(status_allow_remote), 0,
      "allow status_listen on a non-loopback address (it has no authentication)", K_USED, false},
     {"srs.param_cache", T_STR, 1, 0, E(param_cache), 0, "directory of v28 .params/.vk files", K_USED, false},
-    {"srs.validate", T_BOOL, 0, 1, E(srs_validate), 0, "validate every parameter point at load", K_USED,
-     false},
+    {"srs.validate", T_VALIDATE, 0, 0, E(srs_validate), 0,
+     "digest (official digest or a validation record, else every point) | full | none", K_USED, false},
+    {"srs.state_dir", T_STR, 0, 0, E(srs_state_dir), 0,
+     "validation records when param_cache is read-only; \"\" = ~/.local/state/cuzk", K_USED, false},
     {"srs.preload", T_ANY, 0, 0, NONE, 0, "circuits load on first use (or PreloadSRS)", K_DEPRECATED, false},
     {"memory.total_budget", T_SIZE, 0, UINT64_MAX, E(memory_total_budget), 0,
      "bytes, \"64GiB\" or \"auto\" (= RAM - safety_margin)", K_USED, true},
@@ -272,6 +274,11 @@ static int apply(cuzk_daemon_config *c, const cfg_key *k, const char *v, bool qu
         if (quoted || (strcmp(v, "true") && strcmp(v, "false")))
             return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: expected true or false, got '%s'", k->name, v);
         *(bool *)p = !strcmp(v, "true");
+        return 0;
+    case T_VALIDATE: /* also the old boolean: true = full, false = none */
+        if (cuzk_srs_validate_parse((cuzk_srs_validate *)p, v))
+            return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: expected \"digest\", \"full\" or \"none\", got '%s'",
+                             k->name, v);
         return 0;
     case T_LEVEL: {
         cuzk_log_level lv;
@@ -667,6 +674,9 @@ static void format_value(char *out, size_t cap, const cuzk_daemon_config *c, con
     }
     case T_BOOL:
         snprintf(out, cap, "%s", *(const bool *)p ? "true" : "false");
+        return;
+    case T_VALIDATE:
+        snprintf(out, cap, "\"%s\"", cuzk_srs_validate_name(*(const cuzk_srs_validate *)p));
         return;
     case T_LEVEL: {
         cuzk_log_level lv = *(const cuzk_log_level *)p;

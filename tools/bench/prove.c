@@ -1,7 +1,8 @@
 /* `cuzk-bench prove --params F (--circuit chain --size N | --r1cs F --wtns F)
  *  --out PROOF --inputs-out INPUTS [--deterministic] [--threads T] [--mmap]
- *  [--no-subgroup] [--reps R]`
- * synthesizes the circuit, loads and validates the parameters, proves, and
+ *  [--no-subgroup] [--reps R] [--validate digest|full|none]`
+ * synthesizes the circuit, loads the parameters (validated once, then
+ * trusted by their validation record: cuzk/srs_trust.h), proves, and
  * prints one line per phase (seconds).  PROOF gets the 192-byte proof,
  * INPUTS the public inputs (32-byte little-endian Fr each, without ONE).
  * --reps R proves R times and prints each run's phases (the proof of the
@@ -15,6 +16,7 @@
 #include "bench.h"
 #include "cuzk/groth16.h"
 #include "cuzk/pool.h"
+#include "cuzk/srs_trust.h"
 #include "g16_cli.h"
 #include "porep_cmds.h"
 #include "post_cmds.h"
@@ -34,7 +36,7 @@ static int usage(void)
 {
     fprintf(stderr, "usage: cuzk-bench prove --params F (--circuit chain --size N | --r1cs F --wtns F) "
                     "--out PROOF --inputs-out INPUTS [--deterministic] [--threads T] [--mmap] "
-                    "[--no-subgroup] [--reps R] [--cpu-time]\n");
+                    "[--no-subgroup] [--reps R] [--cpu-time] [--validate digest|full|none]\n");
     return 2;
 }
 
@@ -57,6 +59,7 @@ int cmd_prove(int argc, char **argv)
     const char *params = NULL, *out = NULL, *inputs_out = NULL;
     size_t threads = 2, reps = 1;
     bool det = false, mmap_ = false, nosub = false;
+    cuzk_srs_validate vmode = CUZK_SRS_VALIDATE_DIGEST;
     for (int i = 1; i < argc; i++) {
         int r = g16_cli_circuit_opt(&ca, argc, argv, &i);
         if (r < 0) return 2;
@@ -78,7 +81,9 @@ int cmd_prove(int argc, char **argv)
             out = argv[++i];
         else if (!strcmp(o, "--inputs-out"))
             inputs_out = argv[++i];
-        else if (!strcmp(o, "--threads")) {
+        else if (!strcmp(o, "--validate")) {
+            if (cuzk_srs_validate_parse(&vmode, argv[++i])) return usage();
+        } else if (!strcmp(o, "--threads")) {
             if (g16_cli_parse_size(&threads, argv[++i]) || !threads || threads > 1024) return usage();
         } else if (!strcmp(o, "--reps")) {
             if (g16_cli_parse_size(&reps, argv[++i]) || !reps) return usage();
@@ -110,12 +115,16 @@ int cmd_prove(int argc, char **argv)
                                  .par = par,
                                  .err = err,
                                  .err_len = sizeof err};
+    if (mmap_ && cuzk_groth16_map_guard_install(err, sizeof err))
+        fprintf(stderr, "cuzk-bench prove: warning: %s\n", err);
     t = now_s();
-    if (cuzk_groth16_params_load(&p, params, &lo)) {
+    cuzk_srs_load_info li;
+    if (cuzk_srs_params_load(&p, params, vmode, NULL, &lo, &li)) {
         fprintf(stderr, "cuzk-bench prove: %s\n", err);
         goto done;
     }
     double t_load = now_s() - t;
+    if (li.note[0]) fprintf(stderr, "cuzk-bench prove: warning: %s\n", li.note);
     if (cuzk_groth16_params_is_test(p))
         fprintf(stderr,
                 "warning: %s are TEST parameters (%s.test exists): proofs are worthless "
@@ -130,7 +139,8 @@ int cmd_prove(int argc, char **argv)
            cnt.constraints, cnt.inputs, cnt.aux, cnt.a_aux_density, cnt.b_input_density, cnt.b_aux_density);
     printf("threads     %zu, params %s%s, %s seconds\n", threads, mmap_ ? "mapped" : "resident",
            nosub ? " (no subgroup check)" : "", use_cpu ? "CPU" : "wall");
-    printf("synthesis   %.3f s\nload        %.3f s (read + validate)\n", t_synth, t_load);
+    printf("synthesis   %.3f s\nload        %.3f s (%s; digest %.3f s)\n", t_synth, t_load,
+           cuzk_srs_trust_name(li.how), li.digest_s);
     /* one run: hand the evaluations to the prover to transform in place
      * (saves 3 x 32 bytes per constraint); repeated runs need them intact */
     if (reps == 1) {

@@ -16,6 +16,7 @@
 #include "cuzk/filecoin.h"
 #include "cuzk/groth16.h"
 #include "cuzk/pool.h"
+#include "cuzk/srs_trust.h"
 #include "cuzk/status.h"
 #include "g16_cli.h"
 #include "porep_cmds.h"
@@ -154,6 +155,23 @@ void g16_cli_circuit_free(g16_circuit_args *a)
     a->cc = NULL;
 }
 
+/* We made these points, so they are valid: a validation record lets every
+ * later load skip point validation (cuzk/srs_trust.h).  A failed write is
+ * removed, so that a full disk leaves no truncated file behind. */
+static int finish_written(const char *path, int write_failed, const char *note, bool params)
+{
+    char err[CUZK_G16_ERR_LEN];
+    if (write_failed || cuzk_groth16_mark_test(path, note)) {
+        fprintf(stderr, "cuzk-bench setup: cannot write %s: %s\n", path,
+                errno ? strerror(errno) : "write failed");
+        remove(path);
+        return 1;
+    }
+    if (params && cuzk_srs_record_write(path, NULL, err, sizeof err))
+        fprintf(stderr, "cuzk-bench setup: warning: %s (it will be validated when loaded)\n", err);
+    return 0;
+}
+
 int g16_cli_setup_filecoin(const char *out_dir, const char *seed, unsigned threads, cuzk_circuit_fn fn,
                            void *ctx, const char *param_id, const char *name)
 {
@@ -188,10 +206,8 @@ int g16_cli_setup_filecoin(const char *out_dir, const char *seed, unsigned threa
         int w = !f  ? CUZK_ERR_IO
                 : k ? cuzk_groth16_vk_write(f, cuzk_groth16_params_vk(p))
                     : cuzk_groth16_params_write(f, p);
-        if ((f && fclose(f)) || w || cuzk_groth16_mark_test(path, note)) {
-            fprintf(stderr, "cuzk-bench setup: cannot write %s\n", path);
-            goto done;
-        }
+        errno = 0;
+        if (finish_written(path, (f && fclose(f)) || w, note, !k)) goto done;
         printf("%s\n", path);
     }
     fprintf(stderr,
@@ -311,12 +327,11 @@ int g16_cli_prove_partitions(const g16_cli_prove_job *job)
     char err[CUZK_G16_ERR_LEN] = "";
     int rc = 1;
     if (!proofs || cuzk_pool_create(&pool, job->threads)) goto done;
-    cuzk_groth16_load_opts lo = {.flags = job->no_validate ? CUZK_G16_LOAD_NO_VALIDATE : 0u,
-                                 .par = cuzk_pool_par(pool),
-                                 .err = err,
-                                 .err_len = sizeof err};
+    cuzk_groth16_load_opts lo = {.par = cuzk_pool_par(pool), .err = err, .err_len = sizeof err};
     double t0 = now_s();
-    if (cuzk_groth16_params_load(&p, job->params, &lo)) {
+    cuzk_srs_load_info li;
+    if (cuzk_srs_params_load(&p, job->params, job->no_validate ? CUZK_SRS_VALIDATE_NONE : CUZK_SRS_VALIDATE_DIGEST,
+                             NULL, &lo, &li)) {
         fprintf(stderr, "cuzk-bench prove: %s: %s\n", job->params, err);
         goto done;
     }
@@ -442,7 +457,8 @@ int cmd_setup(int argc, char **argv)
     snprintf(note, sizeof note, "seed=%s", seed);
     for (int k = 0; k < 2; k++) {
         snprintf(path, sizeof path, "%s/%s.%s", out, name, k ? "vk" : "params");
-        if (write_file(path, p, k) || cuzk_groth16_mark_test(path, note)) goto done;
+        errno = 0;
+        if (finish_written(path, write_file(path, p, k), note, !k)) goto done;
         printf("%s\n", path);
     }
     fprintf(stderr,

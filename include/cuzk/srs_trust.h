@@ -1,0 +1,106 @@
+/* Validate parameter files once, remember it, and trust official files by
+ * their digest.
+ *
+ * Checking every point of a params file (on the curve, in the subgroup)
+ * costs ~44 us per G1 point: 27 s for the 45 MiB 2 KiB WinningPoSt params,
+ * core-hours for 32 GiB ones.  A file needs it only once:
+ *
+ *  - Official Filecoin files (the names in parameters.json, compiled in) are
+ *    trusted when their BLAKE2b-512 digest matches parameters.json -- the
+ *    check Filecoin's own fetcher does.  An official name whose digest does
+ *    not match is refused (a wrong but well-formed file would otherwise
+ *    yield proofs that pass self-verification: the vk comes from the same
+ *    file).  A file carrying our `<file>.test` marker is our own TEST
+ *    params, not the official one, whatever its name.
+ *  - Any other file is point-validated once; a validation record
+ *    (`<file>.cuzk-valid`: size, mtime, inode and the BLAKE2b digest) is
+ *    then written next to it (temp file + rename), or into a state
+ *    directory when the parameter directory is not writable.  A record
+ *    whose size/mtime/inode match skips the validation; one whose metadata
+ *    differ but whose digest (recomputed at disk speed) matches does too.
+ *  - Files we generate ourselves (test params) are written together with
+ *    their record: the writer made the points.
+ *
+ * Modes (`srs.validate`): "digest" (default) as above; "full" validates
+ * every point at every load (and still refuses a wrong official digest);
+ * "none" trusts every file.  The old booleans read as true = full, false =
+ * none.
+ *
+ * State directory: the caller's, else $CUZK_STATE_DIR, else
+ * $XDG_STATE_HOME/cuzk, else $HOME/.local/state/cuzk; records there are
+ * named `<basename>.<hash of the directory>.cuzk-valid`.
+ *
+ * Thread-safety: every function may run concurrently on different files;
+ * two writers of one record race benignly (each renames a whole file). */
+#ifndef CUZK_SRS_TRUST_H
+#define CUZK_SRS_TRUST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/groth16.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    CUZK_SRS_VALIDATE_NONE = 0,   /* trust every file: no checks (bool false) */
+    CUZK_SRS_VALIDATE_FULL = 1,   /* validate every point at every load (bool true) */
+    CUZK_SRS_VALIDATE_DIGEST = 2, /* official digest or a valid record, else full */
+} cuzk_srs_validate;
+
+/* "full" | "digest" | "none", also "true" (full) and "false" (none). */
+int cuzk_srs_validate_parse(cuzk_srs_validate *out, const char *s);
+const char *cuzk_srs_validate_name(cuzk_srs_validate m);
+
+/* Why a file was trusted. */
+typedef enum {
+    CUZK_SRS_TRUST_UNCHECKED = 0, /* mode none */
+    CUZK_SRS_TRUST_OFFICIAL,      /* digest matches parameters.json */
+    CUZK_SRS_TRUST_RECORD,        /* record matches size/mtime/inode */
+    CUZK_SRS_TRUST_RECORD_DIGEST, /* record's digest matches (file copied/touched) */
+    CUZK_SRS_TRUST_VALIDATED,     /* every point validated now */
+} cuzk_srs_trust;
+const char *cuzk_srs_trust_name(cuzk_srs_trust t);
+
+/* A file's identity: what "changed under us" compares. */
+typedef struct cuzk_srs_file_id {
+    uint64_t size, ino, dev;
+    int64_t mtime_ns;
+} cuzk_srs_file_id;
+
+int cuzk_srs_file_id_get(cuzk_srs_file_id *out, const char *path, char *err, size_t err_len);
+/* CUZK_ERR_CHANGED with "params file P changed while in use: size A -> B,
+ * inode I -> J" (or "... was removed") when path no longer is `was`. */
+int cuzk_srs_file_id_check(const cuzk_srs_file_id *was, const char *path, char *err, size_t err_len);
+
+typedef struct cuzk_srs_load_info {
+    cuzk_srs_trust how;
+    cuzk_srs_file_id id; /* the file that was loaded */
+    double digest_s;     /* seconds spent hashing (0 if not hashed) */
+    double load_s;       /* seconds in cuzk_groth16_params_load */
+    char note[320];      /* non-fatal: a record that could not be written */
+} cuzk_srs_load_info;
+
+/* Load params at path (opts as for cuzk_groth16_params_load; its NO_VALIDATE
+ * flag is decided here) under mode, with records in/next to state_dir (NULL
+ * = the default).  Writes the record after a successful validation.
+ * CUZK_ERR_FORMAT for an official name with a wrong digest, CUZK_ERR_CHANGED
+ * if the file changed during the load.  info may be NULL. */
+int cuzk_srs_params_load(cuzk_groth16_params **out, const char *path, cuzk_srs_validate mode,
+                         const char *state_dir, const cuzk_groth16_load_opts *opts, cuzk_srs_load_info *info);
+
+/* Record path as it is written for a file we made ourselves (we made the
+ * points, so they are valid): hashes the file and writes its record. */
+int cuzk_srs_record_write(const char *path, const char *state_dir, char *err, size_t err_len);
+
+/* parameters.json digest of an official file name (base name), or NULL. */
+const char *cuzk_srs_official_digest(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
