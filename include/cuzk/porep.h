@@ -208,6 +208,10 @@ const cuzk_fr *cuzk_porep_job_inputs(const cuzk_porep_job *j, uint32_t k, size_t
  * computed public inputs. */
 int cuzk_porep_job_synthesize(cuzk_cs **out, const cuzk_porep_job *j, uint32_t k, cuzk_cs_mode mode,
                               unsigned flags, char *err, size_t err_len);
+/* The same with the challenges spread over par (NULL: sequential); the
+ * result is bit-identical (cuzk_cs_synthesize_items). */
+int cuzk_porep_job_synthesize_par(cuzk_cs **out, const cuzk_porep_job *j, uint32_t k, cuzk_cs_mode mode,
+                                  unsigned flags, cuzk_par *par, char *err, size_t err_len);
 /* Synthesize + prove every partition: proofs holds partitions x 192. */
 int cuzk_porep_job_prove(uint8_t *proofs, const cuzk_porep_job *j, const cuzk_groth16_params *params,
                          const cuzk_groth16_prove_opts *opts, char *err, size_t err_len);

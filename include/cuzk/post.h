@@ -52,12 +52,19 @@ typedef struct {
 } cuzk_post_circuit_sector;
 
 /* Context of cuzk_post_circuit.  sectors == NULL is the blank circuit
- * (SHAPE mode only: setup, counts). */
+ * (SHAPE mode only: setup, counts).  gate (optional) is called before each
+ * sector, possibly on several threads at once (parallel synthesis); a
+ * non-zero return stops synthesis with that status (the engine's
+ * cancellation).  The sectors are the circuit's items
+ * (cuzk_cs_synthesize_items): a cs with a cuzk_par synthesizes them in
+ * parallel. */
 typedef struct {
     const cuzk_fil_post_info *info;
     cuzk_por_shape shape;
     size_t n_sectors, n_challenges; /* circuit_sector_count, circuit_challenge_count */
     const cuzk_post_circuit_sector *sectors;
+    int (*gate)(void *gate_ctx, size_t sector);
+    void *gate_ctx;
 } cuzk_post_circuit_ctx;
 
 /* Blank context for a registered PoSt proof (CUZK_ERR_ARG if unknown). */
@@ -127,6 +134,10 @@ const cuzk_fr *cuzk_post_job_inputs(const cuzk_post_job *j, size_t *n);
  * that its inputs equal the computed public inputs. */
 int cuzk_post_job_synthesize(cuzk_cs **out, const cuzk_post_job *j, cuzk_cs_mode mode, unsigned flags,
                              char *err, size_t err_len);
+/* The same with the sectors spread over par (NULL: sequential); the result
+ * is bit-identical (cuzk_cs_synthesize_items). */
+int cuzk_post_job_synthesize_par(cuzk_cs **out, const cuzk_post_job *j, cuzk_cs_mode mode, unsigned flags,
+                                 cuzk_par *par, char *err, size_t err_len);
 /* Synthesize + prove (one 192-byte proof). */
 int cuzk_post_job_prove(uint8_t proof[CUZK_G16_PROOF_BYTES], const cuzk_post_job *j,
                         const cuzk_groth16_params *params, const cuzk_groth16_prove_opts *opts, char *err,

@@ -51,7 +51,8 @@
  * value, allocation failure) records a status and a message
  * (cuzk_cs_error) and every later call returns that status, so a circuit
  * may check only at the end.  All counts are size_t.  Not thread safe: one
- * cs per thread. */
+ * cs per thread -- except that cuzk_cs_synthesize_items spreads a circuit's
+ * repeated items over the threads of a caller's cuzk_par (see there). */
 #ifndef CUZK_R1CS_H
 #define CUZK_R1CS_H
 
@@ -60,6 +61,7 @@
 #include <stdint.h>
 
 #include "cuzk/ff.h"
+#include "cuzk/par.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -140,6 +142,46 @@ void cuzk_cs_pop_namespace(cuzk_cs *cs);
 int cuzk_cs_finish(cuzk_cs *cs);
 /* fn(cs, ctx), then cuzk_cs_finish.  Returns the first error. */
 int cuzk_cs_synthesize(cuzk_cs *cs, cuzk_circuit_fn fn, void *ctx);
+
+/* ---- repeated items, synthesized in parallel ---------------------------- */
+/* Filecoin circuits are a header followed by n items of one shape (PoRep
+ * and SnapDeals challenges, PoSt sectors).  A circuit synthesizes its items
+ * with cuzk_cs_synthesize_items.  Without cuzk_cs_set_par that is exactly
+ *   scratch = scratch_new(ctx); item(cs, ctx, scratch, i) for i = 0..n-1
+ *   (stopping at the first error); scratch_free(scratch).
+ * With a cuzk_par, the items are cut into chunks synthesized concurrently
+ * into the cs; the result is bit-identical to the sequential one: variable
+ * numbering, rows, assignments, evaluations, density, nonzeros, CSR, the
+ * first unsatisfied row (CHECK), and the error (the sticky error of the
+ * first failing item in item order, with its message).  What a circuit
+ * must guarantee (checked where it can be: an error, never a wrong R1CS):
+ *  - every item allocates the same numbers of inputs and aux and enforces
+ *    the same number of constraints (the counts of item 0 -- run once
+ *    more, in a count-only system, to learn them -- decide each chunk's
+ *    numbering);
+ *  - item i refers only to its own variables and to those allocated before
+ *    the call (the header), never to another item's;
+ *  - item and scratch_new are thread safe: ctx is shared and read-only,
+ *    each thread has its own scratch, and whatever they call (a witness
+ *    provider) may run on several threads at once.
+ * The row observer is not available in parallel synthesis (set_par and
+ * set_row_observer refuse each other): PCE recording runs sequentially. */
+typedef struct {
+    size_t n;
+    int (*item)(cuzk_cs *cs, void *ctx, void *scratch, size_t i);
+    void *(*scratch_new)(void *ctx);     /* NULL: scratch is NULL; NULL return = no memory */
+    void (*scratch_free)(void *scratch); /* may be NULL */
+    void *ctx;
+    const char *what; /* names an item in messages ("porep challenge") */
+} cuzk_cs_items;
+
+/* Let cuzk_cs_synthesize_items use par (NULL: sequential, the default).
+ * chunks: how many chunks to cut the items into (0: 4 per thread of par;
+ * clipped to n); a par of one thread with chunks >= 2 still takes the
+ * chunked path, in order (tests).  CUZK_ERR_ARG with a row observer. */
+int cuzk_cs_set_par(cuzk_cs *cs, cuzk_par *par, size_t chunks);
+/* Synthesize items as described above; returns the sticky status. */
+int cuzk_cs_synthesize_items(cuzk_cs *cs, const cuzk_cs_items *items);
 
 /* Sticky status and its message ("" when CUZK_OK). */
 int cuzk_cs_status(const cuzk_cs *cs);

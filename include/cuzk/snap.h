@@ -125,6 +125,10 @@ const cuzk_fr *cuzk_snap_job_inputs(const cuzk_snap_job *j, uint32_t k, size_t *
  * computed ones. */
 int cuzk_snap_job_synthesize(cuzk_cs **out, const cuzk_snap_job *j, uint32_t k, cuzk_cs_mode mode,
                              unsigned flags, char *err, size_t err_len);
+/* The same with the challenges spread over par (NULL: sequential); the
+ * result is bit-identical (cuzk_cs_synthesize_items). */
+int cuzk_snap_job_synthesize_par(cuzk_cs **out, const cuzk_snap_job *j, uint32_t k, cuzk_cs_mode mode,
+                                 unsigned flags, cuzk_par *par, char *err, size_t err_len);
 
 #ifdef __cplusplus
 }

@@ -1,9 +1,12 @@
 /* StackedDRG PoRep circuit (rust-fil-proofs storage-proofs-porep
  * stacked/circuit/proof.rs and params.rs); see cuzk/porep.h.
  *
- * Synthesis keeps one heap scratch per call (the challenge witness, the
- * allocated columns and the 9,984-bit label preimage: ~300 KB), so the
- * per-challenge work allocates nothing. */
+ * The challenges are the circuit's repeated items (cuzk_cs_synthesize_items:
+ * in parallel when the cs has a cuzk_par); each synthesizing thread keeps
+ * one heap scratch (the challenge witness, the allocated columns and the
+ * 9,984-bit label preimage: ~300 KB), so the per-challenge work allocates
+ * nothing.  The header's values (commitments, replica_id bits) are shared
+ * read-only by every challenge. */
 #include "cuzk/porep.h"
 
 #include <stdlib.h>
@@ -206,6 +209,30 @@ static int header(cuzk_cs *cs, const cuzk_porep_circuit_ctx *c, cuzk_num nums[5]
     return cuzk_num_enforce_equal(cs, &nums[CR], &h);
 }
 
+/* What every challenge reads from the header. */
+typedef struct {
+    const cuzk_porep_circuit_ctx *c;
+    cuzk_num nums[5]; /* replica_id, comm_d, comm_r, comm_r_last, comm_c */
+    cuzk_bool replica[256];
+} porep_header;
+
+static void *porep_scratch_new(void *ctx)
+{
+    (void)ctx;
+    return calloc(1, sizeof(porep_scratch));
+}
+
+static int porep_item(cuzk_cs *cs, void *ctx, void *scratch, size_t i)
+{
+    const porep_header *h = ctx;
+    const cuzk_porep_circuit_ctx *c = h->c;
+    porep_scratch *p = scratch;
+    int rc;
+    if (cuzk_cs_needs_values(cs) && (rc = c->witness(c->wctx, i, &p->w, p->err, sizeof p->err)))
+        return cuzk_cs_set_error(cs, rc, "porep challenge %zu: %s", i, p->err);
+    return challenge(cs, c, p, &h->nums[1], &h->nums[4], &h->nums[3], h->replica);
+}
+
 int cuzk_porep_circuit(cuzk_cs *cs, void *ctx)
 {
     const cuzk_porep_circuit_ctx *c = ctx;
@@ -218,20 +245,11 @@ int cuzk_porep_circuit(cuzk_cs *cs, void *ctx)
                                  "porep: no or unsupported circuit shape (use cuzk_porep_shape_*)");
     if (vals && !c->witness)
         return cuzk_cs_set_error(cs, CUZK_ERR_ARG, "porep: blank circuit needs SHAPE mode");
-    porep_scratch *p = calloc(1, sizeof *p);
-    if (!p) return cuzk_cs_set_error(cs, CUZK_ERR_NOMEM, "porep: no memory for the synthesis scratch");
-    cuzk_num nums[5];
-    cuzk_bool replica[256];
-    int rc = header(cs, c, nums, replica);
-    for (uint32_t i = 0; i < c->shape.challenges && !rc; i++) {
-        if (vals && (rc = c->witness(c->wctx, i, &p->w, p->err, sizeof p->err))) {
-            rc = cuzk_cs_set_error(cs, rc, "porep challenge %u: %s", i, p->err);
-            break;
-        }
-        rc = challenge(cs, c, p, &nums[1], &nums[4], &nums[3], replica);
-    }
-    free(p);
-    return rc;
+    porep_header h = {.c = c};
+    int rc = header(cs, c, h.nums, h.replica);
+    if (rc) return rc;
+    cuzk_cs_items it = {c->shape.challenges, porep_item, porep_scratch_new, free, &h, "porep challenge"};
+    return cuzk_cs_synthesize_items(cs, &it);
 }
 
 /* ---- random witness ----------------------------------------------------------- */

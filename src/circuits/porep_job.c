@@ -203,6 +203,12 @@ int cuzk_porep_job_circuit(cuzk_porep_circuit_ctx *out, const cuzk_porep_job *j,
 int cuzk_porep_job_synthesize(cuzk_cs **out, const cuzk_porep_job *j, uint32_t k, cuzk_cs_mode mode,
                               unsigned flags, char *err, size_t err_len)
 {
+    return cuzk_porep_job_synthesize_par(out, j, k, mode, flags, NULL, err, err_len);
+}
+
+int cuzk_porep_job_synthesize_par(cuzk_cs **out, const cuzk_porep_job *j, uint32_t k, cuzk_cs_mode mode,
+                                  unsigned flags, cuzk_par *par, char *err, size_t err_len)
+{
     *out = NULL;
     cuzk_porep_circuit_ctx ctx;
     int st = cuzk_porep_job_circuit(&ctx, j, k);
@@ -214,7 +220,8 @@ int cuzk_porep_job_synthesize(cuzk_cs **out, const cuzk_porep_job *j, uint32_t k
     }
     size_t nc = cuzk_porep_num_constraints(&j->shape);
     cuzk_cs_reserve(cs, nc + j->n_inputs + 1, j->n_inputs + 1, nc);
-    st = cuzk_cs_synthesize(cs, cuzk_porep_circuit, &ctx);
+    st = cuzk_cs_set_par(cs, par, 0);
+    if (!st) st = cuzk_cs_synthesize(cs, cuzk_porep_circuit, &ctx);
     free(ctx.wctx);
     if (st) {
         cuzk_errf(err, err_len, st, "porep partition %u: synthesis failed: %s", k, cuzk_cs_error(cs));

@@ -1,6 +1,8 @@
 /* FallbackPoSt circuit and public inputs (rust-fil-proofs
  * storage-proofs-post fallback/circuit.rs and compound.rs); see
- * cuzk/post.h. */
+ * cuzk/post.h.  The sectors are the circuit's repeated items
+ * (cuzk_cs_synthesize_items: in parallel when the cs has a cuzk_par); they
+ * share nothing, not even a header. */
 #include "cuzk/post.h"
 
 #include <stdio.h>
@@ -119,6 +121,17 @@ static int post_sector(cuzk_cs *cs, const cuzk_post_circuit_ctx *c, size_t si)
     return CUZK_OK;
 }
 
+static int post_item(cuzk_cs *cs, void *ctx, void *scratch, size_t si)
+{
+    const cuzk_post_circuit_ctx *c = ctx;
+    (void)scratch;
+    if (c->gate) {
+        int rc = c->gate(c->gate_ctx, si);
+        if (rc) return cuzk_cs_set_error(cs, rc, "post sector %zu: stopped (%s)", si, cuzk_strerror(rc));
+    }
+    return post_sector(cs, c, si);
+}
+
 int cuzk_post_circuit(cuzk_cs *cs, void *ctx)
 {
     const cuzk_post_circuit_ctx *c = ctx;
@@ -126,11 +139,8 @@ int cuzk_post_circuit(cuzk_cs *cs, void *ctx)
         return cuzk_cs_set_error(cs, CUZK_ERR_ARG, "post circuit: context not initialized");
     if (!c->sectors && cuzk_cs_needs_values(cs))
         return cuzk_cs_set_error(cs, CUZK_ERR_ARG, "post circuit: blank circuit needs SHAPE mode");
-    for (size_t si = 0; si < c->n_sectors; si++) {
-        int rc = post_sector(cs, c, si);
-        if (rc) return rc;
-    }
-    return cuzk_cs_status(cs);
+    cuzk_cs_items it = {c->n_sectors, post_item, NULL, NULL, (void *)c, "post sector"};
+    return cuzk_cs_synthesize_items(cs, &it);
 }
 
 /* ---- public inputs -------------------------------------------------------------- */

@@ -219,13 +219,20 @@ int cuzk_post_job_new_par(cuzk_post_job **out, uint64_t registered_proof, const 
 int cuzk_post_job_synthesize(cuzk_cs **out, const cuzk_post_job *j, cuzk_cs_mode mode, unsigned flags,
                              char *err, size_t err_len)
 {
+    return cuzk_post_job_synthesize_par(out, j, mode, flags, NULL, err, err_len);
+}
+
+int cuzk_post_job_synthesize_par(cuzk_cs **out, const cuzk_post_job *j, cuzk_cs_mode mode, unsigned flags,
+                                 cuzk_par *par, char *err, size_t err_len)
+{
     *out = NULL;
     cuzk_cs *cs;
     int st = cuzk_cs_new(&cs, mode, flags);
     if (st) return cuzk_errf(err, err_len, st, "post: cannot create the constraint system");
     size_t nc = cuzk_post_num_constraints(j->info);
     cuzk_cs_reserve(cs, nc + j->n_inputs + 1, j->n_inputs + 1, nc);
-    st = cuzk_cs_synthesize(cs, cuzk_post_circuit, (void *)&j->ctx);
+    st = cuzk_cs_set_par(cs, par, 0);
+    if (!st) st = cuzk_cs_synthesize(cs, cuzk_post_circuit, (void *)&j->ctx);
     if (st) {
         cuzk_errf(err, err_len, st, "post: synthesis failed: %s", cuzk_cs_error(cs));
         cuzk_cs_free(cs);

@@ -1,6 +1,9 @@
 /* SnapDeals circuit (storage-proofs-update circuit.rs and gadgets.rs); see
- * cuzk/snap.h.  Synthesis keeps one heap scratch per call (the challenge
- * witness, the apex tree, the generated challenge bits). */
+ * cuzk/snap.h.  The header (apex tree, generated challenge bits) lives in
+ * one heap block per call that every challenge reads; the challenges are
+ * the circuit's repeated items (cuzk_cs_synthesize_items: in parallel when
+ * the cs has a cuzk_par), each thread with its own scratch (the challenge
+ * witness and a path buffer). */
 #include "cuzk/snap.h"
 
 #include <stdlib.h>
@@ -42,10 +45,10 @@ size_t cuzk_snap_num_constraints(const cuzk_snap_shape *s)
     return header + gen + s->challenges * per;
 }
 
+/* Per synthesizing thread. */
 typedef struct {
     cuzk_snap_challenge_witness w;
-    cuzk_num apex_tree[2 * CUZK_SNAP_MAX_APEX];
-    cuzk_bool gen_bits[86][64]; /* generated challenge bits, LSB first */
+    cuzk_num path[CUZK_SNAP_MAX_SIBS];
     char err[256];
 } snap_scratch;
 
@@ -88,6 +91,16 @@ static int num_to_bits(cuzk_cs *cs, cuzk_bool out[255], const cuzk_num *n)
  * comm_d_new, comm_r_new, phi, comm_c, root_r_old, root_r_new, partition. */
 enum { N_KH, N_CRO, N_CDN, N_CRN, N_PHI, N_CC, N_RRO, N_RRN, N_PART, N_COUNT };
 
+/* The header's results, read by every challenge. */
+typedef struct {
+    const cuzk_snap_circuit_ctx *c;
+    cuzk_num apex_tree[2 * CUZK_SNAP_MAX_APEX];
+    cuzk_bool gen_bits[86][64]; /* generated challenge bits, LSB first */
+    cuzk_num n[N_COUNT];
+    cuzk_bool khbits[8 + CUZK_SNAP_HS];
+    cuzk_num *apex; /* apex leaves; partition path after CUZK_SNAP_MAX_APEX */
+} snap_header;
+
 static int alloc_in(cuzk_cs *cs, cuzk_num *out, const cuzk_fr *v, bool vals)
 {
     int rc = cuzk_num_alloc(cs, out, vals ? v : NULL);
@@ -112,8 +125,8 @@ static int k_and_h_bits(cuzk_cs *cs, const cuzk_snap_circuit_ctx *c, cuzk_num *k
     return cuzk_cs_enforce(cs, ta, nbits, &one, 1, &tc, 1);
 }
 
-static int header(cuzk_cs *cs, const cuzk_snap_circuit_ctx *c, snap_scratch *p, cuzk_num *n,
-                  cuzk_bool *khbits, cuzk_num *apex, cuzk_num *ppath)
+static int header(cuzk_cs *cs, const cuzk_snap_circuit_ctx *c, snap_header *p, cuzk_num *n, cuzk_bool *khbits,
+                  cuzk_num *apex, cuzk_num *ppath)
 {
     const cuzk_snap_shape *s = &c->shape;
     bool vals = cuzk_cs_needs_values(cs);
@@ -157,7 +170,7 @@ static int header(cuzk_cs *cs, const cuzk_snap_circuit_ctx *c, snap_scratch *p, 
 
 /* gen_challenge_bits: the challenges' low bits (without the partition),
  * bits_per LSB-first bits each, into p->gen_bits. */
-static int gen_challenge_bits(cuzk_cs *cs, const cuzk_snap_shape *s, snap_scratch *p,
+static int gen_challenge_bits(cuzk_cs *cs, const cuzk_snap_shape *s, snap_header *p,
                               const cuzk_num *comm_r_new, const cuzk_num *partition)
 {
     size_t bits_per = s->challenge_bits - s->partition_bits, per_digest = FR_CAPACITY / bits_per;
@@ -229,18 +242,20 @@ static int alloc_path(cuzk_cs *cs, cuzk_num *out, const cuzk_fr *v, size_t n, bo
     return CUZK_OK;
 }
 
-static int challenge(cuzk_cs *cs, const cuzk_snap_circuit_ctx *c, snap_scratch *p, size_t ci,
-                     const cuzk_num *n, const cuzk_bool *khbits, const cuzk_num *apex)
+static int challenge(cuzk_cs *cs, const snap_header *hd, snap_scratch *p, size_t ci)
 {
+    const cuzk_snap_circuit_ctx *c = hd->c;
+    const cuzk_num *n = hd->n, *apex = hd->apex;
+    const cuzk_bool *khbits = hd->khbits;
     const cuzk_snap_shape *s = &c->shape;
     const cuzk_snap_challenge_witness *w = &p->w;
     bool vals = cuzk_cs_needs_values(cs);
     size_t pb = s->partition_bits, low = s->challenge_bits - pb, to_apex = low - s->apex_bits;
     cuzk_bool c_bits[64];
-    memcpy(c_bits, p->gen_bits[ci], low * sizeof *c_bits);
+    memcpy(c_bits, hd->gen_bits[ci], low * sizeof *c_bits);
     memcpy(c_bits + low, khbits, pb * sizeof *c_bits);
     cuzk_num c_high, rho, old, data, nw, apex_leaf;
-    static _Thread_local cuzk_num path[CUZK_SNAP_MAX_SIBS];
+    cuzk_num *path = p->path;
     cuzk_por_shape r = {s->tree_base_arity, s->tree_base_levels, s->tree_sub_arity, s->tree_top_arity};
     size_t rsibs = (size_t)s->tree_base_levels * (s->tree_base_arity - 1) +
                    (s->tree_sub_arity ? s->tree_sub_arity - 1 : 0) +
@@ -264,6 +279,23 @@ static int challenge(cuzk_cs *cs, const cuzk_snap_circuit_ctx *c, snap_scratch *
     return cuzk_por_no_challenge_input(cs, &d, CUZK_POR_SHA256, c_bits, &data, path, &apex_leaf);
 }
 
+static void *snap_scratch_new(void *ctx)
+{
+    (void)ctx;
+    return calloc(1, sizeof(snap_scratch));
+}
+
+static int snap_item(cuzk_cs *cs, void *ctx, void *scratch, size_t i)
+{
+    const snap_header *h = ctx;
+    const cuzk_snap_circuit_ctx *c = h->c;
+    snap_scratch *p = scratch;
+    int rc;
+    if (cuzk_cs_needs_values(cs) && (rc = c->witness(c->wctx, i, &p->w, p->err, sizeof p->err)))
+        return cuzk_cs_set_error(cs, rc, "snap challenge %zu: %s", i, p->err);
+    return challenge(cs, h, p, i);
+}
+
 int cuzk_snap_circuit(cuzk_cs *cs, void *ctx)
 {
     const cuzk_snap_circuit_ctx *c = ctx;
@@ -275,26 +307,23 @@ int cuzk_snap_circuit(cuzk_cs *cs, void *ctx)
                                  "snap: no or unsupported circuit shape (use cuzk_snap_shape_for)");
     if (vals && !c->witness)
         return cuzk_cs_set_error(cs, CUZK_ERR_ARG, "snap: blank circuit needs SHAPE mode");
-    snap_scratch *p = calloc(1, sizeof *p);
+    snap_header *h = calloc(1, sizeof *h);
     cuzk_num *apex = calloc(CUZK_SNAP_MAX_APEX + 8, sizeof *apex);
-    if (!p || !apex) {
-        free(p);
+    if (!h || !apex) {
+        free(h);
         free(apex);
         return cuzk_cs_set_error(cs, CUZK_ERR_NOMEM, "snap: no memory for the synthesis scratch");
     }
-    cuzk_num n[N_COUNT];
-    cuzk_bool khbits[8 + CUZK_SNAP_HS];
-    int rc = header(cs, c, p, n, khbits, apex, apex + CUZK_SNAP_MAX_APEX);
-    if (!rc) rc = gen_challenge_bits(cs, s, p, &n[N_CRN], &n[N_PART]);
-    for (uint32_t i = 0; i < s->challenges && !rc; i++) {
-        if (vals && (rc = c->witness(c->wctx, i, &p->w, p->err, sizeof p->err))) {
-            rc = cuzk_cs_set_error(cs, rc, "snap challenge %u: %s", i, p->err);
-            break;
-        }
-        rc = challenge(cs, c, p, i, n, khbits, apex);
+    h->c = c;
+    h->apex = apex;
+    int rc = header(cs, c, h, h->n, h->khbits, apex, apex + CUZK_SNAP_MAX_APEX);
+    if (!rc) rc = gen_challenge_bits(cs, s, h, &h->n[N_CRN], &h->n[N_PART]);
+    if (!rc) {
+        cuzk_cs_items it = {s->challenges, snap_item, snap_scratch_new, free, h, "snap challenge"};
+        rc = cuzk_cs_synthesize_items(cs, &it);
     }
     free(apex);
-    free(p);
+    free(h);
     return rc;
 }
 

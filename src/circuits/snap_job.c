@@ -188,6 +188,12 @@ int cuzk_snap_job_circuit(cuzk_snap_circuit_ctx *out, const cuzk_snap_job *j, ui
 int cuzk_snap_job_synthesize(cuzk_cs **out, const cuzk_snap_job *j, uint32_t k, cuzk_cs_mode mode,
                              unsigned flags, char *err, size_t err_len)
 {
+    return cuzk_snap_job_synthesize_par(out, j, k, mode, flags, NULL, err, err_len);
+}
+
+int cuzk_snap_job_synthesize_par(cuzk_cs **out, const cuzk_snap_job *j, uint32_t k, cuzk_cs_mode mode,
+                                 unsigned flags, cuzk_par *par, char *err, size_t err_len)
+{
     *out = NULL;
     cuzk_snap_circuit_ctx *ctx = malloc(sizeof *ctx);
     int st = ctx ? cuzk_snap_job_circuit(ctx, j, k) : CUZK_ERR_NOMEM;
@@ -201,7 +207,8 @@ int cuzk_snap_job_synthesize(cuzk_cs **out, const cuzk_snap_job *j, uint32_t k, 
         free(ctx);
         return cuzk_errf(err, err_len, st, "snap: cannot create the constraint system");
     }
-    st = cuzk_cs_synthesize(cs, cuzk_snap_circuit, ctx);
+    st = cuzk_cs_set_par(cs, par, 0);
+    if (!st) st = cuzk_cs_synthesize(cs, cuzk_snap_circuit, ctx);
     free(ctx->wctx);
     free(ctx);
     if (st) {

@@ -78,6 +78,7 @@ int cuzk_cs_new(cuzk_cs **out, cuzk_cs_mode mode, unsigned flags)
     cs->presence = (flags & CUZK_CS_DENSITY_PRESENCE) != 0;
     cs->names = cs->check && (flags & CUZK_CS_NAMES);
     cuzk_fr_neg(&cs->minus_one, &CUZK_FR_ONE);
+    cs->dw_n[0] = cs->dw_n[1] = SIZE_MAX; /* every density word is this cs's own */
     cuzk_var one;
     int rc = cuzk_cs_alloc_input(cs, &one, &CUZK_FR_ONE);
     if (rc) {
@@ -116,11 +117,13 @@ const char *cuzk_cs_error(const cuzk_cs *cs) { return cs->msg; }
 
 /* Capacity of the per-variable arrays of one kind (inputs or aux): the
  * assignment (when values) and its density bitmaps (when structure).  The
- * capacity stays a multiple of 64 so that bitmaps are whole words. */
-static int grow_vars(cuzk_cs *cs, bool aux, size_t need)
+ * capacity stays a multiple of 64 so that bitmaps are whole words.  A chunk
+ * of a parallel synthesis borrows its parent's arrays: it never grows them. */
+int cs_grow_vars(cuzk_cs *cs, bool aux, size_t need)
 {
     size_t *cap = aux ? &cs->aux_cap : &cs->inputs_cap;
     if (need <= *cap) return CUZK_OK;
+    if (cs->child) return CUZK_ERR_ARG;
     size_t ncap = *cap ? *cap : 1024;
     while (ncap < need) {
         if (ncap > SIZE_MAX / 4) return CUZK_ERR_NOMEM;
@@ -146,19 +149,26 @@ static int grow_vars(cuzk_cs *cs, bool aux, size_t need)
     return CUZK_OK;
 }
 
+int cs_grow_evals(cuzk_cs *cs, size_t rows)
+{
+    if (!cs->evals || rows <= cs->ev_cap) return CUZK_OK;
+    if (cs->child) return CUZK_ERR_ARG;
+    size_t cap = cs->ev_cap;
+    for (int k = 0; k < 3; k++) {
+        cap = cs->ev_cap;
+        if (cs_grow((void **)&cs->ev[k], &cap, rows, sizeof(cuzk_fr), false)) return CUZK_ERR_NOMEM;
+    }
+    cs->ev_cap = cap;
+    return CUZK_OK;
+}
+
 int cuzk_cs_reserve(cuzk_cs *cs, size_t constraints, size_t inputs, size_t aux)
 {
     if (cs->status) return cs->status;
-    if (grow_vars(cs, false, inputs) || grow_vars(cs, true, aux))
+    if (cs_grow_vars(cs, false, inputs) || cs_grow_vars(cs, true, aux))
         return cs_fail(cs, CUZK_ERR_NOMEM, "reserve: cannot hold %zu inputs and %zu aux", inputs, aux);
-    if (cs->evals) {
-        for (int k = 0; k < 3; k++) {
-            size_t c = cs->ev_cap;
-            if (cs_grow((void **)&cs->ev[k], &c, constraints, sizeof(cuzk_fr), false))
-                return cs_fail(cs, CUZK_ERR_NOMEM, "reserve: cannot hold %zu evaluations", constraints);
-            if (k == 2) cs->ev_cap = c;
-        }
-    }
+    if (cs_grow_evals(cs, constraints))
+        return cs_fail(cs, CUZK_ERR_NOMEM, "reserve: cannot hold %zu evaluations", constraints);
     return CUZK_OK;
 }
 
@@ -174,8 +184,13 @@ static int alloc_var(cuzk_cs *cs, bool aux, cuzk_var *var, const cuzk_fr *value)
                        what, aux ? "aux" : "input", *n, mode_names[cs->mode]);
     if (*n >= (cs->matrices ? (size_t)CSR_MAX_INDEX : (size_t)~CUZK_VAR_AUX))
         return cs_fail(cs, CUZK_ERR_ARG, "%s: too many variables (%zu)", what, *n);
-    if (*n == (aux ? cs->aux_cap : cs->inputs_cap) && grow_vars(cs, aux, *n + 1))
+    if (*n == (aux ? cs->aux_cap : cs->inputs_cap) && cs_grow_vars(cs, aux, *n + 1)) {
+        if (cs->child)
+            return cs_fail(cs, CUZK_ERR_ARG, "%s: parallel synthesis: this chunk needs more %s than its "
+                           "items' share (%zu): the items are not all the same shape", what,
+                           aux ? "aux" : "inputs", *n - (aux ? cs->lo_aux : cs->lo_inputs));
         return cs_fail(cs, CUZK_ERR_NOMEM, "%s: cannot grow to %zu variables", what, *n + 1);
+    }
     if (cs->values) (aux ? cs->aux : cs->inp)[*n] = *value;
     *var = (aux ? CUZK_VAR_AUX : 0) | (cuzk_var)*n;
     (*n)++;
@@ -196,8 +211,8 @@ const cuzk_fr *cuzk_cs_value(const cuzk_cs *cs, cuzk_var v)
 {
     if (!cs->values) return NULL;
     size_t i = CUZK_VAR_INDEX(v);
-    if (CUZK_VAR_IS_AUX(v)) return i < cs->n_aux ? &cs->aux[i] : NULL;
-    return i < cs->n_inputs ? &cs->inp[i] : NULL;
+    if (CUZK_VAR_IS_AUX(v)) return cs_var_visible(i, cs->n_aux, cs->lo_aux, cs->hdr_aux) ? &cs->aux[i] : NULL;
+    return cs_var_visible(i, cs->n_inputs, cs->lo_inputs, cs->hdr_inputs) ? &cs->inp[i] : NULL;
 }
 
 /* ---- enforce ------------------------------------------------------------- */
@@ -216,11 +231,13 @@ static int check_vars(cuzk_cs *cs, int side, const cuzk_term *t, size_t n)
     for (size_t i = 0; i < n; i++) {
         cuzk_var v = t[i].var;
         size_t idx = CUZK_VAR_INDEX(v);
-        if (CUZK_VAR_IS_AUX(v) ? idx >= na : idx >= ni)
+        if (CUZK_VAR_IS_AUX(v) ? !cs_var_visible(idx, na, cs->lo_aux, cs->hdr_aux)
+                               : !cs_var_visible(idx, ni, cs->lo_inputs, cs->hdr_inputs))
             return cs_fail(cs, CUZK_ERR_ARG,
-                           "enforce (constraint %zu): %c term %zu refers to %s %zu, but only %zu exist",
+                           "enforce (constraint %zu): %c term %zu refers to %s %zu, but only %zu exist%s",
                            cs->n_constraints, side_names[side], i, CUZK_VAR_IS_AUX(v) ? "aux" : "input",
-                           idx, CUZK_VAR_IS_AUX(v) ? na : ni);
+                           idx, CUZK_VAR_IS_AUX(v) ? na : ni,
+                           cs->child ? " (or it belongs to another item of a parallel synthesis)" : "");
     }
     return CUZK_OK;
 }
@@ -298,8 +315,6 @@ static size_t lc_merge(cuzk_cs *cs, const cuzk_term *t, size_t n)
     return m;
 }
 
-static inline void set_bit(uint64_t *map, size_t i) { map[i >> 6] |= (uint64_t)1 << (i & 63); }
-
 /* Density, nonzeros and CSR row for one side. */
 static int lc_structure(cuzk_cs *cs, int side, const cuzk_term *t, size_t n)
 {
@@ -338,13 +353,13 @@ static int lc_structure(cuzk_cs *cs, int side, const cuzk_term *t, size_t n)
         for (size_t i = 0; i < n; i++) {
             cuzk_var v = t[i].var;
             if (!presence && fr_zero(&t[i].coeff)) continue;
-            if (CUZK_VAR_IS_AUX(v)) set_bit(side == 0 ? cs->d_a_aux : cs->d_b_aux, CUZK_VAR_INDEX(v));
-            else if (side == 1) set_bit(cs->d_b_inp, v);
+            if (CUZK_VAR_IS_AUX(v)) cs_density_set(cs, side == 0 ? cs->d_a_aux : cs->d_b_aux, 1, CUZK_VAR_INDEX(v));
+            else if (side == 1) cs_density_set(cs, cs->d_b_inp, 0, v);
         }
     }
     if (cs->matrices) {
         cs_matrix *m = &cs->m[side];
-        size_t row = cs->n_constraints, base = m->row_ptr[row];
+        size_t row = cs->n_constraints - cs->row_base, base = m->row_ptr[row];
         if (cs_grow((void **)&m->row_ptr, &m->rows_cap, row + 2, sizeof(size_t), false))
             return cs_fail(cs, CUZK_ERR_NOMEM, "enforce: cannot grow matrix %c rows", side_names[side]);
         size_t c = m->cap;
@@ -373,16 +388,14 @@ static int enforce_core(cuzk_cs *cs, const cuzk_term *a, size_t na, const cuzk_t
         if (check_vars(cs, k, t[k], n[k])) return cs->status;
     }
     size_t row = cs->n_constraints;
-    if (cs->evals && row == cs->ev_cap) {
-        size_t cap = cs->ev_cap;
-        for (int k = 0; k < 3; k++) {
-            cap = cs->ev_cap;
-            if (cs_grow((void **)&cs->ev[k], &cap, row + 1, sizeof(cuzk_fr), false))
-                return cs_fail(cs, CUZK_ERR_NOMEM, "enforce: cannot grow evaluations to %zu", row + 1);
-        }
-        cs->ev_cap = cap;
+    if (cs->evals && row == cs->ev_cap && cs_grow_evals(cs, row + 1)) {
+        if (cs->child)
+            return cs_fail(cs, CUZK_ERR_ARG, "enforce: parallel synthesis: this chunk needs more constraints "
+                           "than its items' share (%zu): the items are not all the same shape",
+                           row - cs->row_base);
+        return cs_fail(cs, CUZK_ERR_NOMEM, "enforce: cannot grow evaluations to %zu", row + 1);
     }
-    if (cs->matrices && row == 0 && !cs->m[0].row_ptr) {
+    if (cs->matrices && !cs->m[0].row_ptr) {
         for (int k = 0; k < 3; k++) {
             if (cs_grow((void **)&cs->m[k].row_ptr, &cs->m[k].rows_cap, 2, sizeof(size_t), false))
                 return cs_fail(cs, CUZK_ERR_NOMEM, "enforce: cannot allocate matrix rows");
@@ -419,6 +432,9 @@ int cuzk_cs_set_row_observer(cuzk_cs *cs, cuzk_cs_row_fn fn, void *ctx)
         return cs_fail(cs, CUZK_ERR_ARG, "row observer needs PROVE or SHAPE mode or CUZK_CS_MATRICES");
     if (cs->n_constraints)
         return cs_fail(cs, CUZK_ERR_ARG, "row observer must be set before the first constraint");
+    if (cs->par)
+        return cs_fail(cs, CUZK_ERR_ARG, "row observer: not available with parallel synthesis "
+                       "(cuzk_cs_set_par): rows are observed in order, so record sequentially");
     cs->row_fn = fn;
     cs->row_ctx = ctx;
     return CUZK_OK;
