@@ -5,8 +5,12 @@ with an independent client (Debian's python3-grpcio).
     CUZK_BIN=build/bin /usr/bin/python3 tests/daemon/test_curio.py [-v] [-k NAME]
 
 Shares the stubs, the Daemon launcher and the chain test provider setup of
-tests/daemon/test_daemon.py (imported, not re-run).
+tests/daemon/test_daemon.py (imported, not re-run).  TestBenchRustForms
+drives cuzk-bench (the Rust bench's --vanilla JSON arrays, circuit ids,
+batch --vk) against a daemon serving 2 KiB WindowPoSt TEST params made here
+(~3-10 s), and checks what the bench sent with Python's own json/base64.
 """
+import base64
 import os
 import json
 import re
@@ -251,6 +255,186 @@ class TestRustObservability(td.DaemonCase):
         self.assertEqual(doc["counters"]["proofs_completed"], st.total_proofs_completed)
         self.assertEqual(doc["counters"]["proofs_failed"], st.total_proofs_failed)
         self.assertEqual(doc["pipelines"], [])  # nothing running now
+
+
+R_HEX = "5a" * 31 + "1a"  # canonical: top bits clear
+
+
+def bench(*args, addr=None, timeout=300):
+    extra = ["--addr", "unix://" + addr] if addr else []
+    return subprocess.run([os.path.join(BIN, "cuzk-bench")] + [str(a) for a in args] + extra, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def daemon_version():
+    p = subprocess.run([os.path.join(BIN, "cuzk-daemon"), "--version"], capture_output=True, text=True, timeout=30)
+    return p.stdout.split()[1]
+
+
+class TestVersion(td.DaemonCase):
+    """The --version string in GetMetrics (cuzk_build_info), HTTP /metrics,
+    /status and `cuzk-bench status` (GetStatusResponse has no field for it)."""
+
+    def test_version_everywhere(self):
+        v = daemon_version()
+        text = self.s.GetMetrics(pb.GetMetricsRequest(), timeout=10).prometheus_text
+        self.assertIn('cuzk_build_info{version="%s"} 1\n' % v, text)
+        self.assertIn("# TYPE cuzk_build_info gauge", text)
+        _, _, http_text = self.d.http("/metrics")
+        self.assertIn('cuzk_build_info{version="%s"} 1' % v, http_text)
+        _, _, doc = self.d.http("/status")
+        self.assertEqual(json.loads(doc)["version"], v)
+        p = bench("status", addr=self.d.sock)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("daemon version %s\n" % v, p.stdout)
+
+
+class TestBatchVerifyTest(td.DaemonCase):
+    """batch/stress --vk on the test kind: the client recomputes the chain's
+    output (the test provider's verifier side) and verifies every proof."""
+
+    def test_batch_stress_vk(self):
+        self.assertEqual(self.prove(td.req("n=16")).status, R.COMPLETED)  # makes the params
+        vk = [p for p in (os.path.join(td.PARAMS, "cuzk-test", "chain-16.params"),
+                          os.path.join(td.PARAMS, "chain-16.params")) if os.path.exists(p)][0]
+        p = bench("batch", "-t", "test", "--vanilla-text", "n=16", "-c", 6, "-j", 3, "--vk", vk, "--json",
+                  addr=self.d.sock)
+        self.assertEqual(p.returncode, 0, p.stderr + p.stdout)
+        doc = json.loads(p.stdout)
+        self.assertEqual((doc["sent"], doc["completed"], doc["failed"], doc["verified"], doc["invalid"]),
+                         (6, 6, 0, 6, 0))
+        p = bench("stress", "--duration", 1, "--job", "test:4:n=16", "--vk", "test=" + vk, "--json", addr=self.d.sock)
+        self.assertEqual(p.returncode, 0, p.stderr + p.stdout)
+        job = json.loads(p.stdout)["jobs"][0]
+        self.assertGreater(job["verified"], 0)
+        self.assertEqual((job["verified"], job["invalid"], job["lost"]), (job["sent"], 0, 0))
+        # another setup of the same circuit: same shape, every proof invalid
+        other = tempfile.mkdtemp(prefix="cuzk-vk-")
+        try:
+            s = bench("setup", "--circuit", "chain", "--size", 16, "--out", other, "--seed", "other")
+            self.assertEqual(s.returncode, 0, s.stderr)
+            p = bench("batch", "-t", "test", "--vanilla-text", "n=16", "-c", 3, "-j", 3, "--vk",
+                      os.path.join(other, "chain-16.vk"), addr=self.d.sock)
+            self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+            self.assertIn("verified: 0, invalid: 3", p.stdout)
+            self.assertIn("partition 0 does not verify", p.stderr)
+        finally:
+            shutil.rmtree(other, ignore_errors=True)
+        # a kind whose inputs the client cannot compute: said, not skipped
+        p = bench("batch", "-t", "unspecified", "--vanilla-text", "x", "-c", 1, "--vk", vk, addr=self.d.sock)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("cannot compute public inputs for proof kind 0", p.stderr)
+
+
+class TestBenchRustForms(unittest.TestCase):
+    """cuzk-bench with the Rust bench's input forms against a daemon with
+    2 KiB WindowPoSt TEST params: a JSON array of base64 vanilla proofs
+    (gen-vanilla's bincode, encoded here by Python), its bad elements, the
+    Rust circuit ids, batch --vk with the right and a wrong key."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.work = tempfile.mkdtemp(prefix="cuzk-rustforms-")
+        cls.params = os.path.join(cls.work, "params")
+        sec = os.path.join(cls.work, "sec")
+        for args in (("gen-vanilla", "post", "--sector-size", "2KiB", "--sector", 1, "--randomness", R_HEX, "--out",
+                      sec),
+                     ("setup", "--circuit", "window-post", "--sector-size", "2KiB", "--out", cls.params),
+                     ("setup", "--circuit", "window-post", "--sector-size", "2KiB", "--out",
+                      os.path.join(cls.work, "other"), "--seed", "other")):
+            p = bench(*args)
+            if p.returncode != 0:
+                raise AssertionError("%s: %s" % (args, p.stderr))
+        with open(os.path.join(sec, "summary.json")) as f:
+            cls.comm_r = json.load(f)["comm_r"]
+        with open(os.path.join(sec, "window-post.vproof"), "rb") as f:
+            cls.raw = f.read()
+        cls.vk = [os.path.join(cls.params, n) for n in os.listdir(cls.params) if n.endswith(".vk")][0]
+        cls.wrong_vk = [os.path.join(cls.work, "other", n) for n in os.listdir(os.path.join(cls.work, "other"))
+                        if n.endswith(".vk")][0]
+        cls.d = td.Daemon(args=["--param-cache", cls.params, "--set", "srs.validate=false"])
+
+    @classmethod
+    def tearDownClass(cls):
+        rc = cls.d.stop()
+        cls.d.close()
+        shutil.rmtree(cls.work, ignore_errors=True)
+        if rc != 0:
+            raise AssertionError("daemon exit code %d" % rc)
+
+    def write(self, name, text):
+        path = os.path.join(self.work, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def post_args(self, vanilla):
+        return ["-t", "wpost", "--vanilla", vanilla, "--registered-proof", 10, "--sector-size", "2KiB",
+                "--randomness", R_HEX, "--miner-id", 1000]
+
+    def test_json_array_proves_same_request(self):
+        b64 = base64.b64encode(self.raw).decode()
+        arr = self.write("wpost.json", json.dumps([b64], indent=1))  # Go writes it compact; any JSON will do
+        out = os.path.join(self.work, "wpost.proof")
+        p = bench("single", *self.post_args(arr), "--request-id", "wdpost-1000-0-json", "--out", out, "--json",
+                  addr=self.d.sock)
+        self.assertEqual(p.returncode, 0, p.stderr + p.stdout)
+        with open(out, "rb") as f:
+            proof = f.read()
+        v = bench("verify", "--circuit", "window-post", "--sector-size", "2KiB", "--vk", self.vk, "--proof", out,
+                  "--randomness", R_HEX, "--sector", "1:" + self.comm_r)
+        self.assertEqual((v.returncode, v.stdout.strip()), (0, "valid"), v.stderr)
+        # What the bench sent equals Python's own decoding: the same request_id
+        # with that content attaches to the COMPLETED job (no second proof).
+        before = self.d.stub.GetStatus(pb.GetStatusRequest(), timeout=10).total_proofs_completed
+        r = self.d.stub.Prove(pb.ProveRequest(submit=pb.SubmitProofRequest(
+            request_id="wdpost-1000-0-json", proof_kind=pb.WINDOW_POST_PARTITION, registered_proof=10,
+            sector_size=2048, vanilla_proofs=[base64.b64decode(b64)], miner_id=1000,
+            randomness=bytes.fromhex(R_HEX))), timeout=120).result
+        self.assertEqual((r.status, r.proof), (R.COMPLETED, proof), r.error_message)
+        after = self.d.stub.GetStatus(pb.GetStatusRequest(), timeout=10).total_proofs_completed
+        self.assertEqual(after, before, "the Python request was the bench's request")
+
+    def test_bad_elements_named(self):
+        good = base64.b64encode(self.raw).decode()
+        for text, want in ((json.dumps([good, "not base64!"]), "element 1: base64 length 11"),
+                           (json.dumps([good, good[:-4] + "A*=="]), "element 1: invalid base64 character 0x2a"),
+                           (json.dumps([good, 7]), "element 1 is a number"),
+                           (json.dumps([None]), "element 0 is null"),
+                           (json.dumps([[good]]), "element 0 is an array"),
+                           ('["%s", "AAAA"' % good, "JSON syntax error at the end"),
+                           ("[]", "an empty array")):
+            path = self.write("bad.json", text)
+            p = bench("single", *self.post_args(path), addr=self.d.sock)
+            self.assertEqual(p.returncode, 2, text[:40])
+            self.assertIn("--vanilla %s: %s" % (path, want), p.stderr)
+
+    def test_rust_circuit_ids(self):
+        for spelled in ("wpost-2k", "window-post-2KiB", "windowpost-2k"):
+            p = bench("preload", "-c", spelled, addr=self.d.sock)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertRegex(p.stdout, r"^wpost-2k: (already )?loaded")
+        st = self.d.stub.GetStatus(pb.GetStatusRequest(), timeout=10)
+        self.assertEqual({e.circuit_id: e.tier for e in st.loaded_srs}["wpost-2k"], pb.SRSStatus.HOT)
+        # the Rust daemon's porep-32g names its v28 file (cuzk-core srs_manager.rs): ours asks for the same one
+        p = bench("preload", "-c", "porep-32g", addr=self.d.sock)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-8-0-sha256_hasher-"
+                      "82a357d2f2ca81dc61bb45f4a762807aedee1b0a53fd6c4e77b46a01bfef7820.params", p.stderr)
+        p = bench("evict", "-c", "porep-33g", addr=self.d.sock)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("unknown circuit id 'porep-33g'; accepted:", p.stderr)
+        self.assertIn("porep-32g, porep-64g, wpost-32g, winning-32g, snap-32g, snap-64g", p.stderr)
+
+    def test_batch_vk_window_post(self):
+        arr = self.write("b.json", json.dumps([base64.b64encode(self.raw).decode()]))
+        p = bench("batch", *self.post_args(arr), "-c", 2, "-j", 2, "--vk", self.vk, "--json", addr=self.d.sock)
+        self.assertEqual(p.returncode, 0, p.stderr + p.stdout)
+        doc = json.loads(p.stdout)
+        self.assertEqual((doc["completed"], doc["verified"], doc["invalid"]), (2, 2, 0))
+        p = bench("batch", *self.post_args(arr), "-c", 2, "-j", 2, "--vk", self.wrong_vk, addr=self.d.sock)
+        self.assertEqual(p.returncode, 1, p.stderr + p.stdout)
+        self.assertIn("verified: 0, invalid: 2", p.stdout)
 
 
 if __name__ == "__main__":
