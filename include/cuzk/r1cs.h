@@ -108,6 +108,17 @@ bool cuzk_cs_needs_values(const cuzk_cs *cs);
  * !cuzk_cs_needs_values(cs). */
 int cuzk_cs_alloc(cuzk_cs *cs, cuzk_var *var, const cuzk_fr *value);
 int cuzk_cs_alloc_input(cuzk_cs *cs, cuzk_var *var, const cuzk_fr *value);
+/* Witness fast paths (src/r1cs/cs_bulk.c).  records_constraints: true
+ * when enforce must see each constraint (PROVE, SHAPE, CHECK, matrices, a
+ * row observer); false in plain WITNESS mode, where a gadget may compute
+ * its witness natively and use the two bulk calls, which fail with
+ * CUZK_ERR_ARG in any other mode.  alloc_bits: n aux variables holding bit
+ * i of bits[i / 64] (0 or 1), consecutive from *first.  skip_constraints:
+ * count n constraints the gadget satisfies by construction instead of
+ * enforcing them. */
+bool cuzk_cs_records_constraints(const cuzk_cs *cs);
+int cuzk_cs_alloc_bits(cuzk_cs *cs, cuzk_var *first, const uint64_t *bits, size_t n);
+int cuzk_cs_skip_constraints(cuzk_cs *cs, size_t n);
 /* Value of a variable, or NULL in SHAPE mode or for an unknown variable.
  * The pointer is invalidated by the next alloc. */
 const cuzk_fr *cuzk_cs_value(const cuzk_cs *cs, cuzk_var var);

@@ -1,0 +1,13 @@
+/* Witness fast path of the SHA-256 compression gadget (gadgets layer
+ * internal).  Used by cuzk_sha256_compress when the cs only stores
+ * assignments (cuzk_cs_needs_values && !cuzk_cs_records_constraints):
+ * same aux values in the same order, same constraint count, same output
+ * words (variables, kinds, values) as the gadget path. */
+#ifndef CUZK_GADGETS_SHA256_WITNESS_H
+#define CUZK_GADGETS_SHA256_WITNESS_H
+
+#include "cuzk/gadgets_sha256.h"
+
+int cuzk_sha256_compress_native(cuzk_cs *cs, cuzk_u32 out[8], const cuzk_bool in[512], const cuzk_u32 cur[8]);
+
+#endif
