@@ -78,4 +78,19 @@ int bench_circuit_arg(bench_circuit *c, int argc, char **argv, int *i);
 int bench_circuit_open(bench_circuit *c, bool need_witness);
 void bench_circuit_close(bench_circuit *c);
 
+/* The per-kind synth commands (porep, post, snap) share these (synth.c):
+ * the --threads value when given (else 1), and one result line -- with
+ * --json: circuit, mode, witness, constraints, repeat, wall_s, cpu_s
+ * (process CPU: every thread), threads, constraints_per_s (per wall
+ * second), constraints_per_cpu_s, peak_rss_bytes (getrusage ru_maxrss),
+ * load1 (the 1-minute load average: the machine may be shared). */
+typedef struct {
+    const char *circuit, *mode, *witness;
+    size_t constraints, repeat;
+    double wall_s, cpu_s;
+    unsigned threads;
+} bench_synth_result;
+unsigned bench_synth_threads(int argc, char **argv, uint64_t parsed);
+void bench_synth_report(const bench_synth_result *r, bool json);
+
 #endif

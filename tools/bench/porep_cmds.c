@@ -326,7 +326,7 @@ int cuzk_bench_porep_synth(int argc, char **argv)
 {
     rp_args a = {0};
     const char *usage = "usage: cuzk-bench synth --circuit porep (--c1 F [--partition K] | --sector-size S "
-                        "--random-witness) [--mode prove|witness|shape|check] [--json]\n";
+                        "--random-witness) [--mode prove|witness|shape|check] [--threads N] [--json]\n";
     int rc = rp_parse(&a, argc, argv, usage);
     if (rc) return rc;
     static const char *const modes[] = {"prove", "witness", "shape", "check"};
@@ -357,13 +357,18 @@ int cuzk_bench_porep_synth(int argc, char **argv)
         ctx.witness = a.random_witness ? cuzk_porep_random_witness_fn : NULL;
         ctx.wctx = &rw;
     }
+    unsigned threads = bench_synth_threads(argc, argv, a.threads);
+    cuzk_pool *pool = NULL; /* the challenges are spread over it (cuzk_cs_set_par) */
     cuzk_cs *cs = NULL;
+    int st = threads > 1 ? cuzk_pool_create(&pool, threads) : CUZK_OK;
     double t0 = cli_now(), c0 = cli_cpu_now();
-    int st = cuzk_cs_new(&cs, (cuzk_cs_mode)mode, 0);
+    if (!st) st = cuzk_cs_new(&cs, (cuzk_cs_mode)mode, 0);
     size_t nc = cuzk_porep_num_constraints(&ctx.shape), ni = cuzk_porep_num_inputs(&ctx.shape);
     if (!st && !getenv("CUZK_SYNTH_NO_RESERVE")) st = cuzk_cs_reserve(cs, nc + ni + 1, ni + 1, nc);
+    if (!st && pool) st = cuzk_cs_set_par(cs, cuzk_pool_par(pool), 0);
     if (!st) st = cuzk_cs_synthesize(cs, cuzk_porep_circuit, &ctx);
     double wall = cli_now() - t0, cpu = cli_cpu_now() - c0;
+    cuzk_pool_destroy(pool);
     if (st) fprintf(stderr, "cuzk-bench synth: %s\n", cs ? cuzk_cs_error(cs) : cuzk_strerror(st));
     cuzk_cs_counts k = {0};
     if (!st) cuzk_cs_get_counts(cs, &k);
@@ -371,19 +376,14 @@ int cuzk_bench_porep_synth(int argc, char **argv)
     if (j) free(ctx.wctx);
     cuzk_porep_job_free(j);
     if (st) return 1;
-    uint64_t rss = cli_peak_rss();
-    if (a.json)
-        printf("{\"circuit\":\"%s\",\"mode\":\"%s\",\"witness\":\"%s\",\"constraints\":%zu,\"wall_s\":%.6f,"
-               "\"cpu_s\":%.6f,\"threads\":1,\"constraints_per_s\":%.0f,\"peak_rss_bytes\":%llu}\n",
-               a.cfg.info.name, modes[mode],
-               a.c1               ? "c1"
-               : a.random_witness ? "random"
-                                  : "none",
-               k.constraints, wall, cpu, (double)k.constraints / wall, (unsigned long long)rss);
-    else
-        printf("%s %s: %zu constraints, %.3f s wall, %.3f s cpu, 1 thread, %.2f M constraints/s, peak RSS "
-               "%.1f MiB\n",
-               a.cfg.info.name, modes[mode], k.constraints, wall, cpu, (double)k.constraints / wall / 1e6,
-               (double)rss / 1048576.0);
+    bench_synth_result r = {a.cfg.info.name,
+                            modes[mode],
+                            a.c1 ? "c1" : a.random_witness ? "random" : "none",
+                            k.constraints,
+                            1,
+                            wall,
+                            cpu,
+                            threads};
+    bench_synth_report(&r, a.json);
     return 0;
 }

@@ -44,7 +44,7 @@ typedef struct {
     cuzk_post_sector *sectors;
     size_t n_sectors;
     uint64_t miner_id;
-    bool have_miner, json, det, cpu_time;
+    bool have_miner, json, det, cpu_time, random_witness;
     uint32_t partition;
     size_t threads, reps;
 } pb_args;
@@ -76,6 +76,10 @@ static int pb_parse(pb_args *a, int argc, char **argv, const char *usage)
         }
         if (!strcmp(o, "--cpu-time")) {
             a->cpu_time = true;
+            continue;
+        }
+        if (!strcmp(o, "--random-witness")) {
+            a->random_witness = true;
             continue;
         }
         if (!v) goto bad;
@@ -402,71 +406,150 @@ static double pb_median(double *v, size_t n)
     return v[n / 2];
 }
 
+/* A random witness for the synth benchmark: every sector gets random
+ * (canonical) commitments and the same cc random inclusion proofs of the
+ * tree's shape.  Nothing is satisfied; the synthesis work is a real one's. */
+typedef struct {
+    cuzk_post_circuit_sector *sec;
+    cuzk_fil_merkle_proof *proofs;
+    uint8_t *bytes;
+    uint64_t *index;
+} pb_random;
+
+static void pb_rand32(uint8_t out[32], uint64_t *st)
+{
+    for (int i = 0; i < 32; i++) {
+        *st ^= *st << 13, *st ^= *st >> 7, *st ^= *st << 17;
+        out[i] = (uint8_t)*st;
+    }
+    out[31] &= 0x3f;
+}
+
+static int pb_random_ctx(cuzk_post_circuit_ctx *ctx, pb_random *r, const cuzk_fil_post_info *info)
+{
+    if (cuzk_post_circuit_blank(ctx, info)) return 1;
+    const cuzk_por_shape *sh = &ctx->shape;
+    const uint32_t ar[3] = {sh->base_arity, sh->sub_arity, sh->top_arity}, lv[3] = {sh->base_levels, 1, 1};
+    uint32_t kind = sh->top_arity   ? CUZK_FIL_PROOF_TOP
+                    : sh->sub_arity ? CUZK_FIL_PROOF_SUB
+                                    : CUZK_FIL_PROOF_SINGLE;
+    size_t cc = ctx->n_challenges, hashes = 0, levels = 0;
+    for (uint32_t k = 0; k <= kind; k++)
+        hashes += (size_t)lv[k] * (ar[k] - 1), levels += lv[k];
+    r->sec = calloc(ctx->n_sectors, sizeof *r->sec);
+    r->proofs = calloc(cc, sizeof *r->proofs);
+    r->bytes = malloc(cc * hashes * 32);
+    r->index = malloc(cc * levels * sizeof *r->index);
+    if (!r->sec || !r->proofs || !r->bytes || !r->index) return 1;
+    uint64_t st = 0x9e3779b97f4a7c15ull;
+    for (size_t c = 0; c < cc; c++) {
+        cuzk_fil_merkle_proof *p = &r->proofs[c];
+        uint8_t *h = r->bytes + c * hashes * 32;
+        uint64_t *ix = r->index + c * levels;
+        p->kind = kind;
+        pb_rand32(p->leaf, &st);
+        for (uint32_t k = 0; k <= kind; k++) {
+            p->path[k] = (cuzk_fil_path){lv[k], ar[k], h, ix};
+            for (uint32_t l = 0; l < lv[k]; l++, ix++) {
+                *ix = (st >> 11) % ar[k];
+                for (uint32_t s = 0; s + 1 < ar[k]; s++, h += 32)
+                    pb_rand32(h, &st);
+            }
+        }
+    }
+    for (size_t i = 0; i < ctx->n_sectors; i++) {
+        pb_rand32(r->sec[i].comm_r, &st);
+        pb_rand32(r->sec[i].comm_c, &st);
+        pb_rand32(r->sec[i].comm_r_last, &st);
+        r->sec[i].proofs = r->proofs;
+    }
+    ctx->sectors = r->sec;
+    return 0;
+}
+
+static void pb_random_free(pb_random *r)
+{
+    free(r->sec);
+    free(r->proofs);
+    free(r->bytes);
+    free(r->index);
+}
+
+/* One synthesis of fn/ctx in mode on par (NULL: sequential); wall and
+ * process CPU seconds. */
+static int pb_synth_once(cuzk_cs_counts *k, double *wall, double *cpu, cuzk_circuit_fn fn, void *ctx,
+                         const cuzk_fil_post_info *info, int mode, cuzk_par *par)
+{
+    cuzk_cs *cs = NULL;
+    double t0 = cli_now(), c0 = cli_cpu_now();
+    size_t nc = cuzk_post_num_constraints(info), ni = cuzk_post_num_inputs(info);
+    int st = cuzk_cs_new(&cs, (cuzk_cs_mode)mode, 0);
+    if (!st) st = cuzk_cs_reserve(cs, nc + ni + 1, ni + 1, nc);
+    if (!st && par) st = cuzk_cs_set_par(cs, par, 0);
+    if (!st) st = cuzk_cs_synthesize(cs, fn, ctx);
+    *wall = cli_now() - t0;
+    *cpu = cli_cpu_now() - c0;
+    if (st)
+        fprintf(stderr, "cuzk-bench synth: %s\n", cs ? cuzk_cs_error(cs) : cuzk_strerror(st));
+    else
+        cuzk_cs_get_counts(cs, k);
+    cuzk_cs_free(cs);
+    return st;
+}
+
 int cuzk_bench_post_synth(int argc, char **argv)
 {
     pb_args a = {0};
     const char *usage = "usage: cuzk-bench synth --circuit winning-post|window-post --sector-size S "
-                        "[--mode shape|prove|witness|check] [--repeat R] [--vanilla F ... --randomness HEX] "
-                        "[--partition K] [--json]\n";
+                        "[--mode shape|prove|witness|check] [--repeat R] [--vanilla F ... --randomness HEX | "
+                        "--random-witness] [--partition K] [--threads N] [--json]\n";
     if (pb_parse(&a, argc, argv, usage)) return 2;
     static const char *const modes[] = {"prove", "witness", "shape", "check"};
-    int mode = a.n_vanilla ? CUZK_CS_PROVE : CUZK_CS_SHAPE;
+    bool values = a.n_vanilla || a.random_witness;
+    int mode = values ? CUZK_CS_PROVE : CUZK_CS_SHAPE;
     if (a.mode)
         for (mode = 0; mode < 4 && strcmp(a.mode, modes[mode]); mode++) {
         }
-    if (mode == 4 || (mode != CUZK_CS_SHAPE && !a.n_vanilla) || a.reps > 64) {
-        fprintf(stderr, "cuzk-bench synth: modes other than shape need --vanilla and --randomness\n%s",
+    if (mode == 4 || (mode != CUZK_CS_SHAPE && !values) || a.reps > 64 || (a.n_vanilla && a.random_witness)) {
+        fprintf(stderr,
+                "cuzk-bench synth: modes other than shape need --vanilla and --randomness, or "
+                "--random-witness\n%s",
                 usage);
         pb_free(&a);
         return 2;
     }
     cuzk_post_job *j = NULL;
     cuzk_post_circuit_ctx blank;
-    if (a.n_vanilla) {
-        int rc = pb_job(&j, &a, NULL);
-        if (rc) {
-            pb_free(&a);
-            return rc;
-        }
-    } else if (cuzk_post_circuit_blank(&blank, a.info)) {
-        pb_free(&a);
-        return 1;
-    }
+    pb_random rnd = {0};
+    int rc = 0;
+    if (a.n_vanilla)
+        rc = pb_job(&j, &a, NULL);
+    else if (a.random_witness ? pb_random_ctx(&blank, &rnd, a.info) : cuzk_post_circuit_blank(&blank, a.info))
+        rc = 1;
     cuzk_circuit_fn fn = cuzk_post_circuit;
     void *ctx = &blank;
     if (j) cuzk_post_job_circuit(j, &fn, &ctx); /* the job's context carries the witness */
+    unsigned threads = bench_synth_threads(argc, argv, a.threads);
+    cuzk_pool *pool = NULL; /* the sectors are spread over it (cuzk_cs_set_par) */
+    if (!rc && threads > 1 && cuzk_pool_create(&pool, threads)) rc = 1;
     double wall[64], cpu[64];
     cuzk_cs_counts k = {0};
-    for (size_t r = 0; r < a.reps; r++) {
-        cuzk_cs *cs = NULL;
-        struct timespec c0, c1;
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
-        double t0 = cli_now();
-        int st = cuzk_cs_new(&cs, (cuzk_cs_mode)mode, 0);
-        if (!st) st = cuzk_cs_synthesize(cs, fn, ctx);
-        wall[r] = cli_now() - t0;
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
-        cpu[r] = (double)(c1.tv_sec - c0.tv_sec) + 1e-9 * (double)(c1.tv_nsec - c0.tv_nsec);
-        if (st) {
-            fprintf(stderr, "cuzk-bench synth: %s\n", cs ? cuzk_cs_error(cs) : cuzk_strerror(st));
-            cuzk_cs_free(cs);
-            cuzk_post_job_free(j);
-            pb_free(&a);
-            return 1;
-        }
-        cuzk_cs_get_counts(cs, &k);
-        cuzk_cs_free(cs);
-    }
-    size_t n = a.reps;
-    double w = pb_median(wall, n), c = pb_median(cpu, n);
-    if (a.json)
-        printf("{\"circuit\":\"%s\",\"mode\":\"%s\",\"constraints\":%zu,\"repeat\":%zu,\"wall_s\":%.6f,"
-               "\"cpu_s\":%.6f,\"constraints_per_cpu_s\":%.0f}\n",
-               a.info->name, modes[mode], k.constraints, n, w, c, (double)k.constraints / c);
-    else
-        printf("%s %s: %zu constraints, median of %zu: %.3f s wall, %.3f s cpu, %.2f M constraints/cpu-s\n",
-               a.info->name, modes[mode], k.constraints, n, w, c, (double)k.constraints / c / 1e6);
+    for (size_t r = 0; r < a.reps && !rc; r++)
+        rc = pb_synth_once(&k, &wall[r], &cpu[r], fn, ctx, a.info, mode, pool ? cuzk_pool_par(pool) : NULL);
+    cuzk_pool_destroy(pool);
     cuzk_post_job_free(j);
+    pb_random_free(&rnd);
+    if (!rc) {
+        bench_synth_result res = {a.info->name,
+                                  modes[mode],
+                                  a.n_vanilla ? "vanilla" : a.random_witness ? "random" : "none",
+                                  k.constraints,
+                                  a.reps,
+                                  pb_median(wall, a.reps),
+                                  pb_median(cpu, a.reps),
+                                  threads};
+        bench_synth_report(&res, a.json);
+    }
     pb_free(&a);
-    return 0;
+    return rc ? 1 : 0;
 }

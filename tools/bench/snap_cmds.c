@@ -297,7 +297,8 @@ int cuzk_bench_snap_synth(int argc, char **argv)
     sn_args a = {0};
     const char *usage =
         "usage: cuzk-bench synth --circuit snap --sector-size S (--random-witness | --vanilla F... "
-        "--comm-r-old HEX --comm-r-new HEX --comm-d-new HEX [--partition K --mode check]) [--json]\n";
+        "--comm-r-old HEX --comm-r-new HEX --comm-d-new HEX [--partition K --mode check]) [--threads N] "
+        "[--json]\n";
     /* --partition and --mode are ours here: take them out before the shared parser */
     uint64_t partition = 0;
     int mode = CUZK_CS_PROVE;
@@ -344,13 +345,18 @@ int cuzk_bench_snap_synth(int argc, char **argv)
         free(ctx);
         return 2;
     }
+    unsigned threads = bench_synth_threads(argc, argv, a.threads);
+    cuzk_pool *pool = NULL; /* the challenges are spread over it (cuzk_cs_set_par) */
     cuzk_cs *cs = NULL;
+    int st = threads > 1 ? cuzk_pool_create(&pool, threads) : CUZK_OK;
     double t0 = cli_now(), c0 = cli_cpu_now();
-    int st = cuzk_cs_new(&cs, (cuzk_cs_mode)mode, 0);
+    if (!st) st = cuzk_cs_new(&cs, (cuzk_cs_mode)mode, 0);
     size_t nc = cuzk_snap_num_constraints(&a.shape);
     if (!st) st = cuzk_cs_reserve(cs, nc + 5, 5, nc);
+    if (!st && pool) st = cuzk_cs_set_par(cs, cuzk_pool_par(pool), 0);
     if (!st) st = cuzk_cs_synthesize(cs, cuzk_snap_circuit, ctx);
     double wall = cli_now() - t0, cpu = cli_cpu_now() - c0;
+    cuzk_pool_destroy(pool);
     cuzk_cs_counts k = {0};
     if (st)
         fprintf(stderr, "cuzk-bench synth: %s\n", cs ? cuzk_cs_error(cs) : cuzk_strerror(st));
@@ -368,20 +374,12 @@ int cuzk_bench_snap_synth(int argc, char **argv)
         fprintf(stderr, "cuzk-bench synth: constraint %zu is not satisfied\n", at);
         return 1;
     }
-    uint64_t rss = cli_peak_rss();
     const char *name = a.info ? a.info->name : "EmptySectorUpdate (test size)";
-    if (a.json)
-        printf("{\"circuit\":\"%s\",\"mode\":\"%s\",\"witness\":\"%s\",\"constraints\":%zu,\"wall_s\":%.6f,"
-               "\"cpu_s\":%.6f,\"threads\":1,\"constraints_per_s\":%.0f,\"peak_rss_bytes\":%llu}\n",
-               name, modes[mode],
-               a.n_vanilla        ? "vanilla"
-               : a.random_witness ? "random"
-                                  : "none",
-               k.constraints, wall, cpu, (double)k.constraints / wall, (unsigned long long)rss);
-    else
-        printf("%s %s: %zu constraints, %.3f s wall, %.3f s cpu, 1 thread, %.2f M constraints/s, peak RSS "
-               "%.1f MiB%s\n",
-               name, modes[mode], k.constraints, wall, cpu, (double)k.constraints / wall / 1e6,
-               (double)rss / 1048576.0, mode == CUZK_CS_CHECK ? ", satisfied" : "");
+    bench_synth_result r = {
+        name,          modes[mode], a.n_vanilla ? "vanilla" : a.random_witness ? "random" : "none",
+        k.constraints, 1,           wall,
+        cpu,           threads};
+    bench_synth_report(&r, a.json);
+    if (mode == CUZK_CS_CHECK && !a.json) printf("satisfied\n");
     return 0;
 }

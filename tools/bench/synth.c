@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "bench.h"
@@ -294,4 +295,32 @@ int cmd_synth(int argc, char **argv)
     printf("  %.2f M constraints/s (%.1f ns/constraint; thread CPU time of circuit + finish)\n", rate / 1e6,
            1e9 / rate);
     return 0;
+}
+
+unsigned bench_synth_threads(int argc, char **argv, uint64_t parsed)
+{
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--threads")) return (unsigned)parsed; /* validated by the command's parser */
+    return 1;
+}
+
+void bench_synth_report(const bench_synth_result *r, bool json)
+{
+    struct rusage ru;
+    double load[1] = {0};
+    unsigned long long rss = getrusage(RUSAGE_SELF, &ru) ? 0 : (unsigned long long)ru.ru_maxrss * 1024;
+    if (getloadavg(load, 1) != 1) load[0] = -1;
+    double per_s = (double)r->constraints / r->wall_s, per_cpu = (double)r->constraints / r->cpu_s;
+    if (json) {
+        printf("{\"circuit\":\"%s\",\"mode\":\"%s\",\"witness\":\"%s\",\"constraints\":%zu,\"repeat\":%zu,"
+               "\"wall_s\":%.6f,\"cpu_s\":%.6f,\"threads\":%u,\"constraints_per_s\":%.0f,"
+               "\"constraints_per_cpu_s\":%.0f,\"peak_rss_bytes\":%llu,\"load1\":%.2f}\n",
+               r->circuit, r->mode, r->witness, r->constraints, r->repeat, r->wall_s, r->cpu_s, r->threads,
+               per_s, per_cpu, rss, load[0]);
+        return;
+    }
+    printf("%s %s: %zu constraints, %.3f s wall, %.3f s cpu, %u thread(s), %.2f M constraints/s, "
+           "%.2f M constraints/cpu-s, peak RSS %.1f MiB, %s witness, load %.2f%s\n",
+           r->circuit, r->mode, r->constraints, r->wall_s, r->cpu_s, r->threads, per_s / 1e6, per_cpu / 1e6,
+           (double)rss / 1048576.0, r->witness, load[0], r->repeat > 1 ? " (medians)" : "");
 }
