@@ -7,7 +7,7 @@ JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 WERROR  ?= $(if $(CI),ON,OFF)
 
-.PHONY: all deps build build-asan install test test-release test-asan test-npm test-fuzz demo bench format clean
+.PHONY: all deps build build-asan build-tsan install test test-release test-asan test-tsan test-npm test-fuzz demo bench format clean
 
 all: build
 
@@ -27,7 +27,7 @@ PREFIX ?= /usr/local
 install: build
 	@cmake --install $(BUILD) --prefix $(PREFIX)
 
-test: test-release test-asan test-npm test-fuzz
+test: test-release test-asan test-tsan test-npm test-fuzz
 	@echo "make test: all suites passed"
 
 test-release: build
@@ -39,6 +39,17 @@ test-release: build
 test-asan: build-asan
 	@cd $(BUILD)-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
 	@ASAN_OPTIONS=detect_leaks=1 scripts/daemon-tests.sh $(BUILD)-asan/bin
+
+# ThreadSanitizer over the engine tests and the daemon tests (the threaded
+# parts); only those targets are built (docs/engine.md "Tests")
+TSAN_TARGETS = test_engine test_engine_retry test_engine_srs test_engine_post test_engine_limits cuzk-daemon cuzk-bench
+build-tsan: deps
+	@cmake -S . -B $(BUILD)-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_TSAN=ON -DCUZK_WERROR=$(WERROR) $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD)-tsan -j $(JOBS) --target $(TSAN_TARGETS)
+
+test-tsan: build-tsan
+	@cd $(BUILD)-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ctest --output-on-failure -j $(JOBS) -R '^test_engine'
+	@TSAN_OPTIONS="halt_on_error=1" scripts/daemon-tests.sh $(BUILD)-tsan/bin
 
 # independent references that need node (skipped, with the reason, without it)
 test-npm: build
@@ -60,4 +71,4 @@ format:
 	@clang-format -i $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan
