@@ -124,7 +124,7 @@ if "$BIN/cuzk-bench" help status >/dev/null 2>&1; then # built with the gRPC cli
     expect_out rust-type-$t-parsed "^no input"
   done
   check rust-sector-num-bad 2 "$BIN/cuzk-bench" batch --type porep --sector-num x -c 2 -j 1
-  expect_out rust-sector-num-bad-why "^--sector-num: expected an unsigned integer"
+  expect_out rust-sector-num-bad-why "sector-num: 'x' is not a whole number"
   check rust-batch-c-j 2 "$BIN/cuzk-bench" batch -t porep --vanilla-text x -c 0 -j 1
   expect_out rust-batch-c-j-parsed "count >= 1"
   # stress: each job's registered proof is its own (:N), else derived from its kind and size
@@ -374,5 +374,27 @@ if [ -f "$SPC/.done-snap-2k" ] && [ -n "$SP" ] && [ -f "$SVK" ]; then
 else
   echo "FAIL snap-params: no 2 KiB SnapDeals params in $SPC"
   fail=1
+fi
+# The Rust bench's --vanilla JSON array of base64 and circuit ids: bad forms
+# are refused before connecting (exit 2), naming the element / the accepted ids.
+if "$BIN/cuzk-bench" help status >/dev/null 2>&1; then
+  NOD=(--addr unix:///nonexistent-cuzk-vanilla.sock)
+  printf '["AAAA", "AA*A"]' >"$T/va-bad-char.json"
+  printf '["AAAA", {"x": 1}]' >"$T/va-object.json"
+  printf '["AAAA", "AAAA"' >"$T/va-truncated.json"
+  for c in "bad-char:element 1: invalid base64 character 0x2a at offset 2" "object:element 1 is an object" \
+    "truncated:JSON syntax error at the end"; do
+    check vanilla-json-${c%%:*} 2 "$BIN/cuzk-bench" single -t wpost --vanilla "$T/va-${c%%:*}.json" "${NOD[@]}"
+    expect_out vanilla-json-${c%%:*}-why "va-${c%%:*}.json: ${c#*:}"
+  done
+  printf '["AAAA", "AAAA"]' >"$T/va-good.json" # two 3-byte "proofs": sent, the call fails to connect
+  check vanilla-json-good 1 "$BIN/cuzk-bench" single -t wpost --vanilla "$T/va-good.json" "${NOD[@]}"
+  expect_out vanilla-json-good-sent "UNAVAILABLE"
+  check circuit-id-unknown 2 "$BIN/cuzk-bench" preload -c porep-33g "${NOD[@]}"
+  expect_out circuit-id-unknown-lists "accepted: .*porep-32g, porep-64g, wpost-32g, winning-32g, snap-32g, snap-64g"
+  check circuit-id-rust-name 1 "$BIN/cuzk-bench" evict -c window-post-32GiB "${NOD[@]}"
+  expect_out circuit-id-rust-name-sent "UNAVAILABLE"
+  check batch-vk-missing 2 "$BIN/cuzk-bench" batch -t test --vanilla-text n=16 --vk "$T/no-such.vk" "${NOD[@]}"
+  expect_out batch-vk-missing-why "batch: .*vk $T/no-such.vk"
 fi
 exit $fail
