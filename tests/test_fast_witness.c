@@ -6,7 +6,9 @@
  * output Booleans (variable, kind, value).  Inputs are random: SHA-256 of
  * 0-3 blocks with every message bit allocated, constant, a random mix, or
  * a mix with Not bits; compressions with random chaining words of mixed
- * kinds (the per-bit ch / maj cases); and the whole 2 KiB PoRep circuit
+ * kinds (the per-bit ch / maj cases); Poseidon of every arity with its
+ * output's bits (poseidon_gadget.c, num.c, boolean.c fast paths); and the
+ * whole 2 KiB PoRep circuit
  * with a real sealed witness (CHECK satisfied) and a random one.  Digests
  * against OpenSSL's SHA-256. */
 #include <openssl/sha.h>
@@ -96,6 +98,29 @@ static void sc_compress(cuzk_cs *cs, run_result *r, uint64_t seed, const void *a
     r->nout = 256;
 }
 
+/* Poseidon of every arity (arg: the arity; odd seeds use a custom tag)
+ * and to_bits_le / u64 bits of its output. */
+static void sc_poseidon(cuzk_cs *cs, run_result *r, uint64_t seed, const void *arg)
+{
+    size_t n = *(const size_t *)arg;
+    cuzk_num in[36], h;
+    for (size_t i = 0; i < n; i++) {
+        cuzk_fr v = CUZK_FR_ZERO;
+        for (int k = 0; k < 4; k++)
+            v.l[k] = mix(&seed);
+        v.l[3] >>= 3; /* below the modulus */
+        CHECK(cuzk_num_alloc(cs, &in[i], &v) == CUZK_OK);
+    }
+    cuzk_fr tag = {{7, 0, 0, 0}};
+    if (seed & 1)
+        CHECK(cuzk_poseidon_gadget_tagged(cs, &h, &tag, in, n) == CUZK_OK);
+    else
+        CHECK(cuzk_poseidon_gadget(cs, &h, in, n) == CUZK_OK);
+    CHECK(cuzk_num_to_bits_le(cs, r->out, &h) == CUZK_OK);
+    CHECK(cuzk_bools_alloc_u64_le(cs, r->out + 255, mix(&seed)) == CUZK_OK);
+    r->nout = 255 + 64;
+}
+
 static cuzk_cs *run(cuzk_cs_mode mode, scenario_fn fn, uint64_t seed, const void *arg, run_result *r)
 {
     cuzk_cs *cs = NULL;
@@ -181,6 +206,14 @@ static void test_compress_mixed_state(void)
         int pattern = (int)(test_rand64() % 4);
         compare(sc_compress, &pattern);
     }
+}
+
+static void test_poseidon_and_bits(void)
+{
+    static const size_t ar[] = {2, 4, 8, 11, 16, 24, 36};
+    for (int it = 0; it < 2 * test_iterations; it++)
+        for (size_t i = 0; i < sizeof ar / sizeof ar[0]; i++)
+            compare(sc_poseidon, &ar[i]);
 }
 
 /* The fast path is taken: it never touches the thread's MultiEq, so it
@@ -316,6 +349,7 @@ static const test_case tests[] = {
     {"fast_path_taken", test_fast_path_taken},
     {"sha256_lengths", test_sha256_lengths},
     {"compress_mixed_state", test_compress_mixed_state},
+    {"poseidon_and_bits", test_poseidon_and_bits},
     {"porep_random_2k", test_porep_random},
     {"porep_sealed_2k", test_porep_sealed},
 };

@@ -52,6 +52,24 @@ static void set_is(cuzk_bool *out, cuzk_var v, bool value)
     out->var = v, out->kind = CUZK_BOOL_IS, out->value = value;
 }
 
+/* WITNESS mode: nobody reads the constraints, so allocations go in bulk
+ * and constraints are only counted (cuzk_cs_alloc_bits). */
+static inline bool witness_only(const cuzk_cs *cs)
+{
+    return cuzk_cs_needs_values(cs) && !cuzk_cs_records_constraints(cs);
+}
+
+/* n allocated bits (bit i of bits[i / 64]) with one constraint each. */
+static int alloc_bits_witness(cuzk_cs *cs, cuzk_bool *out, const uint64_t *bits, size_t n)
+{
+    cuzk_var first;
+    int rc = cuzk_cs_alloc_bits(cs, &first, bits, n);
+    if (rc || (rc = cuzk_cs_skip_constraints(cs, n))) return rc;
+    for (size_t i = 0; i < n; i++)
+        set_is(&out[i], first + (cuzk_var)i, (bits[i / 64] >> (i % 64)) & 1);
+    return CUZK_OK;
+}
+
 /* Value of the AllocatedBit under a Boolean (Not holds !bit). */
 static inline bool bitval(const cuzk_bool *a)
 {
@@ -63,14 +81,14 @@ int cuzk_bit_alloc(cuzk_cs *cs, cuzk_bool *out, bool value)
     cuzk_var v;
     int rc = alloc_bitvar(cs, &v, value);
     if (rc) return rc;
+    set_is(out, v, value);
+    if (witness_only(cs)) return cuzk_cs_skip_constraints(cs, 1);
     cuzk_fr m1 = minus_one();
     cuzk_term a[2] = {term(CUZK_ONE, &CUZK_FR_ONE), term(v, &m1)}, b = term(v, &CUZK_FR_ONE);
-    set_is(out, v, value);
     return cuzk_cs_enforce(cs, a, 2, &b, 1, NULL, 0);
 }
 
-int cuzk_bit_alloc_conditionally(cuzk_cs *cs, cuzk_bool *out, bool value,
-                                 const cuzk_bool *must_be_false)
+int cuzk_bit_alloc_conditionally(cuzk_cs *cs, cuzk_bool *out, bool value, const cuzk_bool *must_be_false)
 {
     cuzk_var v;
     int rc = alloc_bitvar(cs, &v, value);
@@ -158,8 +176,7 @@ int cuzk_bool_xor(cuzk_cs *cs, cuzk_bool *out, const cuzk_bool *a, const cuzk_bo
 
 int cuzk_bool_and(cuzk_cs *cs, cuzk_bool *out, const cuzk_bool *a, const cuzk_bool *b)
 {
-    if (is_const(a, false) || is_const(b, false))
-        return *out = cuzk_bool_constant(false), cuzk_cs_status(cs);
+    if (is_const(a, false) || is_const(b, false)) return *out = cuzk_bool_constant(false), cuzk_cs_status(cs);
     if (is_const(a, true)) return *out = *b, cuzk_cs_status(cs);
     if (is_const(b, true)) return *out = *a, cuzk_cs_status(cs);
     if (a->kind == CUZK_BOOL_IS && b->kind == CUZK_BOOL_NOT) return cuzk_bit_and_not(cs, out, a, b);
@@ -183,8 +200,7 @@ int cuzk_bool_enforce_equal(cuzk_cs *cs, const cuzk_bool *a, const cuzk_bool *b)
     size_t n = 0;
     if (a->kind == CUZK_BOOL_CONST && b->kind == CUZK_BOOL_CONST) {
         if (a->value == b->value) return cuzk_cs_status(cs);
-        return cuzk_cs_set_error(cs, CUZK_ERR_ARG,
-                                 "boolean enforce_equal: constants differ (unsatisfiable)");
+        return cuzk_cs_set_error(cs, CUZK_ERR_ARG, "boolean enforce_equal: constants differ (unsatisfiable)");
     }
     if (is_const(a, true) || is_const(b, true)) {
         const cuzk_bool *x = is_const(a, true) ? b : a;
@@ -253,9 +269,12 @@ int cuzk_bool_sha256_maj(cuzk_cs *cs, cuzk_bool *out, const cuzk_bool *a, const 
     if (is_const(b, false)) return cuzk_bool_and(cs, out, a, c);
     if (is_const(c, false)) return cuzk_bool_and(cs, out, a, b);
     const cuzk_bool *p = NULL, *q = NULL;
-    if (is_const(c, true)) p = a, q = b;
-    else if (is_const(b, true)) p = a, q = c;
-    else if (is_const(a, true)) p = b, q = c;
+    if (is_const(c, true))
+        p = a, q = b;
+    else if (is_const(b, true))
+        p = a, q = c;
+    else if (is_const(a, true))
+        p = b, q = c;
     if (p) {
         x = cuzk_bool_not(*p), y = cuzk_bool_not(*q);
         rc = cuzk_bool_and(cs, &r, &x, &y);
@@ -283,6 +302,7 @@ int cuzk_bool_sha256_maj(cuzk_cs *cs, cuzk_bool *out, const cuzk_bool *a, const 
 
 int cuzk_bools_alloc_u64_le(cuzk_cs *cs, cuzk_bool out[64], uint64_t value)
 {
+    if (witness_only(cs)) return alloc_bits_witness(cs, out, &value, 64);
     for (int i = 0; i < 64; i++) {
         int rc = cuzk_bit_alloc(cs, &out[i], (value >> i) & 1);
         if (rc) return rc;
@@ -294,10 +314,10 @@ int cuzk_bools_alloc_fr_le(cuzk_cs *cs, cuzk_bool out[255], const cuzk_fr *value
 {
     uint64_t l[4] = {0, 0, 0, 0};
     if (cuzk_cs_needs_values(cs)) {
-        if (!value)
-            return cuzk_cs_set_error(cs, CUZK_ERR_ARG, "field_into_allocated_bits_le: no value");
+        if (!value) return cuzk_cs_set_error(cs, CUZK_ERR_ARG, "field_into_allocated_bits_le: no value");
         cuzk_fr_to_limbs(l, value);
     }
+    if (witness_only(cs)) return alloc_bits_witness(cs, out, l, 255);
     for (int i = 0; i < 255; i++) {
         int rc = cuzk_bit_alloc(cs, &out[i], (l[i / 64] >> (i % 64)) & 1);
         if (rc) return rc;

@@ -18,7 +18,9 @@
  * the MerkleTree tag and as a factor (beta) to rescale for other tags.
  *
  * Witness values come from the optimized native permutation run alongside,
- * which computes exactly the values neptune's Elt::Num carry. */
+ * which computes exactly the values neptune's Elt::Num carry.  In WITNESS
+ * mode (the cs records no constraint) only those values are allocated and
+ * the constraints counted, no terms are built. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,11 +33,11 @@
 
 typedef struct {
     size_t arity, t, ncons;
-    size_t *off;        /* 3 * ncons + 1 offsets into terms (A, B, C per constraint) */
-    cuzk_term *terms;   /* .var holds a slot number */
-    size_t ntag;        /* ONE terms carrying the tag constant */
-    size_t *tag_term;   /* index into terms */
-    cuzk_fr *tag_beta;  /* coefficient / tag constant */
+    size_t *off;       /* 3 * ncons + 1 offsets into terms (A, B, C per constraint) */
+    cuzk_term *terms;  /* .var holds a slot number */
+    size_t ntag;       /* ONE terms carrying the tag constant */
+    size_t *tag_term;  /* index into terms */
+    cuzk_fr *tag_beta; /* coefficient / tag constant */
     const cuzk_poseidon_constants *pc;
 } ptemplate;
 
@@ -63,7 +65,8 @@ static int lc_reserve(lc_t *lc, size_t n)
 {
     if (n <= lc->cap) return 0;
     size_t cap = lc->cap ? lc->cap * 2 : 16;
-    while (cap < n) cap *= 2;
+    while (cap < n)
+        cap *= 2;
     uint32_t *s = realloc(lc->slot, cap * sizeof *s);
     if (!s) return -1;
     lc->slot = s;
@@ -79,8 +82,10 @@ static int lc_add_term(lc_t *acc, uint32_t slot, const cuzk_fr *coeff)
     size_t lo = 0, hi = acc->n;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (acc->slot[mid] < slot) lo = mid + 1;
-        else hi = mid;
+        if (acc->slot[mid] < slot)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     if (lo < acc->n && acc->slot[lo] == slot) {
         cuzk_fr_add(&acc->coeff[lo], &acc->coeff[lo], coeff);
@@ -208,8 +213,7 @@ static uint32_t b_square(builder *b, uint32_t x, const cuzk_fr *pre)
 }
 
 /* mul_sum(a = l4, b = l, pre, post): (l + pre) * l4 = r - post. */
-static uint32_t b_mul_sum(builder *b, uint32_t l4, uint32_t l, const cuzk_fr *pre,
-                          const cuzk_fr *post)
+static uint32_t b_mul_sum(builder *b, uint32_t l4, uint32_t l, const cuzk_fr *pre, const cuzk_fr *post)
 {
     uint32_t s = b_begin(b);
     if ((pre && b_push_term(b, 0, pre)) || b_push_term(b, l, &CUZK_FR_ONE)) b->err = 1;
@@ -300,7 +304,8 @@ static int build(ptemplate *tp, size_t arity)
     k += 2 * t;
     if (b_mat(e, tmp, half == 1 ? pc->pre_sparse : pc->mds, t)) b.err = 1;
     for (size_t r = 1; r < half && !b.err; r++) {
-        for (size_t i = 0; i < t; i++) b_sbox(&b, &e[i], &k[i], &c_tag);
+        for (size_t i = 0; i < t; i++)
+            b_sbox(&b, &e[i], &k[i], &c_tag);
         k += t;
         if (b_mat(e, tmp, r + 1 == half ? pc->pre_sparse : pc->mds, t)) b.err = 1;
     }
@@ -311,7 +316,8 @@ static int build(ptemplate *tp, size_t arity)
     k += rp;
     for (size_t r = 0; r < half && !b.err; r++) {
         bool last = r + 1 == half;
-        for (size_t i = 0; i < t; i++) b_sbox(&b, &e[i], last ? NULL : &k[i], &c_tag);
+        for (size_t i = 0; i < t; i++)
+            b_sbox(&b, &e[i], last ? NULL : &k[i], &c_tag);
         if (!last) k += t;
         if (b_mat(e, tmp, pc->mds, t)) b.err = 1;
     }
@@ -338,13 +344,15 @@ static struct {
     pthread_once_t once;
     int status;
     ptemplate tp;
-} g_tpl[N_AR] = {{PTHREAD_ONCE_INIT, 0, {0}}, {PTHREAD_ONCE_INIT, 0, {0}},
-                 {PTHREAD_ONCE_INIT, 0, {0}}, {PTHREAD_ONCE_INIT, 0, {0}},
-                 {PTHREAD_ONCE_INIT, 0, {0}}, {PTHREAD_ONCE_INIT, 0, {0}},
+} g_tpl[N_AR] = {{PTHREAD_ONCE_INIT, 0, {0}}, {PTHREAD_ONCE_INIT, 0, {0}}, {PTHREAD_ONCE_INIT, 0, {0}},
+                 {PTHREAD_ONCE_INIT, 0, {0}}, {PTHREAD_ONCE_INIT, 0, {0}}, {PTHREAD_ONCE_INIT, 0, {0}},
                  {PTHREAD_ONCE_INIT, 0, {0}}};
 
-#define TPL_INIT(i) \
-    static void tpl_init_##i(void) { g_tpl[i].status = build(&g_tpl[i].tp, k_ar[i]); }
+#define TPL_INIT(i)                                                                                          \
+    static void tpl_init_##i(void)                                                                           \
+    {                                                                                                        \
+        g_tpl[i].status = build(&g_tpl[i].tp, k_ar[i]);                                                      \
+    }
 TPL_INIT(0)
 TPL_INIT(1)
 TPL_INIT(2)
@@ -353,7 +361,7 @@ TPL_INIT(4)
 TPL_INIT(5)
 TPL_INIT(6)
 static void (*const k_tpl_init[N_AR])(void) = {tpl_init_0, tpl_init_1, tpl_init_2, tpl_init_3,
-                                                tpl_init_4, tpl_init_5, tpl_init_6};
+                                               tpl_init_4, tpl_init_5, tpl_init_6};
 
 size_t cuzk_poseidon_gadget_constraints(size_t n)
 {
@@ -379,9 +387,10 @@ static int get_template(const ptemplate **out, size_t n)
 typedef struct {
     cuzk_cs *cs;
     const ptemplate *tp;
-    cuzk_var *map;        /* slot -> variable */
-    size_t k;             /* next constraint */
+    cuzk_var *map; /* slot -> variable */
+    size_t k;      /* next constraint */
     bool vals;
+    bool fast;            /* WITNESS mode: values only, constraints counted at the end */
     const cuzk_fr *c_tag; /* NULL: MerkleTree coefficients as stored */
     size_t tag_i;         /* next tag term to patch */
 } emitter;
@@ -393,6 +402,10 @@ static int emit(emitter *em, const cuzk_fr *v)
     size_t k = em->k, slot = tp->arity + 1 + k;
     int rc = cuzk_cs_alloc(em->cs, &em->map[slot], em->vals ? v : NULL);
     if (rc) return rc;
+    if (em->fast) { /* counted by synth */
+        em->k++;
+        return CUZK_OK;
+    }
     cuzk_term side[3][MAX_SIDE];
     size_t cnt[3];
     for (int s = 0; s < 3; s++) {
@@ -412,7 +425,8 @@ static int emit(emitter *em, const cuzk_fr *v)
 static void vec_mat(cuzk_fr *s, const cuzk_fr *m, size_t t)
 {
     cuzk_fr r[CUZK_POSEIDON_MAX_WIDTH], tmp;
-    for (size_t j = 0; j < t; j++) r[j] = CUZK_FR_ZERO;
+    for (size_t j = 0; j < t; j++)
+        r[j] = CUZK_FR_ZERO;
     for (size_t i = 0; i < t; i++)
         for (size_t j = 0; j < t; j++) {
             cuzk_fr_mul(&tmp, &s[i], &m[i * t + j]);
@@ -450,16 +464,18 @@ static int synth(cuzk_cs *cs, cuzk_num *out, const cuzk_fr *tag, const cuzk_num 
         return cuzk_cs_set_error(cs, CUZK_ERR_ARG,
                                  "poseidon gadget: arity %zu is not 2, 4, 8, 11, 16, 24 or 36", n);
     if ((rc = get_template(&tp, n)))
-        return cuzk_cs_set_error(cs, rc, "poseidon gadget: cannot build the arity-%zu template (%s)",
-                                 n, cuzk_strerror(rc));
+        return cuzk_cs_set_error(cs, rc, "poseidon gadget: cannot build the arity-%zu template (%s)", n,
+                                 cuzk_strerror(rc));
     const cuzk_poseidon_constants *pc = tp->pc;
     size_t t = tp->t, half = pc->full_rounds / 2, rp = pc->partial_rounds;
     cuzk_var map[1 + CUZK_POSEIDON_MAX_ARITY + 1400];
     if (n + 1 + tp->ncons > sizeof map / sizeof map[0])
         return cuzk_cs_set_error(cs, CUZK_ERR_ARG, "poseidon gadget: template too large");
-    emitter em = {cs, tp, map, 0, cuzk_cs_needs_values(cs), NULL, 0};
+    bool vals = cuzk_cs_needs_values(cs);
+    emitter em = {cs, tp, map, 0, vals, vals && !cuzk_cs_records_constraints(cs), NULL, 0};
     map[0] = CUZK_ONE;
-    for (size_t i = 0; i < n; i++) map[1 + i] = in[i].var;
+    for (size_t i = 0; i < n; i++)
+        map[1 + i] = in[i].var;
 
     const cuzk_fr *k = pc->compressed_round_constants;
     cuzk_fr s[CUZK_POSEIDON_MAX_WIDTH], x2, c_tag;
@@ -470,7 +486,8 @@ static int synth(cuzk_cs *cs, cuzk_num *out, const cuzk_fr *tag, const cuzk_num 
     cuzk_fr_add(&c_tag, &c_tag, &k[t]);
     if (tag && !cuzk_fr_eq(tag, &pc->merkle_tag)) em.c_tag = &c_tag;
     s[0] = c_tag;
-    for (size_t i = 1; i < t; i++) s[i] = em.vals ? in[i - 1].value : CUZK_FR_ZERO;
+    for (size_t i = 1; i < t; i++)
+        s[i] = em.vals ? in[i - 1].value : CUZK_FR_ZERO;
 
     for (size_t i = 1; i < t; i++) { /* square_sum / square / mul_sum with keys */
         cuzk_fr x = CUZK_FR_ZERO, y2 = CUZK_FR_ZERO, y4 = CUZK_FR_ZERO;
@@ -519,6 +536,7 @@ static int synth(cuzk_cs *cs, cuzk_num *out, const cuzk_fr *tag, const cuzk_num 
         if (em.vals) vec_mat(s, pc->mds, t);
     }
     if ((rc = emit(&em, &s[1]))) return rc;
+    if (em.fast && (rc = cuzk_cs_skip_constraints(cs, tp->ncons))) return rc;
     out->var = map[tp->arity + tp->ncons];
     out->value = em.vals ? s[1] : CUZK_FR_ZERO;
     return CUZK_OK;
@@ -539,8 +557,7 @@ int cuzk_poseidon_gadget(cuzk_cs *cs, cuzk_num *out, const cuzk_num *in, size_t 
     return synth_ns(cs, out, NULL, in, n);
 }
 
-int cuzk_poseidon_gadget_tagged(cuzk_cs *cs, cuzk_num *out, const cuzk_fr *tag,
-                                const cuzk_num *in, size_t n)
+int cuzk_poseidon_gadget_tagged(cuzk_cs *cs, cuzk_num *out, const cuzk_fr *tag, const cuzk_num *in, size_t n)
 {
     if (!tag) return cuzk_cs_set_error(cs, CUZK_ERR_ARG, "poseidon gadget: tag is NULL");
     return synth_ns(cs, out, tag, in, n);
