@@ -326,41 +326,38 @@ class TestBatchVerifyTest(td.DaemonCase):
         self.assertIn("cannot compute public inputs for proof kind 0", p.stderr)
 
 
-class TestBenchRustForms(unittest.TestCase):
+class TestBenchRustForms(td.CachedParamsCase):
     """cuzk-bench with the Rust bench's input forms against a daemon with
-    2 KiB WindowPoSt TEST params: a JSON array of base64 vanilla proofs
-    (gen-vanilla's bincode, encoded here by Python), its bad elements, the
-    Rust circuit ids, batch --vk with the right and a wrong key."""
+    2 KiB WindowPoSt TEST params made here: a JSON array of base64 vanilla
+    proofs (gen-vanilla's bincode, encoded here by Python), its bad elements,
+    the Rust circuit ids, batch --vk with the right and a wrong key."""
+    WHAT, MARKER = "RustForms", ".done"
 
     @classmethod
     def setUpClass(cls):
-        cls.work = tempfile.mkdtemp(prefix="cuzk-rustforms-")
-        cls.params = os.path.join(cls.work, "params")
-        sec = os.path.join(cls.work, "sec")
-        for args in (("gen-vanilla", "post", "--sector-size", "2KiB", "--sector", 1, "--randomness", R_HEX, "--out",
-                      sec),
-                     ("setup", "--circuit", "window-post", "--sector-size", "2KiB", "--out", cls.params),
-                     ("setup", "--circuit", "window-post", "--sector-size", "2KiB", "--out",
-                      os.path.join(cls.work, "other"), "--seed", "other")):
-            p = bench(*args)
+        cls.PARAMS = tempfile.mkdtemp(prefix="cuzk-rustforms-params-")
+        cls.other = tempfile.mkdtemp(prefix="cuzk-rustforms-other-")
+        for out, seed in ((cls.PARAMS, "cuzk-test-seed"), (cls.other, "other")):
+            p = bench("setup", "--circuit", "window-post", "--sector-size", "2KiB", "--out", out, "--seed", seed)
             if p.returncode != 0:
-                raise AssertionError("%s: %s" % (args, p.stderr))
-        with open(os.path.join(sec, "summary.json")) as f:
-            cls.comm_r = json.load(f)["comm_r"]
-        with open(os.path.join(sec, "window-post.vproof"), "rb") as f:
-            cls.raw = f.read()
-        cls.vk = [os.path.join(cls.params, n) for n in os.listdir(cls.params) if n.endswith(".vk")][0]
-        cls.wrong_vk = [os.path.join(cls.work, "other", n) for n in os.listdir(os.path.join(cls.work, "other"))
-                        if n.endswith(".vk")][0]
-        cls.d = td.Daemon(args=["--param-cache", cls.params, "--set", "srs.validate=false"])
+                raise AssertionError("setup: " + p.stderr)
+        open(os.path.join(cls.PARAMS, cls.MARKER), "w").close()
+        super().setUpClass()
 
     @classmethod
     def tearDownClass(cls):
-        rc = cls.d.stop()
-        cls.d.close()
-        shutil.rmtree(cls.work, ignore_errors=True)
-        if rc != 0:
-            raise AssertionError("daemon exit code %d" % rc)
+        super().tearDownClass()
+        for d in (cls.PARAMS, cls.other):
+            shutil.rmtree(d, ignore_errors=True)
+
+    @classmethod
+    def prepare(cls):
+        sec, s = cls.gen_vanilla("post", "--sector-size", "2KiB", "--sector", 1, "--randomness", R_HEX)
+        cls.comm_r = s["comm_r"]
+        with open(os.path.join(sec, "window-post.vproof"), "rb") as f:
+            cls.raw = f.read()
+        cls.vk = [os.path.join(cls.PARAMS, n) for n in os.listdir(cls.PARAMS) if n.endswith(".vk")][0]
+        cls.wrong_vk = [os.path.join(cls.other, n) for n in os.listdir(cls.other) if n.endswith(".vk")][0]
 
     def write(self, name, text):
         path = os.path.join(self.work, name)

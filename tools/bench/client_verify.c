@@ -29,20 +29,41 @@ struct client_verifier {
 
 #define CV_ERR 512
 
-/* Copies the n inputs of partition k (all partitions have the same count). */
-static int cv_store(client_verifier *v, size_t k, const cuzk_fr *in, size_t n, char *err)
+/* Copies the inputs of every partition (all have the same count). */
+static int cv_store(client_verifier *v, size_t partitions,
+                    const cuzk_fr *(*get)(const void *job, uint32_t k, size_t *n), const void *job, char *err)
 {
-    if (k == 0) {
-        v->n_inputs = n;
-        v->inputs = malloc((v->partitions * n + 1) * sizeof *v->inputs);
-        if (!v->inputs) return snprintf(err, CV_ERR, "out of memory"), -1;
-    } else if (n != v->n_inputs) {
-        return snprintf(err, CV_ERR, "partition %zu has %zu public inputs, partition 0 %zu", k, n,
-                        v->n_inputs),
-               -1;
+    v->partitions = partitions;
+    for (uint32_t k = 0; k < partitions; k++) {
+        size_t n = 0;
+        const cuzk_fr *in = get(job, k, &n);
+        if (k == 0) {
+            v->n_inputs = n;
+            v->inputs = malloc((partitions * n + 1) * sizeof *v->inputs);
+            if (!v->inputs) return snprintf(err, CV_ERR, "out of memory"), -1;
+        } else if (n != v->n_inputs) {
+            return snprintf(err, CV_ERR, "partition %u has %zu public inputs, partition 0 %zu", k, n,
+                            v->n_inputs),
+                   -1;
+        }
+        memcpy(v->inputs + k * n, in, n * sizeof *in);
     }
-    memcpy(v->inputs + k * n, in, n * sizeof *in);
     return 0;
+}
+
+static const cuzk_fr *post_inputs(const void *j, uint32_t k, size_t *n)
+{
+    return (void)k, cuzk_post_job_inputs(j, n);
+}
+
+static const cuzk_fr *snap_inputs(const void *j, uint32_t k, size_t *n)
+{
+    return cuzk_snap_job_inputs(j, k, n);
+}
+
+static const cuzk_fr *porep_inputs(const void *j, uint32_t k, size_t *n)
+{
+    return cuzk_porep_job_inputs(j, k, n);
 }
 
 static int cv_post(client_verifier *v, const cuzk_engine_request *r, char *err)
@@ -60,10 +81,7 @@ static int cv_post(client_verifier *v, const cuzk_engine_request *r, char *err)
                           r->randomness, pid, r->kind == CUZK_PROOF_WINNING_POST ? 0 : r->partition_index,
                           err, CV_ERR))
         return -1;
-    size_t n = 0;
-    const cuzk_fr *in = cuzk_post_job_inputs(j, &n);
-    v->partitions = 1;
-    int rc = cv_store(v, 0, in, n, err);
+    int rc = cv_store(v, 1, post_inputs, j, err);
     cuzk_post_job_free(j);
     return rc;
 }
@@ -85,13 +103,7 @@ static int cv_snap(client_verifier *v, const cuzk_engine_request *r, char *err)
                           lone ? one_len : r->vanilla_proofs_len, lone ? 1 : r->n_vanilla_proofs,
                           r->comm_r_old, r->comm_d_new, r->comm_r_new, NULL, err, CV_ERR))
         return -1;
-    v->partitions = cuzk_snap_job_partitions(j);
-    int rc = 0;
-    for (uint32_t k = 0; !rc && k < v->partitions; k++) {
-        size_t n = 0;
-        const cuzk_fr *in = cuzk_snap_job_inputs(j, k, &n);
-        rc = cv_store(v, k, in, n, err);
-    }
+    int rc = cv_store(v, cuzk_snap_job_partitions(j), snap_inputs, j, err);
     cuzk_snap_job_free(j);
     return rc;
 }
@@ -111,19 +123,26 @@ static int cv_porep(client_verifier *v, const cuzk_engine_request *r, char *err)
     if (cuzk_porep_job_new(&j, (const char *)c1, len, UINT64_MAX, r->miner_id ? pid : NULL, r->sector_number,
                            NULL, err, CV_ERR))
         return -1;
-    v->partitions = cuzk_porep_job_partitions(j);
-    int rc = 0;
-    for (uint32_t k = 0; !rc && k < v->partitions; k++) {
-        size_t n = 0;
-        const cuzk_fr *in = cuzk_porep_job_inputs(j, k, &n);
-        rc = cv_store(v, k, in, n, err);
-    }
+    int rc = cv_store(v, cuzk_porep_job_partitions(j), porep_inputs, j, err);
     cuzk_porep_job_free(j);
     return rc;
 }
 
 /* The test kind: the engine's built-in test provider's own parse and
  * public_inputs (its verifier side recomputes the chain's output). */
+/* Partitions' inputs in one array, `stride` apart (the test provider's). */
+typedef struct {
+    cuzk_fr *in;
+    size_t stride, *n;
+} cv_strided;
+
+static const cuzk_fr *strided_inputs(const void *s, uint32_t k, size_t *n)
+{
+    const cv_strided *x = s;
+    *n = x->n[k];
+    return x->in + k * x->stride;
+}
+
 static int cv_test(client_verifier *v, const cuzk_engine_request *r, char *err)
 {
     cuzk_engine_provider p;
@@ -131,13 +150,16 @@ static int cv_test(client_verifier *v, const cuzk_engine_request *r, char *err)
     void *state = NULL;
     char cid[64];
     uint64_t bytes;
-    if (p.parse(p.ctx, &state, cid, &v->partitions, &bytes, r, err, CV_ERR)) return -1;
-    cuzk_fr in[8];
-    int rc = 0;
-    for (size_t k = 0; !rc && k < v->partitions; k++) {
-        size_t n = 0;
-        rc = p.public_inputs(p.ctx, in, 8, &n, state, k, err, CV_ERR) ? -1 : cv_store(v, k, in, n, err);
-    }
+    size_t parts = 0;
+    if (p.parse(p.ctx, &state, cid, &parts, &bytes, r, err, CV_ERR)) return -1;
+    cv_strided x = {
+        .in = calloc(parts * 8 + 1, sizeof *x.in), .stride = 8, .n = calloc(parts + 1, sizeof *x.n)};
+    int rc = x.in && x.n ? 0 : (snprintf(err, CV_ERR, "out of memory"), -1);
+    for (size_t k = 0; !rc && k < parts; k++)
+        rc = p.public_inputs(p.ctx, x.in + k * 8, 8, &x.n[k], state, k, err, CV_ERR) ? -1 : 0;
+    if (!rc) rc = cv_store(v, parts, strided_inputs, &x, err);
+    free(x.in);
+    free(x.n);
     p.free_state(p.ctx, state);
     return rc;
 }
