@@ -1,7 +1,8 @@
 /* Engine limits and review findings (issue 14 item 7): the TEST kind only
  * when configured and its params apart from real ones; bounded request
- * memory and queue; inputs freed when a job ends; preemption that cannot
- * starve a NORMAL batch; the prover's current job in the status.  Each test failed before its fix. */
+ * memory and queue; inputs freed when a job ends; cancellation inside a
+ * PoSt synthesis; preemption that cannot starve a NORMAL batch; the
+ * prover's current job in the status.  Each test failed before its fix. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -147,6 +148,87 @@ static void test_request_budget(void)
     cuzk_engine_destroy(e);
 }
 
+/* ---- cancellation inside a PoSt synthesis ----------------------------------- */
+
+/* The real WindowPoSt provider's parse and synthesize (a 32 GiB partition
+ * from the golden sector: 2349 circuit sectors, 125 M constraints), with
+ * the chain-16 params standing in for the 32 GiB ones and a small budget
+ * figure: the job is cancelled long before synthesis could end. */
+static cuzk_engine_provider g_post;
+
+static int big_parse(void *ctx, void **state, char circuit_id[64], size_t *partitions,
+                     uint64_t *partition_bytes, const cuzk_engine_request *req, char *err, size_t err_len)
+{
+    int st = g_post.parse(g_post.ctx, state, circuit_id, partitions, partition_bytes, req, err, err_len);
+    snprintf(circuit_id, 64, "chain-16");
+    *partition_bytes = 64u << 20;
+    return st;
+}
+
+static void test_post_cancel(void)
+{
+    const char *sh = test_shared_dir();
+    char path[1024];
+    snprintf(path, sizeof path, "%s/data/filecoin/window-post-32g-golden.vproof", sh ? sh : "");
+    size_t len = 0;
+    uint8_t *buf = sh ? test_read_file(path, &len) : NULL;
+    if (!buf) {
+        test_skip("../shared/data/filecoin/window-post-32g-golden.vproof not found");
+        return;
+    }
+    cuzk_engine_config c;
+    engine_cfg_base(&c);
+    cuzk_engine *e = start(&c);
+    CHECK(cuzk_engine_register_builtin(e) == CUZK_OK);
+    CHECK(cuzk_engine_provider_get(e, CUZK_PROOF_WINDOW_POST, &g_post) == CUZK_OK);
+    cuzk_engine_provider p = g_post;
+    p.parse = big_parse;
+    CHECK(cuzk_engine_register(e, CUZK_PROOF_SNAP, &p) == CUZK_OK); /* a free wire kind */
+    CHECK(cuzk_engine_srs_preload(e, NULL, NULL, "chain-16", NULL, 0) == CUZK_OK);
+    uint8_t rnd[32] = {0};
+    const uint8_t *v[1] = {buf};
+    cuzk_engine_request r = {.kind = CUZK_PROOF_SNAP,
+                             .registered_proof = 8,
+                             .randomness = rnd,
+                             .randomness_len = 32,
+                             .miner_id = 1000,
+                             .vanilla_proofs = v,
+                             .vanilla_proofs_len = &len,
+                             .n_vanilla_proofs = 1};
+    char id[CUZK_JOB_ID_MAX], err[512] = "";
+    CHECK(cuzk_engine_submit(e, id, NULL, NULL, &r, err, sizeof err) == CUZK_OK);
+    cuzk_engine_status s;
+    bool synth = false;
+    for (int i = 0; i < 3000 && !synth; i++) {
+        status_of(e, &s);
+        for (size_t w = 0; w < s.n_workers; w++)
+            synth |= !strcmp(s.workers[w].state, "synthesizing") && !strcmp(s.workers[w].job_id, id);
+        cuzk_engine_status_clear(&s);
+        if (!synth) sleep_ms(2);
+    }
+    CHECK(synth);
+    sleep_ms(300); /* well into the 2349 sectors */
+    bool was = false;
+    CHECK(cuzk_engine_cancel(e, &was, id) == CUZK_OK && was);
+    uint64_t t0 = mono_ms();
+    bool busy = true;
+    while (busy && mono_ms() - t0 < 10000) {
+        status_of(e, &s);
+        busy = s.memory_used > s.srs_bytes[CUZK_SRS_HOT]; /* the partition's reservation */
+        cuzk_engine_status_clear(&s);
+        if (busy) sleep_ms(5);
+    }
+    uint64_t dt = mono_ms() - t0;
+    printf("  cancelled 32 GiB WindowPoSt synthesis released its worker in %llu ms\n",
+           (unsigned long long)dt);
+    CHECK(!busy && dt < 3000);
+    cuzk_engine_result res = {0};
+    CHECK(cuzk_engine_await(e, &res, id, 0) == CUZK_OK && res.status == CUZK_JOB_CANCELLED);
+    cuzk_engine_result_clear(&res);
+    cuzk_engine_destroy(e);
+    free(buf);
+}
+
 /* ---- preemption bound ------------------------------------------------------- */
 
 typedef struct {
@@ -228,7 +310,7 @@ static void test_prover_current_job(void)
 
 static const test_case tests[] = {
     {"test_kind", test_test_kind},           {"queue_cap", test_queue_cap},
-    {"request_budget", test_request_budget},
+    {"request_budget", test_request_budget}, {"post_cancel", test_post_cancel},
     {"preempt_bound", test_preempt_bound},   {"prover_current_job", test_prover_current_job},
 };
 TEST_MAIN(tests)

@@ -100,13 +100,29 @@ static int post_srs_file(void *ctx, const char *circuit_id, char *file, size_t c
     return CUZK_OK;
 }
 
+/* Cancellation inside synthesis: the circuit calls the gate before each
+ * of its sectors (post.h), so a cancelled 32 GiB WindowPoSt (2349 sectors
+ * of 53,333 constraints) stops within one sector's synthesis instead of
+ * running to its end.  The gate may run on several threads at once: it
+ * only reads the task's atomic flags. */
+static int post_gate(void *task, size_t sector)
+{
+    (void)sector;
+    return cuzk_engine_task_cancelled(task) ? CUZK_ENGINE_ERR_CANCELLED : 0;
+}
+
 static int post_synthesize(void *ctx, cuzk_cs *cs, const void *state, size_t k, const cuzk_engine_task *task,
                            char *err, size_t err_len)
 {
     cuzk_circuit_fn fn;
     void *cctx;
     cuzk_post_job_circuit(state, &fn, &cctx);
-    int st = cuzk_cs_synthesize(cs, fn, cctx);
+    cuzk_post_circuit_ctx c = *(const cuzk_post_circuit_ctx *)cctx;
+    c.gate = task ? post_gate : NULL;
+    c.gate_ctx = (void *)task;
+    int st = cuzk_cs_synthesize(cs, fn, &c);
+    if (st && task && cuzk_engine_task_cancelled(task))
+        return cuzk_errf(err, err_len, CUZK_ENGINE_ERR_CANCELLED, "PoSt synthesis cancelled");
     return st ? cuzk_errf(err, err_len, st, "PoSt synthesis: %s", cuzk_cs_error(cs)) : CUZK_OK;
 }
 
