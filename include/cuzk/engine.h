@@ -157,6 +157,11 @@ typedef struct cuzk_engine_config {
     uint32_t max_batch_wait_ms;   /* scheduler.max_batch_wait_ms (default 50) */
     uint32_t synthesis_threads;   /* synthesis.threads: synthesis workers
                                      (default 1; 0 = one per CPU, at most 64) */
+    char synthesis_pce[8];        /* synthesis.pce (ours): "auto" (or "") = use
+                                     a verified pre-compiled constraint evaluator
+                                     (<param_cache>/<circuit id>.pce) when present
+                                     and extract it after a circuit's first
+                                     proof; "off" = always direct (docs/pce.md) */
     uint32_t prover_threads;      /* pipeline.prover_threads (ours): threads of
                                      the prover's pool (default = CPU count) */
     bool pipeline_enabled;        /* pipeline.enabled: synthesis of the next

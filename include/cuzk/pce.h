@@ -69,8 +69,9 @@ typedef struct {
 typedef struct cuzk_pce cuzk_pce;
 
 /* Progress of an extraction: constraints recorded so far (called every
- * 2^20 constraints and once at the end). */
-typedef void (*cuzk_pce_progress_fn)(void *ctx, size_t constraints);
+ * 2^20 constraints and once at the end).  A non-zero return stops the
+ * extraction, which returns that status (nothing is left behind). */
+typedef int (*cuzk_pce_progress_fn)(void *ctx, size_t constraints);
 
 /* Record circuit fn(ctx) into path (see above).  fn must accept a SHAPE-mode
  * cs (values NULL).  info (may be NULL) receives the file's summary. */
@@ -103,7 +104,8 @@ int cuzk_pce_check(const cuzk_pce *p, cuzk_par *par, char *err, size_t err_len);
 /* ---- Filecoin circuits (src/engine/pce_cache.c) ------------------------------ */
 
 /* The blank circuit (SHAPE mode) and PCE identity of a daemon circuit id
- * (porep-32g, winning-2k, wpost-32g, snap-32g, ...): kind, the first
+ * (porep-32g, winning-2k, wpost-32g, snap-32g, ...; chain-N of the engine's
+ * test provider): kind, the first
  * registered proof with that id, and the id itself.  *ctx is malloc'd: the
  * caller frees it.  CUZK_ERR_ARG for an unknown id. */
 int cuzk_pce_filecoin_circuit(const char *circuit_id, cuzk_pce_identity *id, cuzk_circuit_fn *fn, void **ctx,

@@ -324,6 +324,7 @@ int cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg, char *e
     }
     st = init_sync(e, err, err_len);
     if (!st) st = alloc_prover(e, err, err_len);
+    if (!st) st = eng_pce_init(e, err, err_len);
     if (!st) st = start_threads(e, err, err_len);
     if (st) { /* the one cleanup path: destroy copes with any phase reached */
         cuzk_engine_destroy(e);
@@ -443,6 +444,7 @@ void cuzk_engine_destroy(cuzk_engine *e)
         nx = j->next;
         eng_free_job_locked(e, j); /* no other thread is left */
     }
+    eng_pce_free(e);
     eng_srs_free_all(e);
     cuzk_pool_destroy(e->pool);
     free(e->batch_table);

@@ -42,6 +42,7 @@ int cuzk_pce_filecoin_circuit(const char *circuit_id, cuzk_pce_identity *id, cuz
     const cuzk_fil_seal_info *seal;
     const cuzk_fil_post_info *post;
     const cuzk_snap_info *snap;
+    char *end = NULL;
     *ctx = NULL;
     memset(id, 0, sizeof *id);
     if (!circuit_id || strlen(circuit_id) > CUZK_PCE_ID_MAX)
@@ -72,10 +73,21 @@ int cuzk_pce_filecoin_circuit(const char *circuit_id, cuzk_pce_identity *id, cuz
         *fn = cuzk_snap_circuit;
         id->kind = CUZK_PCE_KIND_SNAP;
         id->registered_proof = snap->id;
+    } else if (!strncmp(circuit_id, "chain-", 6) && circuit_id[6] >= '1' && circuit_id[6] <= '9' &&
+               strtoull(circuit_id + 6, &end, 10) <= (1u << 20) && !*end) {
+        /* the engine's test provider (engine.test_provider): chain-N */
+        cuzk_chain_ctx *c = calloc(1, sizeof *c);
+        if (!c) return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "pce: out of memory");
+        c->n = (size_t)strtoull(circuit_id + 6, NULL, 10);
+        *ctx = c;
+        *fn = cuzk_chain_circuit;
+        id->kind = CUZK_PCE_KIND_OTHER;
+        st = CUZK_OK;
     } else {
-        return cuzk_errf(err, err_len, CUZK_ERR_ARG,
-                         "pce: unknown circuit id '%s' (porep-2k .. porep-64g, winning-*, wpost-*, snap-*)",
-                         circuit_id);
+        return cuzk_errf(
+            err, err_len, CUZK_ERR_ARG,
+            "pce: unknown circuit id '%s' (porep-2k .. porep-64g, winning-*, wpost-*, snap-*, chain-N)",
+            circuit_id);
     }
     if (st) {
         free(*ctx);
@@ -107,4 +119,266 @@ int cuzk_pce_filecoin_circuit_id(char out[64], uint32_t kind, uint64_t sector_si
         }
     }
     return CUZK_ERR_ARG;
+}
+
+/* ---- the engine's cache --------------------------------------------------------- */
+
+/* What an extraction holds beyond the engine's other reservations: the
+ * SHAPE cs (3 bits per variable: ~50 MB at 32 GiB), the coefficient table,
+ * the checkpoints and stdio buffers. */
+#define PCE_EXTRACT_BYTES (256ull << 20)
+#define PCE_SLOTS 32
+
+enum { S_UNKNOWN, S_OPENING, S_READY, S_ABSENT, S_EXTRACTING, S_FAILED, S_UNSUPPORTED };
+
+typedef struct {
+    char circuit_id[64];
+    int state;
+    cuzk_pce *pce;
+    unsigned users;
+} pce_slot;
+
+struct eng_pce_cache {
+    pthread_mutex_t mu;
+    bool off;
+    pce_slot slot[PCE_SLOTS];
+    size_t n;
+    pthread_t th;
+    bool th_started, extracting;
+    atomic_bool stop;
+    cuzk_engine *e;
+    pce_slot *job; /* the slot being extracted */
+};
+
+int eng_pce_init(cuzk_engine *e, char *err, size_t err_len)
+{
+    const char *m = e->cfg.synthesis_pce;
+    if (*m && strcmp(m, "auto") && strcmp(m, "off"))
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG,
+                         "synthesis.pce: expected \"auto\" or \"off\", got \"%s\"", m);
+    eng_pce_cache *c = calloc(1, sizeof *c);
+    if (!c) return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "engine: out of memory (PCE cache)");
+    if (pthread_mutex_init(&c->mu, NULL)) {
+        free(c);
+        return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "engine: cannot initialize the PCE cache's mutex");
+    }
+    c->off = !strcmp(m, "off");
+    c->e = e;
+    e->pce = c;
+    return CUZK_OK;
+}
+
+void eng_pce_free(cuzk_engine *e)
+{
+    eng_pce_cache *c = e->pce;
+    if (!c) return;
+    atomic_store(&c->stop, true);
+    if (c->th_started) pthread_join(c->th, NULL);
+    for (size_t i = 0; i < c->n; i++)
+        cuzk_pce_close(c->slot[i].pce);
+    pthread_mutex_destroy(&c->mu);
+    free(c);
+    e->pce = NULL;
+}
+
+/* <dir>/<id>.pce: param_cache first, then the state directory. */
+static void pce_path(const cuzk_engine *e, char *out, size_t cap, const char *id, bool state_dir)
+{
+    const char *d = e->cfg.param_cache;
+    char home[600];
+    if (state_dir) {
+        const char *env = getenv("CUZK_STATE_DIR"), *h = getenv("HOME");
+        if (e->cfg.srs_state_dir[0])
+            d = e->cfg.srs_state_dir;
+        else if (env && *env)
+            d = env;
+        else {
+            snprintf(home, sizeof home, "%s/.local/state/cuzk", h && *h ? h : "/tmp");
+            d = home;
+        }
+    }
+    snprintf(out, cap, "%s/%s.pce", d, id);
+}
+
+static pce_slot *slot_locked(eng_pce_cache *c, const char *id)
+{
+    for (size_t i = 0; i < c->n; i++)
+        if (!strcmp(c->slot[i].circuit_id, id)) return &c->slot[i];
+    if (c->n == PCE_SLOTS) return NULL;
+    pce_slot *s = &c->slot[c->n++];
+    snprintf(s->circuit_id, sizeof s->circuit_id, "%s", id);
+    return s;
+}
+
+/* Open and verify the slot's file (without the lock: a 32 GiB PoRep file
+ * is ~4 GB of SHA-256); the new state under the lock. */
+static cuzk_pce *open_slot(cuzk_engine *e, pce_slot *s)
+{
+    eng_pce_cache *c = e->pce;
+    cuzk_pce_identity id;
+    cuzk_circuit_fn fn;
+    void *ctx = NULL;
+    char err[512], path[1200];
+    cuzk_pce *p = NULL;
+    int state = S_UNSUPPORTED, st = cuzk_pce_filecoin_circuit(s->circuit_id, &id, &fn, &ctx, err, sizeof err);
+    free(ctx);
+    for (int dir = 0; !st && dir < 2 && !p; dir++) {
+        pce_path(e, path, sizeof path, s->circuit_id, dir);
+        int o = cuzk_pce_open(&p, path, &id, err, sizeof err);
+        state = o ? S_ABSENT : S_READY;
+        if (o && !(o == CUZK_ERR_IO && errno == ENOENT))
+            cuzk_log(CUZK_LOG_WARN, NULL, "PCE: %s; it will be rebuilt after the next proof", err);
+        if (!o) cuzk_log(CUZK_LOG_INFO, NULL, "synthesis of %s uses the PCE %s", s->circuit_id, path);
+    }
+    pthread_mutex_lock(&c->mu);
+    s->state = state;
+    s->pce = p;
+    if (p) s->users++;
+    pthread_mutex_unlock(&c->mu);
+    return p;
+}
+
+const cuzk_pce *eng_pce_get(cuzk_engine *e, const char *circuit_id)
+{
+    eng_pce_cache *c = e->pce;
+    if (!c || c->off) return NULL;
+    pthread_mutex_lock(&c->mu);
+    pce_slot *s = slot_locked(c, circuit_id);
+    cuzk_pce *p = NULL;
+    bool open = s && s->state == S_UNKNOWN;
+    if (s && s->state == S_READY) {
+        s->users++;
+        p = s->pce;
+    }
+    if (open) s->state = S_OPENING;
+    pthread_mutex_unlock(&c->mu);
+    return open ? open_slot(e, s) : p;
+}
+
+void eng_pce_put(cuzk_engine *e, const cuzk_pce *p, bool failed)
+{
+    eng_pce_cache *c = e->pce;
+    if (!c || !p) return;
+    pthread_mutex_lock(&c->mu);
+    for (size_t i = 0; i < c->n; i++)
+        if (c->slot[i].pce == p) {
+            c->slot[i].users--;
+            if (failed) c->slot[i].state = S_FAILED; /* no new users; closed at free */
+        }
+    pthread_mutex_unlock(&c->mu);
+}
+
+static int extract_progress(void *ctx, size_t n)
+{
+    eng_pce_cache *c = ctx;
+    (void)n;
+    return atomic_load(&c->stop) || atomic_load(&c->e->abort_work) ? CUZK_ENGINE_ERR_CANCELLED : 0;
+}
+
+/* Param_cache when it is writable, else the state directory (created). */
+static int extract_to(cuzk_engine *e, const char *cid, char *path, size_t cap)
+{
+    char dir[1200];
+    pce_path(e, path, cap, cid, access(e->cfg.param_cache, W_OK) != 0);
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash) *slash = 0;
+    for (char *q = dir + 1; *q; q++) /* mkdir -p */
+        if (*q == '/') {
+            *q = 0;
+            (void)mkdir(dir, 0755);
+            *q = '/';
+        }
+    (void)mkdir(dir, 0755);
+    return CUZK_OK;
+}
+
+static void *extract_main(void *arg)
+{
+    eng_pce_cache *c = arg;
+    cuzk_engine *e = c->e;
+    pce_slot *s = c->job;
+    cuzk_pce_identity id;
+    cuzk_circuit_fn fn;
+    void *ctx = NULL;
+    char err[512], path[1200];
+    uint64_t t0 = eng_now_ms();
+    int st = cuzk_pce_filecoin_circuit(s->circuit_id, &id, &fn, &ctx, err, sizeof err);
+    if (!st) st = extract_to(e, s->circuit_id, path, sizeof path);
+    if (!st) {
+        cuzk_log(CUZK_LOG_INFO, NULL, "extracting the PCE of %s to %s in the background", s->circuit_id,
+                 path);
+        st = cuzk_pce_extract(path, &id, fn, ctx, extract_progress, c, NULL, err, sizeof err);
+    }
+    free(ctx);
+    if (st)
+        cuzk_log(st == CUZK_ENGINE_ERR_CANCELLED ? CUZK_LOG_INFO : CUZK_LOG_WARN, NULL,
+                 "PCE of %s not extracted: %s; synthesis stays direct", s->circuit_id, err);
+    else
+        cuzk_log(CUZK_LOG_INFO, NULL, "PCE of %s extracted in %llu ms", s->circuit_id,
+                 (unsigned long long)(eng_now_ms() - t0));
+    pthread_mutex_lock(&e->mu);
+    e->mem_reserved -= PCE_EXTRACT_BYTES;
+    pthread_mutex_lock(&c->mu);
+    s->state = st ? S_FAILED : S_UNKNOWN; /* the next synthesis opens and verifies it */
+    c->extracting = false;
+    pthread_mutex_unlock(&c->mu);
+    pthread_cond_broadcast(&e->cv_work); /* the reservation is back */
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
+void eng_pce_proved_locked(cuzk_engine *e, const char *circuit_id)
+{
+    eng_pce_cache *c = e->pce;
+    if (!c || c->off || e->stopping) return;
+    pthread_mutex_lock(&c->mu);
+    pce_slot *s = slot_locked(c, circuit_id);
+    bool go = s && s->state == S_ABSENT && !c->extracting &&
+              e->mem_reserved + e->srs_hot_bytes + PCE_EXTRACT_BYTES <= e->mem_limit;
+    if (go && c->th_started) pthread_join(c->th, NULL); /* finished: extracting is false */
+    if (go) c->th_started = false;
+    if (go) { /* set before the thread reads them (it takes c->mu only at its end) */
+        c->job = s;
+        s->state = S_EXTRACTING;
+        c->extracting = true;
+        e->mem_reserved += PCE_EXTRACT_BYTES;
+        c->th_started = !pthread_create(&c->th, NULL, extract_main, c);
+        if (!c->th_started) {
+            s->state = S_ABSENT;
+            c->extracting = false;
+            e->mem_reserved -= PCE_EXTRACT_BYTES;
+        }
+    }
+    pthread_mutex_unlock(&c->mu);
+}
+
+/* The provider's circuit into a fresh cs, then (PCE) the evaluations: what
+ * the prover needs.  A PCE that fails to evaluate is retired and the
+ * partition synthesized directly. */
+int eng_pce_synthesize(cuzk_engine *e, job *j, size_t k, const cuzk_engine_task *task, cuzk_cs **out,
+                       char *err, size_t err_len)
+{
+    const cuzk_pce *p = eng_pce_get(e, j->circuit_id);
+    for (;;) {
+        cuzk_cs *cs = NULL;
+        int st = cuzk_cs_new(&cs, p ? CUZK_CS_WITNESS : CUZK_CS_PROVE, 0);
+        if (st) cuzk_errf(err, err_len, st, "out of memory creating the constraint system");
+        if (!st) st = j->prov.synthesize(j->prov.ctx, cs, j->state, k, task, err, err_len);
+        if (!st) st = cuzk_cs_finish(cs);
+        if (!st && cuzk_cs_status(cs)) st = cuzk_cs_status(cs);
+        if (st && !err[0] && cs) cuzk_errf(err, err_len, st, "%s", cuzk_cs_error(cs));
+        if (!st && p && (st = cuzk_pce_evaluate(p, cs, NULL, err, err_len))) {
+            cuzk_log(CUZK_LOG_WARN, j->id, "PCE of %s failed (%s): synthesizing directly", j->circuit_id,
+                     err);
+            eng_pce_put(e, p, true);
+            p = NULL;
+            cuzk_cs_free(cs);
+            err[0] = 0;
+            continue;
+        }
+        eng_pce_put(e, p, false);
+        *out = cs;
+        return st;
+    }
 }

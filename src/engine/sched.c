@@ -145,12 +145,7 @@ static void synth_one_locked(cuzk_engine *e, worker *w, job *j)
         pthread_mutex_unlock(&e->mu);
         uint64_t t0 = eng_now_ms();
         cuzk_engine_task task = {e, j};
-        st = cuzk_cs_new(&cs, CUZK_CS_PROVE, 0);
-        if (st) cuzk_errf(err, sizeof err, st, "out of memory creating the constraint system");
-        if (!st) st = j->prov.synthesize(j->prov.ctx, cs, j->state, p->k, &task, err, sizeof err);
-        if (!st) st = cuzk_cs_finish(cs);
-        if (!st && cuzk_cs_status(cs)) st = cuzk_cs_status(cs);
-        if (st && !err[0]) cuzk_errf(err, sizeof err, st, "%s", cuzk_cs_error(cs));
+        st = eng_pce_synthesize(e, j, p->k, &task, &cs, err, sizeof err); /* pce_cache.c */
         uint64_t dt = eng_now_ms() - t0;
         pthread_mutex_lock(&e->mu);
         p->synth_ms = dt;
@@ -364,7 +359,7 @@ static void run_prove(cuzk_engine *e, worker *w, batch *b, batch_run *r)
         cuzk_groth16_prove_opts o = {.par = cuzk_pool_par(e->pool), .err = r->err, .err_len = sizeof r->err,
                                      .checkpoint = batch_checkpoint, .checkpoint_ctx = b};
         r->st = cuzk_groth16_prove(r->proofs, ps[0]->srs->params, r->wit, n, &o);
-        if (r->st == CUZK_ERR_CHANGED) eng_srs_fault(e, ps[0]->srs, r->err, sizeof r->err);
+        if (r->st) eng_srs_fault(e, ps[0]->srs, r->st, r->err, sizeof r->err);
         r->prove_ms = eng_now_ms() - r->t0;
     }
     if (r->st) return;
@@ -423,6 +418,7 @@ static void commit_batch_locked(cuzk_engine *e, part **ps, size_t n, const batch
             p->state = P_DONE;
             p->t_done = eng_now_ms();
             j->n_done++;
+            eng_pce_proved_locked(e, j->circuit_id); /* pce_cache.c: background extraction */
         }
         eng_part_release_locked(e, p);
         if (j->status == CUZK_JOB_UNKNOWN && j->n_done == j->nparts)

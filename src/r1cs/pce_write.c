@@ -183,7 +183,10 @@ static int on_row(void *ctx, size_t row, int side, const cuzk_term *t, size_t n)
             }
             w->ckpt[w->ckpt_n++] = w->written;
         }
-        if (w->progress && row && !(row & ((1u << 20) - 1))) w->progress(w->progress_ctx, row);
+        if (w->progress && row && !(row & ((1u << 20) - 1))) {
+            int rc = w->progress(w->progress_ctx, row);
+            if (rc) return wfail(w, rc, "%s", "stopped by the caller");
+        }
     }
     w->side_len[side] = n;
     if (rec_reserve(w, n * 9 + 16)) return w->status;
@@ -276,7 +279,7 @@ static int record(writer *w, cuzk_cs **csp, cuzk_circuit_fn fn, void *ctx, cuzk_
     if (!c) return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "pce extract: out of memory (checkpoints)");
     w->ckpt = c;
     w->ckpt[w->ckpt_n++] = w->written; /* the records' end */
-    if (w->progress) w->progress(w->progress_ctx, k->constraints);
+    if (w->progress) (void)w->progress(w->progress_ctx, k->constraints);
     return CUZK_OK;
 }
 

@@ -105,12 +105,13 @@ static int circuit_id_of(char out[64], const pce_args *a)
     return 2;
 }
 
-static void progress(void *ctx, size_t n)
+static int progress(void *ctx, size_t n)
 {
     double *t0 = ctx;
     double dt = cli_now() - *t0;
     fprintf(stderr, "  %zu constraints recorded, %.1f s (%.2f M/s)\n", n, dt,
             dt > 0 ? (double)n / dt / 1e6 : 0.0);
+    return 0;
 }
 
 static void print_info(const char *path, const cuzk_pce_info *in, bool json)
