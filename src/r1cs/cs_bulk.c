@@ -37,8 +37,17 @@ int cuzk_cs_alloc_bits(cuzk_cs *cs, cuzk_var *first, const uint64_t *bits, size_
     /* growth through the public path: the cs decides how (and whether) it grows */
     if (at + n > cs->aux_cap && (rc = cuzk_cs_reserve(cs, 0, cs->n_inputs, at + n))) return rc;
     cuzk_fr *z = cs->aux + at;
-    for (size_t i = 0; i < n; i++)
-        z[i] = (bits[i / 64] >> (i % 64)) & 1 ? CUZK_FR_ONE : CUZK_FR_ZERO;
+    /* a local table: indexed without a branch (witness bits are random),
+     * and the stores to z cannot alias it */
+    const cuzk_fr tab[2] = {CUZK_FR_ZERO, CUZK_FR_ONE};
+    size_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+        uint64_t x = bits[i / 64];
+        for (int j = 0; j < 64; j++, x >>= 1)
+            z[i + (size_t)j] = tab[x & 1];
+    }
+    for (uint64_t x = i < n ? bits[i / 64] : 0; i < n; i++, x >>= 1)
+        z[i] = tab[x & 1];
     *first = CUZK_VAR_AUX | (cuzk_var)at;
     cs->n_aux = at + n;
     return CUZK_OK;
