@@ -124,28 +124,25 @@ static void raise_shutdown(void *arg)
     kill(getpid(), SIGTERM);
 }
 
-/* Built-in providers, and the TEST circuit for the kind daemon.test_provider
- * names.  0, or an exit code with the reason printed. */
-static int register_providers(cuzk_engine *e, const cuzk_daemon_config *cfg)
+/* Built-in providers, and the chain TEST circuit for the kind that
+ * daemon.test_provider names (kind: -1 = none).  The wire kind TEST itself
+ * is served by the engine when engine.test_provider is on (set with
+ * daemon.test_provider).  0, or an exit code with the reason printed. */
+static int register_providers(cuzk_engine *e, int kind)
 {
     int rc = cuzk_engine_register_builtin(e);
     if (rc != CUZK_OK) {
         fprintf(stderr, "cuzk-daemon: engine: cannot register the proof providers: %s\n", cuzk_strerror(rc));
         return 1;
     }
-    if (!cfg->test_provider[0]) return 0;
-    int kind = cuzk_config_kind_parse(cfg->test_provider);
-    if (kind < 0) {
-        fprintf(stderr, "cuzk-daemon: daemon.test_provider '%s': not a proof kind\n", cfg->test_provider);
-        return 2;
-    }
+    if (kind < 0 || kind == CUZK_PROOF_TEST) return 0;
     cuzk_engine_provider p;
     cuzk_engine_test_provider(&p);
     rc = cuzk_engine_register(e, (cuzk_proof_kind)kind, &p);
     if (rc != CUZK_OK) {
-        fprintf(stderr, "cuzk-daemon: daemon.test_provider '%s': %s\n", cfg->test_provider,
-                cuzk_strerror(rc));
-        return 2;
+        fprintf(stderr, "cuzk-daemon: daemon.test_provider: cannot register for %s: %s\n",
+                cuzk_proof_kind_name((cuzk_proof_kind)kind), cuzk_strerror(rc));
+        return 1;
     }
     cuzk_log(CUZK_LOG_WARN, NULL, "proof kind %s is served by the chain TEST circuit (daemon.test_provider)",
              cuzk_proof_kind_name((cuzk_proof_kind)kind));
@@ -218,6 +215,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "cuzk-daemon: %s\n", err);
         return 2;
     }
+    int test_kind = cfg.test_provider[0] ? cuzk_config_kind_parse(cfg.test_provider) : -1;
+    if (cfg.test_provider[0] && test_kind <= CUZK_PROOF_UNSPECIFIED) {
+        fprintf(stderr, "cuzk-daemon: daemon.test_provider '%s': not a proof kind\n", cfg.test_provider);
+        return 2;
+    }
+    cfg.engine.test_provider = test_kind >= 0; /* a test setup: TEST kind on, its params in cuzk-test/ */
     cuzk_log_set_level(cfg.engine.log_level);
     /* As the Rust daemon: libraries that read the variable see our cache. */
     if (setenv("FIL_PROOFS_PARAMETER_CACHE", cfg.engine.param_cache, 1))
@@ -228,7 +231,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "cuzk-daemon: engine: %s\n", err);
         return 1;
     }
-    int rc = register_providers(e, &cfg);
+    int rc = register_providers(e, test_kind);
     if (rc) {
         cuzk_engine_destroy(e);
         return rc;
