@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Integration tests of the real cuzk-daemon over gRPC (tests/daemon/*.py:
 # test_daemon.py, then test_curio.py, the drop-in checks for Curio, then
-# test_tls.py, who may talk to the daemon: TLS, socket mode, HTTP limits) with
+# test_tls.py, who may talk to the daemon: TLS, socket mode, HTTP limits, then
+# test_faults.py: params changing under the daemon, full disk, kill -9) with
 # Debian's python3-grpcio + python3-grpc-tools (stubs generated from
 # proto/cuzk/v1/proving.proto at test time).
 #
@@ -35,7 +36,7 @@ if ! "$PY" -c 'import grpc, grpc_tools.protoc' 2>/dev/null; then
 fi
 export CUZK_BIN="$BIN"
 rc=0
-for t in test_daemon test_curio test_tls; do
+for t in test_daemon test_curio test_tls test_faults; do
   echo "daemon-tests: $t"
   "$PY" -W ignore::ResourceWarning "$ROOT/tests/daemon/$t.py" "$@" || rc=1
 done

@@ -206,10 +206,11 @@ bool eng_srs_evict_idle_locked(cuzk_engine *e, uint64_t need);
 void eng_srs_free_all(cuzk_engine *e);
 /* Add a COLD entry for id if its params file exists in param_cache. */
 void eng_srs_discover(cuzk_engine *e, const char *circuit_id);
-/* The prover got CUZK_ERR_CHANGED from s's mapped file: err gets "params
- * file X changed while in use: size A -> B, inode I -> J"; s goes COLD when
- * its last user releases it.  Takes mu. */
-void eng_srs_fault(cuzk_engine *e, srs_entry *s, char *err, size_t err_len);
+/* The prover failed with st on s: if s's file changed (or st is
+ * CUZK_ERR_CHANGED, a fault in the map), err becomes "params file X changed
+ * while in use: size A -> B, inode I -> J" and s goes COLD when its last
+ * user releases it.  Takes mu. */
+void eng_srs_fault(cuzk_engine *e, srs_entry *s, int st, char *err, size_t err_len);
 /* Providers' public_inputs: copy the verifier's inputs, refusing more
  * than the verifying key takes. */
 static inline int eng_inputs_copy(cuzk_fr *out, size_t cap, size_t *n, const cuzk_fr *in, size_t have,

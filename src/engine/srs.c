@@ -313,18 +313,22 @@ void eng_srs_release_locked(cuzk_engine *e, srs_entry *s)
     pthread_cond_broadcast(&e->cv_work);
 }
 
-void eng_srs_fault(cuzk_engine *e, srs_entry *s, char *err, size_t err_len)
+void eng_srs_fault(cuzk_engine *e, srs_entry *s, int st, char *err, size_t err_len)
 {
     pthread_mutex_lock(&e->mu);
     char why[CUZK_ENGINE_ERR_LEN];
-    if (cuzk_srs_file_id_check(&s->fid, s->path, why, sizeof why) == CUZK_OK)
+    bool changed = cuzk_srs_file_id_check(&s->fid, s->path, why, sizeof why) != CUZK_OK;
+    if (!changed && st == CUZK_ERR_CHANGED)
         cuzk_errf(why, sizeof why, 0,
                   "params file %s changed while in use: a mapped page could not be read (it shrank, and "
                   "is back at %llu bytes)",
                   s->path, (unsigned long long)s->fid.size);
-    if (!s->stale) cuzk_log(CUZK_LOG_WARN, NULL, "srs %s: %s", s->id, why);
-    s->stale = true;
-    snprintf(err, err_len, "%s", why);
+    if (changed || st == CUZK_ERR_CHANGED) {
+        /* a file cut inside a page reads zeros there: any prover error */
+        if (!s->stale) cuzk_log(CUZK_LOG_WARN, NULL, "srs %s: %s", s->id, why);
+        s->stale = true;
+        snprintf(err, err_len, "%s", why);
+    }
     pthread_mutex_unlock(&e->mu);
 }
 
