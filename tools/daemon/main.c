@@ -220,7 +220,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "cuzk-daemon: daemon.test_provider '%s': not a proof kind\n", cfg.test_provider);
         return 2;
     }
-    cfg.engine.test_provider = test_kind >= 0; /* a test setup: TEST kind on, its params in cuzk-test/ */
+    if (test_kind >= 0)
+        cfg.engine.test_provider = true; /* a test setup: TEST kind on, params in cuzk-test/ */
     cuzk_log_set_level(cfg.engine.log_level);
     /* As the Rust daemon: libraries that read the variable see our cache. */
     if (setenv("FIL_PROOFS_PARAMETER_CACHE", cfg.engine.param_cache, 1))
