@@ -14,7 +14,8 @@
 #include "cuzk/status.h"
 #include "gadgets/sha256_witness.h"
 
-static const uint32_t K[64] = {
+/* FIPS 180-4 round constants (shared with sha256_witness.c). */
+const uint32_t cuzk_sha256_round_k[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
     0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
     0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
@@ -128,7 +129,7 @@ static int compress_body(cuzk_cs *cs, cuzk_multieq *me, cuzk_u32 out[8], const c
     s.e.ops[0] = cur[4];
     s.f = cur[5], s.g = cur[6], s.h = cur[7];
     for (int i = 0; i < 64; i++)
-        if ((rc = round_fn(cs, me, &s, &w[i], K[i]))) return rc;
+        if ((rc = round_fn(cs, me, &s, &w[i], cuzk_sha256_round_k[i]))) return rc;
     cuzk_u32 pair[2];
 #define ADD2(dst, idx, x) (pair[0] = cur[idx], pair[1] = (x), cuzk_u32_addmany(me, &out[dst], pair, 2))
     if ((rc = maybe_compute(me, &out[0], &s.a, &cur[0]))) return rc;

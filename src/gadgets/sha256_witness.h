@@ -8,6 +8,9 @@
 
 #include "cuzk/gadgets_sha256.h"
 
+/* The 64 round constants K (defined in sha256.c). */
+extern const uint32_t cuzk_sha256_round_k[64];
+
 int cuzk_sha256_compress_native(cuzk_cs *cs, cuzk_u32 out[8], const cuzk_bool in[512], const cuzk_u32 cur[8]);
 
 #endif
