@@ -16,6 +16,13 @@
  * -- that is, AFTER the boolean constraints of the result bits of the
  * addmany that did not fit -- and once more at the end of the block.
  *
+ * WITNESS mode (a cs that keeps assignments and records no constraint,
+ * cuzk_cs_records_constraints false): cuzk_sha256_compress computes the
+ * block natively on 32-bit words and hands the same aux values, in the same
+ * order, to the cs in one cuzk_cs_alloc_bits, with the same constraint
+ * count and the same output words (src/gadgets/sha256_witness.c; ~35x
+ * fewer instructions; tests/test_fast_witness.c keeps it bit-identical).
+ *
  * Conventions as gadgets.h: cs first, outputs next, inputs last; errors are
  * the cs's sticky status; values are computed in every mode but only
  * meaningful when cuzk_cs_needs_values(cs).  Not constant time in the
