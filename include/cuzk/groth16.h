@@ -242,6 +242,14 @@ int cuzk_groth16_witness_from_cs(cuzk_groth16_witness *out, const cuzk_cs *cs);
  * changed). */
 int cuzk_groth16_witness_take_evals(cuzk_groth16_witness *w, cuzk_cs *cs, size_t m, cuzk_fr *owned[3]);
 
+/* The lean form (cuzk/pce_lean.h): cs is a finished WITNESS-mode system
+ * whose density was set by cuzk_pce_evaluate_ab, a and b hold its A and B
+ * evaluations (room for m elements each, transformed in place), fill_c
+ * gives C on demand.  View of cs, no copy; CUZK_ERR_ARG when something is
+ * missing. */
+int cuzk_groth16_witness_lean(cuzk_groth16_witness *w, const cuzk_cs *cs, cuzk_fr *a, cuzk_fr *b,
+                              int (*fill_c)(void *, cuzk_fr *, size_t), void *fill_c_ctx);
+
 /* Compute backend.  All functions return a status.  Scalars are cuzk_fr
  * (Montgomery form, as everywhere).  The default CPU backend
  * (cuzk_groth16_backend_cpu) runs cuzk/msm.h and cuzk/ntt.h; a GPU backend

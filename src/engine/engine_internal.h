@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "cuzk/engine.h"
+#include "cuzk/pce_lean.h"
 #include "cuzk/pool.h"
 #include "cuzk/status.h"
 
@@ -38,6 +39,9 @@ typedef struct part {
     cuzk_cs *cs;                       /* P_READY: synthesized */
     cuzk_fr *ev[3];                    /* A, B, C evaluations taken from cs for the prover
                                           to clobber (owned here while set) */
+    cuzk_pce_lean lean;                /* lean.pce set: cs is WITNESS-mode, ev[0], ev[1] hold A
+                                          and B at the domain size, C comes from the PCE
+                                          during H (pce_cache.c eng_pce_synthesize) */
     struct part *redo;                 /* next partition to synthesize again (job's list) */
     srs_entry *srs;                    /* referenced from start to end */
     uint64_t reserved;                 /* budget bytes held */
@@ -187,8 +191,9 @@ void eng_pce_free(cuzk_engine *e); /* stops and joins a background extraction */
 const struct cuzk_pce *eng_pce_get(cuzk_engine *e, const char *circuit_id); /* without mu; NULL = direct */
 void eng_pce_put(cuzk_engine *e, const struct cuzk_pce *p, bool failed);
 void eng_pce_proved_locked(cuzk_engine *e, const char *circuit_id); /* may start an extraction */
-/* Synthesize partition k into *out (PCE or direct); without mu. */
-int eng_pce_synthesize(cuzk_engine *e, job *j, size_t k, const cuzk_engine_task *task, cuzk_cs **out, char *err,
+/* Synthesize partition pt (P_SYNTH: this worker's alone) into *out, PCE
+ * (lean form: pt->ev[0..1], pt->lean) or direct; without mu. */
+int eng_pce_synthesize(cuzk_engine *e, part *pt, const cuzk_engine_task *task, cuzk_cs **out, char *err,
                        size_t err_len);
 /* sched.c */
 void *eng_synth_main(void *arg);

@@ -353,22 +353,50 @@ void eng_pce_proved_locked(cuzk_engine *e, const char *circuit_id)
     pthread_mutex_unlock(&c->mu);
 }
 
-/* The provider's circuit into a fresh cs, then (PCE) the evaluations: what
- * the prover needs.  A PCE that fails to evaluate is retired and the
- * partition synthesized directly. */
-int eng_pce_synthesize(cuzk_engine *e, job *j, size_t k, const cuzk_engine_task *task, cuzk_cs **out,
-                       char *err, size_t err_len)
+/* The lean form (cuzk/pce_lean.h): A and B straight into the part's two
+ * domain buffers, C left to the prover's fill_c; the PCE stays open until
+ * eng_pce_free, after every part is gone. */
+static int lean_ab(cuzk_engine *e, part *pt, const cuzk_pce *p, cuzk_cs *cs, size_t m, char *err,
+                   size_t err_len)
 {
+    cuzk_fr *a = malloc(m * sizeof *a), *b = malloc(m * sizeof *b);
+    int st = a && b ? cuzk_pce_evaluate_ab(p, cs, a, b, m, NULL, err, err_len)
+                    : cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "out of memory for 2 x %zu evaluations", m);
+    if (st) {
+        free(a);
+        free(b);
+        return st;
+    }
+    pt->ev[0] = a;
+    pt->ev[1] = b;
+    pt->lean = (cuzk_pce_lean){.pce = p, .cs = cs, .par = cuzk_pool_par(e->pool)};
+    return CUZK_OK;
+}
+
+/* The provider's circuit into a fresh cs, then what the prover needs at
+ * the params' domain size m: with a PCE the lean form (two domain vectors
+ * and the assignment per partition in flight); without, a PROVE-mode cs
+ * whose evaluations are reserved at m up front, so that take_evals finds
+ * them in place (no regrowth copies).  A PCE that fails to evaluate is
+ * retired and the partition synthesized directly. */
+int eng_pce_synthesize(cuzk_engine *e, part *pt, const cuzk_engine_task *task, cuzk_cs **out, char *err,
+                       size_t err_len)
+{
+    job *j = pt->j;
+    size_t k = pt->k, m = cuzk_groth16_params_count(pt->srs->params, CUZK_G16_H) + 1;
     const cuzk_pce *p = eng_pce_get(e, j->circuit_id);
+    pt->lean = (cuzk_pce_lean){0};
     for (;;) {
         cuzk_cs *cs = NULL;
         int st = cuzk_cs_new(&cs, p ? CUZK_CS_WITNESS : CUZK_CS_PROVE, 0);
         if (st) cuzk_errf(err, err_len, st, "out of memory creating the constraint system");
+        if (!st && !p && (st = cuzk_cs_reserve(cs, m, 0, 0)))
+            cuzk_errf(err, err_len, st, "out of memory for 3 x %zu evaluations", m);
         if (!st) st = j->prov.synthesize(j->prov.ctx, cs, j->state, k, task, err, err_len);
         if (!st) st = cuzk_cs_finish(cs);
         if (!st && cuzk_cs_status(cs)) st = cuzk_cs_status(cs);
         if (st && !err[0] && cs) cuzk_errf(err, err_len, st, "%s", cuzk_cs_error(cs));
-        if (!st && p && (st = cuzk_pce_evaluate(p, cs, NULL, err, err_len))) {
+        if (!st && p && (st = lean_ab(e, pt, p, cs, m, err, err_len))) {
             cuzk_log(CUZK_LOG_WARN, j->id, "PCE of %s failed (%s): synthesizing directly", j->circuit_id,
                      err);
             eng_pce_put(e, p, true);

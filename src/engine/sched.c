@@ -145,7 +145,7 @@ static void synth_one_locked(cuzk_engine *e, worker *w, job *j)
         pthread_mutex_unlock(&e->mu);
         uint64_t t0 = eng_now_ms();
         cuzk_engine_task task = {e, j};
-        st = eng_pce_synthesize(e, j, p->k, &task, &cs, err, sizeof err); /* pce_cache.c */
+        st = eng_pce_synthesize(e, p, &task, &cs, err, sizeof err); /* pce_cache.c */
         uint64_t dt = eng_now_ms() - t0;
         pthread_mutex_lock(&e->mu);
         p->synth_ms = dt;
@@ -293,6 +293,8 @@ static int verify_part(const part *p, const uint8_t proof[CUZK_G16_PROOF_BYTES],
  * (requeue_synth_locked).  If growing them fails, the prover copies them. */
 static int part_witness(cuzk_groth16_witness *w, part *p, const cuzk_groth16_params *params)
 {
+    if (p->lean.pce) /* A and B already at the domain size, C on demand: two vectors, not three */
+        return cuzk_groth16_witness_lean(w, p->cs, p->ev[0], p->ev[1], cuzk_pce_fill_c, &p->lean);
     int st = cuzk_groth16_witness_from_cs(w, p->cs);
     if (st) return st;
     /* CUZK_ERR_NOMEM: w points at the intact evaluations (the prover copies

@@ -85,6 +85,21 @@ int cuzk_groth16_witness_from_cs(cuzk_groth16_witness *w, const cuzk_cs *cs)
     return CUZK_OK;
 }
 
+int cuzk_groth16_witness_lean(cuzk_groth16_witness *w, const cuzk_cs *cs, cuzk_fr *a, cuzk_fr *b,
+                              int (*fill_c)(void *, cuzk_fr *, size_t), void *fill_c_ctx)
+{
+    (void)cuzk_groth16_witness_from_cs(w, cs); /* every field; it fails only on the absent evaluations */
+    w->a = w->b = w->c = NULL;
+    w->a_mut = a;
+    w->b_mut = b;
+    w->fill_c = fill_c;
+    w->fill_c_ctx = fill_c_ctx;
+    if (!a || !b || a == b || !fill_c || !w->input || (w->n_aux && !w->aux) || !w->b_input_density ||
+        (w->n_aux && (!w->a_aux_density || !w->b_aux_density)))
+        return CUZK_ERR_ARG;
+    return CUZK_OK;
+}
+
 /* The caller's writable evaluations are transformed in place (three
  * buffers, or two and fill_c: the lean H). */
 static bool in_place(const cuzk_groth16_witness *w) { return w->a_mut && w->b_mut && (w->c_mut || w->fill_c); }

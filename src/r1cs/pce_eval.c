@@ -116,7 +116,7 @@ static const char *eval_range(const eval_job *j, size_t r0, size_t r1, const uin
                 if ((col & PCE_COL_AUX) ? idx >= na : idx >= ni)
                     return "column beyond the recorded variables";
                 const cuzk_fr *z = !j->aux ? &one : (col & PCE_COL_AUX) ? &j->aux[idx] : &j->inp[idx];
-                accumulate(&acc, z, code, vals);
+                if (j->ev[s]) accumulate(&acc, z, code, vals); /* a matrix not asked for: decode only */
             }
             nnz[s] += n[s];
             if (j->ev[s]) j->ev[s][r] = acc;
@@ -239,4 +239,19 @@ int cuzk_pce_evaluate(const cuzk_pce *p, cuzk_cs *cs, cuzk_par *par, char *err, 
     cs->evals = true;
     cs->structure = true;
     return CUZK_OK;
+}
+
+/* Entry points for the lean evaluation (pce_lean.c): the mat-vec into the
+ * caller's arrays (ev[s] NULL: matrix s decoded and checked, not summed),
+ * and the density maps sized for cs. */
+int cuzk_pce_matvec(const cuzk_pce *p, const cuzk_fr *inp, const cuzk_fr *aux, cuzk_fr *ev[3], cuzk_par *par,
+                    char *err, size_t err_len)
+{
+    eval_job j = {.p = p, .inp = inp, .aux = aux ? aux : &CUZK_FR_ZERO, .ev = {ev[0], ev[1], ev[2]}};
+    return run(&j, par, err, err_len);
+}
+
+int cuzk_pce_density_for(const cuzk_pce *p, cuzk_cs *cs, uint64_t *maps[3])
+{
+    return copy_density(p, cs, maps);
 }

@@ -98,4 +98,12 @@ struct cuzk_pce {
     const uint8_t *dens; /* density section */
 };
 
+/* pce_eval.c, for pce_lean.c: a = A z, b = B z, c = C z over every
+ * constraint into ev[0..2] (NULL: that matrix is decoded and checked but
+ * not summed), with the same bounds checks as cuzk_pce_evaluate; and the
+ * file's density maps sized for cs (maps[] malloc'd, CUZK_ERR_NOMEM). */
+int cuzk_pce_matvec(const cuzk_pce *p, const cuzk_fr *inp, const cuzk_fr *aux, cuzk_fr *ev[3], cuzk_par *par,
+                    char *err, size_t err_len);
+int cuzk_pce_density_for(const cuzk_pce *p, cuzk_cs *cs, uint64_t *maps[3]);
+
 #endif

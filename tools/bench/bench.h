@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "cuzk/circom.h"
+#include "cuzk/pce.h"
 #include "cuzk/r1cs.h"
 
 /* One micro-benchmark: setup() (optional, untimed) prepares inputs,
@@ -92,5 +93,19 @@ typedef struct {
 } bench_synth_result;
 unsigned bench_synth_threads(int argc, char **argv, uint64_t parsed);
 void bench_synth_report(const bench_synth_result *r, bool json);
+
+/* synth --through-h (synth_h.c): a finished cs carried through H as the
+ * prover computes it -- WITNESS mode + PCE: A, B into two domain buffers,
+ * C from the PCE after A*B (lean); PROVE mode (p NULL): its a, b, c (the
+ * caller reserved them at bench_h_domain(constraints)).  Times and the
+ * peaks of RssAnon / RssFile sampled during it; bench_h_json appends
+ * them to a JSON object being printed (leading comma, no brace). */
+typedef struct {
+    double eval_wall, eval_cpu, h_wall, h_cpu;
+    uint64_t anon_before, file_before, anon_peak, file_peak, sum_peak;
+} bench_h_times;
+size_t bench_h_domain(size_t constraints);
+int bench_through_h(cuzk_cs *cs, const cuzk_pce *p, cuzk_par *par, bench_h_times *t, char *err, size_t el);
+void bench_h_json(const bench_h_times *t);
 
 #endif

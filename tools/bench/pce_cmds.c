@@ -6,7 +6,7 @@
  *   pce info FILE [--json]
  *   pce verify FILE [--threads T]
  *   synth --circuit porep|snap --sector-size S [--random-witness]
- *         (--pce FILE | --no-pce) [--threads T] [--seed N] [--json]
+ *         (--pce FILE | --no-pce) [--threads T] [--seed N] [--through-h] [--json]
  *
  * extract records the blank circuit (SHAPE mode, streaming: memory is a few
  * bits per variable) to FILE (default <DIR or .>/<circuit id>.pce) with
@@ -14,7 +14,9 @@
  * sections) and decodes every record.  synth --pce synthesizes a random
  * witness in WITNESS mode and evaluates a, b, c through the file (T threads
  * for the mat-vec); --no-pce is direct PROVE-mode synthesis of the same
- * witness: the A/B pair of docs/perf-notes.md. */
+ * witness: the A/B pair of docs/perf-notes.md.  --through-h carries the
+ * partition on through H as the prover does (synth_h.c: lean with the PCE,
+ * classic without) and reports its times and memory peaks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +32,7 @@
 
 typedef struct {
     const char *circuit, *size, *circuit_id, *out, *dir, *file, *pce;
-    bool no_pce, json;
+    bool no_pce, json, through_h;
     unsigned threads;
     uint64_t seed;
 } pce_args;
@@ -60,6 +62,8 @@ static int parse(pce_args *a, int argc, char **argv, int first)
             i++;
         } else if (!strcmp(k, "--no-pce")) {
             a->no_pce = true;
+        } else if (!strcmp(k, "--through-h")) {
+            a->through_h = true; /* synth_h.c */
         } else if (!strcmp(k, "--json")) {
             a->json = true;
         } else if (!strcmp(k, "--random-witness") || !strcmp(k, "pce") || !strcmp(k, "synth")) {
@@ -265,6 +269,8 @@ static int witness_circuit_for(witness_circuit *w, const cuzk_pce_identity *id, 
 typedef struct {
     double open_s, synth_wall, synth_cpu, eval_wall, eval_cpu;
     size_t constraints;
+    bool through_h;
+    bench_h_times h;
 } synth_times;
 
 static int synth_once(witness_circuit *w, const cuzk_pce *p, cuzk_par *par, synth_times *t, char *err,
@@ -273,15 +279,17 @@ static int synth_once(witness_circuit *w, const cuzk_pce *p, cuzk_par *par, synt
     cuzk_cs *cs = NULL;
     double t0 = cli_now(), c0 = cli_cpu_now();
     int st = cuzk_cs_new(&cs, p ? CUZK_CS_WITNESS : CUZK_CS_PROVE, 0);
-    if (!st) st = cuzk_cs_reserve(cs, w->constraints + w->inputs + 1, w->inputs + 1, w->constraints);
+    size_t rows = w->constraints + w->inputs + 1;
+    if (!st) st = cuzk_cs_reserve(cs, t->through_h ? bench_h_domain(rows) : rows, w->inputs + 1, w->constraints);
     if (!st) st = cuzk_cs_synthesize(cs, w->fn, w->ctx);
     if (st) cuzk_errf(err, el, st, "synthesis: %s", cs ? cuzk_cs_error(cs) : cuzk_strerror(st));
     double t1 = cli_now(), c1 = cli_cpu_now();
-    if (!st && p) st = cuzk_pce_evaluate(p, cs, par, err, el);
+    if (!st && p && !t->through_h) st = cuzk_pce_evaluate(p, cs, par, err, el);
     t->synth_wall = t1 - t0;
     t->synth_cpu = c1 - c0;
     t->eval_wall = cli_now() - t1;
     t->eval_cpu = cli_cpu_now() - c1;
+    if (!st && t->through_h) st = bench_through_h(cs, p, par, &t->h, err, el);
     cuzk_cs_counts k = {0};
     if (!st) cuzk_cs_get_counts(cs, &k);
     t->constraints = k.constraints;
@@ -311,7 +319,7 @@ int cuzk_bench_pce_synth(int argc, char **argv)
     if (rc) return rc;
     cuzk_pool *pool = NULL;
     cuzk_pce *p = NULL;
-    synth_times t = {0};
+    synth_times t = {.through_h = a.through_h};
     double t0 = cli_now();
     int st = a.threads > 1 ? cuzk_pool_create(&pool, a.threads) : 0;
     if (st) snprintf(err, sizeof err, "cannot start %u threads", a.threads);
@@ -331,9 +339,11 @@ int cuzk_bench_pce_synth(int argc, char **argv)
         printf(
             "{\"circuit\":\"%s\",\"mode\":\"%s\",\"witness\":\"random\",\"constraints\":%zu,\"wall_s\":%.6f,"
             "\"cpu_s\":%.6f,\"threads\":%u,\"constraints_per_s\":%.0f,\"peak_rss_bytes\":%llu,"
-            "\"synth_cpu_s\":%.6f,\"eval_cpu_s\":%.6f,\"eval_wall_s\":%.6f,\"pce_open_s\":%.6f}\n",
+            "\"synth_cpu_s\":%.6f,\"eval_cpu_s\":%.6f,\"eval_wall_s\":%.6f,\"pce_open_s\":%.6f",
             cid, mode, t.constraints, wall, cpu, a.threads, (double)t.constraints / cpu, rss, t.synth_cpu,
             t.eval_cpu, t.eval_wall, t.open_s);
+    if (a.json && a.through_h) bench_h_json(&t.h);
+    if (a.json) printf("}\n");
     else
         printf(
             "%s %s: %zu constraints, %.3f s wall, %.3f s cpu (synthesis %.3f, mat-vec %.3f cpu / %.3f wall), "
@@ -341,5 +351,9 @@ int cuzk_bench_pce_synth(int argc, char **argv)
             cid, mode, t.constraints, wall, cpu, t.synth_cpu, t.eval_cpu, t.eval_wall, a.threads,
             (double)t.constraints / cpu / 1e6, (double)rss / 1048576.0, a.pce ? "" : " (direct)");
     if (a.pce && !a.json) printf("  PCE open + verify: %.3f s\n", t.open_s);
+    if (a.through_h && !a.json)
+        printf("  through H (%s): A,B %.3f s, H %.3f s wall; RssAnon peak %.1f MiB, RssFile peak %.1f MiB\n",
+               a.pce ? "lean: A, B, then C after A*B" : "classic: a, b, c", t.h.eval_wall, t.h.h_wall,
+               (double)t.h.anon_peak / 1048576.0, (double)t.h.file_peak / 1048576.0);
     return 0;
 }
