@@ -90,33 +90,56 @@ static inline void accumulate(cuzk_fr *acc, const cuzk_fr *z, uint64_t code, con
         cuzk_fr_sub(acc, acc, &t);
 }
 
-/* Decode and evaluate constraints [r0, r1) from bytes [p, end). */
+/* One entry: its value pointer and code, every field bounds-checked. */
+static inline const char *decode_entry(const eval_job *j, const uint8_t **pp, const uint8_t *end,
+                                       const cuzk_fr **z, uint32_t *code)
+{
+    static const cuzk_fr one = {{0}}; /* check mode: any value will do */
+    const cuzk_pce *pc = j->p;
+    const uint8_t *p = *pp;
+    if (end - p < 5) return "record entries run past their chunk";
+    uint32_t col = pce_get32(p);
+    p += 4;
+    uint64_t c;
+    if (rd_varint(&p, end, &c)) return "coefficient code runs past its chunk";
+    if (c >= pc->n_codes) return "coefficient code beyond the dictionary";
+    uint32_t idx = col & ~PCE_COL_AUX;
+    if ((col & PCE_COL_AUX) ? idx >= pc->info.aux : idx >= pc->info.inputs)
+        return "column beyond the recorded variables";
+    *z = !j->aux ? &one : (col & PCE_COL_AUX) ? &j->aux[idx] : &j->inp[idx];
+    *code = (uint32_t)c;
+    *pp = p;
+    return NULL;
+}
+
+static inline const char *decode_lengths(const uint8_t **pp, const uint8_t *end, uint64_t n[3])
+{
+    for (int s = 0; s < 3; s++)
+        if (rd_varint(pp, end, &n[s])) return "record length runs past its chunk";
+    uint64_t room = (uint64_t)(end - *pp) / 5;
+    if (n[0] > room || n[1] > room - n[0] || n[2] > room - n[0] - n[1])
+        return "record entries run past their chunk";
+    return NULL;
+}
+
+/* Decode and evaluate constraints [r0, r1) from bytes [p, end).  (Decoding
+ * a batch of rows first and prefetching their values did not pay:
+ * docs/perf-notes.md "PCE".) */
 static const char *eval_range(const eval_job *j, size_t r0, size_t r1, const uint8_t *p, const uint8_t *end,
                               uint64_t nnz[3], size_t *bad)
 {
-    const cuzk_pce *pc = j->p;
-    const size_t ni = pc->info.inputs, na = pc->info.aux, ncodes = pc->n_codes;
-    const cuzk_fr *vals = pc->code_val, one = CUZK_FR_ONE;
+    const char *why;
     for (size_t r = r0; r < r1; r++) {
         *bad = r;
         uint64_t n[3];
-        for (int s = 0; s < 3; s++)
-            if (rd_varint(&p, end, &n[s])) return "record length runs past its chunk";
+        if ((why = decode_lengths(&p, end, n))) return why;
         for (int s = 0; s < 3; s++) {
-            if (n[s] > (uint64_t)(end - p) / 5) return "record entries run past their chunk";
             cuzk_fr acc = CUZK_FR_ZERO;
             for (uint64_t e = 0; e < n[s]; e++) {
-                if (end - p < 5) return "record entries run past their chunk";
-                uint32_t col = pce_get32(p);
-                p += 4;
-                uint64_t code;
-                if (rd_varint(&p, end, &code)) return "coefficient code runs past its chunk";
-                if (code >= ncodes) return "coefficient code beyond the dictionary";
-                uint32_t idx = col & ~PCE_COL_AUX;
-                if ((col & PCE_COL_AUX) ? idx >= na : idx >= ni)
-                    return "column beyond the recorded variables";
-                const cuzk_fr *z = !j->aux ? &one : (col & PCE_COL_AUX) ? &j->aux[idx] : &j->inp[idx];
-                if (j->ev[s]) accumulate(&acc, z, code, vals); /* a matrix not asked for: decode only */
+                const cuzk_fr *z;
+                uint32_t code;
+                if ((why = decode_entry(j, &p, end, &z, &code))) return why;
+                accumulate(&acc, z, code, j->p->code_val);
             }
             nnz[s] += n[s];
             if (j->ev[s]) j->ev[s][r] = acc;
@@ -178,10 +201,9 @@ int cuzk_pce_check(const cuzk_pce *p, cuzk_par *par, char *err, size_t err_len)
     return run(&j, par, err, err_len);
 }
 
-/* Density bitmaps from the file, sized as the cs sizes its own. */
-static int copy_density(const cuzk_pce *p, cuzk_cs *cs, uint64_t *maps[3])
+int cuzk_pce_density_for(const cuzk_pce *p, cuzk_cs *cs, uint64_t *maps[3])
 {
-    size_t wa = cs->aux_cap / 64, wi = cs->inputs_cap / 64;
+    size_t wa = cs->aux_cap / 64, wi = cs->inputs_cap / 64; /* sized as the cs sizes its own */
     if (wa < p->lay.w_aux) wa = p->lay.w_aux;
     if (wi < p->lay.w_inp) wi = p->lay.w_inp;
     maps[0] = calloc(wa ? wa : 1, 8);
@@ -192,6 +214,17 @@ static int copy_density(const cuzk_pce *p, cuzk_cs *cs, uint64_t *maps[3])
     memcpy(maps[1], p->dens + 8 * p->lay.w_aux, 8 * p->lay.w_inp);
     memcpy(maps[2], p->dens + 8 * (p->lay.w_aux + p->lay.w_inp), 8 * p->lay.w_aux);
     return CUZK_OK;
+}
+
+int cuzk_pce_matvec(const cuzk_pce *p, const cuzk_fr *inp, const cuzk_fr *aux, cuzk_fr *ev[3], cuzk_par *par,
+                    char *err, size_t err_len)
+{
+    if (!p || !inp || (!aux && p->info.aux))
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "pce matvec: NULL argument");
+    eval_job j = {.p = p, .inp = inp, .aux = aux ? aux : &CUZK_FR_ZERO};
+    for (int s = 0; s < 3; s++)
+        j.ev[s] = ev ? ev[s] : NULL;
+    return run(&j, par, err, err_len);
 }
 
 int cuzk_pce_evaluate(const cuzk_pce *p, cuzk_cs *cs, cuzk_par *par, char *err, size_t err_len)
@@ -208,24 +241,24 @@ int cuzk_pce_evaluate(const cuzk_pce *p, cuzk_cs *cs, cuzk_par *par, char *err, 
                          cs->n_constraints, cs->n_inputs, cs->n_aux, in->identity.id, in->constraints,
                          in->inputs, in->aux);
     size_t n = in->constraints;
-    eval_job j = {.p = p, .inp = cs->inp, .aux = cs->aux ? cs->aux : &CUZK_FR_ZERO};
+    cuzk_fr *ev[3] = {NULL, NULL, NULL};
     uint64_t *maps[3] = {NULL, NULL, NULL};
     int st = CUZK_OK;
     for (int s = 0; s < 3; s++)
-        if (!(j.ev[s] = malloc(n * sizeof(cuzk_fr)))) st = CUZK_ERR_NOMEM;
-    if (!st) st = copy_density(p, cs, maps);
+        if (!(ev[s] = malloc(n * sizeof(cuzk_fr)))) st = CUZK_ERR_NOMEM;
+    if (!st) st = cuzk_pce_density_for(p, cs, maps);
     if (st) cuzk_errf(err, err_len, st, "pce evaluate: out of memory for %zu evaluations", n);
-    if (!st) st = run(&j, par, err, err_len);
+    if (!st) st = cuzk_pce_matvec(p, cs->inp, cs->aux, ev, par, err, err_len);
     if (st) {
         for (int s = 0; s < 3; s++) {
-            free(j.ev[s]);
+            free(ev[s]);
             free(maps[s]);
         }
         return st;
     }
     for (int s = 0; s < 3; s++) {
         free(cs->ev[s]);
-        cs->ev[s] = j.ev[s];
+        cs->ev[s] = ev[s];
         cs->nnz[s] = in->nnz[s];
     }
     cs->ev_cap = n;
@@ -239,19 +272,4 @@ int cuzk_pce_evaluate(const cuzk_pce *p, cuzk_cs *cs, cuzk_par *par, char *err, 
     cs->evals = true;
     cs->structure = true;
     return CUZK_OK;
-}
-
-/* Entry points for the lean evaluation (pce_lean.c): the mat-vec into the
- * caller's arrays (ev[s] NULL: matrix s decoded and checked, not summed),
- * and the density maps sized for cs. */
-int cuzk_pce_matvec(const cuzk_pce *p, const cuzk_fr *inp, const cuzk_fr *aux, cuzk_fr *ev[3], cuzk_par *par,
-                    char *err, size_t err_len)
-{
-    eval_job j = {.p = p, .inp = inp, .aux = aux ? aux : &CUZK_FR_ZERO, .ev = {ev[0], ev[1], ev[2]}};
-    return run(&j, par, err, err_len);
-}
-
-int cuzk_pce_density_for(const cuzk_pce *p, cuzk_cs *cs, uint64_t *maps[3])
-{
-    return copy_density(p, cs, maps);
 }
