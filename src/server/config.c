@@ -356,6 +356,8 @@ static int decode_string(char *out, size_t cap, const char **sp, char *why, size
         if (!*s) return cuzk_errf(why, why_len, CUZK_ERR_ARG, "unterminated string");
         if (*s == q) break;
         char ch = *s;
+        if ((unsigned char)ch < 0x20 && ch != '\t') /* TOML: control characters only as escapes */
+            return cuzk_errf(why, why_len, CUZK_ERR_ARG, "control character 0x%02x in a string", (unsigned char)ch);
         if (q == '"' && ch == '\\') {
             s++;
             switch (*s) {
@@ -389,6 +391,8 @@ static int decode_bare(char *out, size_t cap, const char **sp, char *why, size_t
     const char *s = *sp;
     size_t n = 0;
     while (*s && *s != '#' && *s != ',' && *s != ']' && !isspace((unsigned char)*s)) {
+        if ((unsigned char)*s < 0x20)
+            return cuzk_errf(why, why_len, CUZK_ERR_ARG, "control character 0x%02x in a value", (unsigned char)*s);
         if (n + 1 >= cap) return cuzk_errf(why, why_len, CUZK_ERR_ARG, "value too long");
         out[n++] = *s++;
     }
@@ -664,12 +668,10 @@ static void format_value(char *out, size_t cap, const cuzk_daemon_config *c, con
         size_t n = 0;
         out[n++] = '"';
         for (; *p && n + 8 < cap; p++) {
-            if (*p == '"' || *p == '\\') out[n++] = '\\';
-            if ((unsigned char)*p < 0x20) {
-                n += (size_t)snprintf(out + n, cap - n, "\\u%04x", (unsigned char)*p);
-                continue;
-            }
-            out[n++] = *p;
+            /* the escapes decode_string reads back (it takes no other
+             * control character): at most 2 bytes per byte, no truncation */
+            if (*p == '"' || *p == '\\' || *p == '\n' || *p == '\t') out[n++] = '\\';
+            out[n++] = *p == '\n' ? 'n' : *p == '\t' ? 't' : *p;
         }
         out[n++] = '"';
         out[n] = 0;
