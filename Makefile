@@ -7,7 +7,11 @@ JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 WERROR  ?= $(if $(CI),ON,OFF)
 
-.PHONY: all deps build build-asan build-tsan install test test-release test-asan test-tsan test-npm test-fuzz demo bench format clean
+.PHONY: all deps build build-asan build-tsan install test test-skips-reset test-release test-asan test-tsan test-npm test-fuzz demo bench format clean
+
+# Every check that did not run is appended here (tests/skip.sh, the C test
+# harness); make test lists them at the end.  Exit code 77 = skipped in ctest.
+export CUZK_SKIP_LOG ?= $(abspath $(BUILD))/skipped.log
 
 all: build
 
@@ -27,8 +31,12 @@ PREFIX ?= /usr/local
 install: build
 	@cmake --install $(BUILD) --prefix $(PREFIX)
 
-test: test-release test-asan test-tsan test-npm test-fuzz
+test: test-skips-reset test-release test-asan test-tsan test-npm test-fuzz
+	@tests/skip-summary.sh "$(CUZK_SKIP_LOG)"
 	@echo "make test: all suites passed"
+
+test-skips-reset:
+	@mkdir -p $(BUILD) && : >"$(CUZK_SKIP_LOG)"
 
 test-release: build
 	@scripts/check-exports.sh $(BUILD)
@@ -56,7 +64,8 @@ test-npm: build
 	@scripts/npm-checks.sh
 	@tests/snarkjs/run.sh $(BUILD)/bin
 
-# libFuzzer harnesses, briefly (skipped, with the reason, without clang)
+# libFuzzer harnesses: replay of tests/fuzz/corpus, then briefly each
+# (skipped, with the reason, without clang; a failure under CI=true)
 FUZZ_SECONDS ?= 8
 test-fuzz: build
 	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(BUILD)/bin

@@ -7,12 +7,14 @@
 set -euo pipefail
 BIN=${1:-build/bin}
 VEC=$(cd "$(dirname "$0")/.." && pwd)/tests/vectors/ec.txt
-fail=0
+. "$(dirname "$0")/../tests/skip.sh"
+fail=0 nok=0 nfail=0 nskip=0
 check() { # name expected-exit command...   (steps of a second or more print their time)
   local name=$1 want=$2 t0=$EPOCHREALTIME el; shift 2
   set +e; out=$("$@" 2>&1); rc=$?; set -e
   el=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { d = b - a; if (d >= 1) printf " (%.1f s)", d }')
-  if [ "$rc" != "$want" ]; then echo "FAIL $name: exit $rc, want $want: $out"; fail=1; else echo "ok   $name$el"; fi
+  if [ "$rc" != "$want" ]; then echo "FAIL $name: exit $rc, want $want: $out"; fail=1 nfail=$((nfail + 1))
+  else echo "ok   $name$el"; nok=$((nok + 1)); fi
 }
 expect_out() { # name regex (matched against $out from the last check)
   if ! grep -qE "$2" <<<"$out"; then echo "FAIL $1: output lacks /$2/: $out"; fail=1; fi
@@ -132,7 +134,7 @@ if "$BIN/cuzk-bench" help status >/dev/null 2>&1; then # built with the gRPC cli
     --job winning-post:1:x:12
   expect_out stress-job-rp-wrong-kind-why "12 is not a registered proof of that kind and size"
 else
-  echo "SKIPPED global-addr, rust-type-*: cuzk-bench built without the gRPC client"
+  skip_note cli-tests "global-addr, rust-type-*: cuzk-bench built without the gRPC client"; nskip=$((nskip + 1))
 fi
 check point-usage-both-groups 2 "$BIN/cuzk-bench" point --g1 --g2 "$G1"
 
@@ -397,4 +399,5 @@ if "$BIN/cuzk-bench" help status >/dev/null 2>&1; then
   check batch-vk-missing 2 "$BIN/cuzk-bench" batch -t test --vanilla-text n=16 --vk "$T/no-such.vk" "${NOD[@]}"
   expect_out batch-vk-missing-why "batch: .*vk $T/no-such.vk"
 fi
+echo "cli-tests: $nok checks ok, $nfail failed (+ output checks), $nskip skipped"
 exit $fail

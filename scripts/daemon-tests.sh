@@ -13,14 +13,18 @@
 #
 # Installs the two packages with apt-get when root and missing; otherwise
 # prints the exact line and skips (exit 0).  Skips too when the build has
-# no daemon (gRPC C core missing at configure time).
+# no daemon (gRPC C core missing at configure time).  Under CI=true both
+# are failures (tests/skip.sh).  Every skip, here or inside the Python
+# tests, goes to $CUZK_SKIP_LOG and into the final count.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/tests/skip.sh"
 BIN=${1:-$ROOT/build/bin}
 shift || true
 PY=/usr/bin/python3   # Debian's python: the apt packages install there
 if [ ! -x "$BIN/cuzk-daemon" ]; then
-  echo "daemon-tests: SKIP: $BIN/cuzk-daemon not built (apt-get install -y libgrpc-dev libprotobuf-c-dev protobuf-c-compiler, then rebuild)"
+  skip_ref daemon-tests "$BIN/cuzk-daemon not built (apt-get install -y libgrpc-dev libprotobuf-c-dev protobuf-c-compiler, then rebuild)" || exit 1
+  echo "daemon-tests: 0 ok, 0 failed, 1 skipped"
   exit 0
 fi
 if ! "$PY" -c 'import grpc, grpc_tools.protoc' 2>/dev/null; then
@@ -29,15 +33,22 @@ if ! "$PY" -c 'import grpc, grpc_tools.protoc' 2>/dev/null; then
     echo "daemon-tests: installing python3-grpcio python3-grpc-tools"
     DEBIAN_FRONTEND=noninteractive $line >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive $line >/dev/null; }
   else
-    echo "daemon-tests: SKIP: missing python3-grpcio / python3-grpc-tools; run as root:"
-    echo "  sudo $line"
+    skip_ref daemon-tests "missing python3-grpcio / python3-grpc-tools; run as root: sudo $line" || exit 1
+    echo "daemon-tests: 0 ok, 0 failed, 1 skipped"
     exit 0
   fi
 fi
 export CUZK_BIN="$BIN"
-rc=0
+own_log=
+if [ -z "${CUZK_SKIP_LOG:-}" ]; then own_log=$(mktemp); export CUZK_SKIP_LOG=$own_log; fi
+skips0=$(cat "$CUZK_SKIP_LOG" 2>/dev/null | wc -l)
+rc=0 nok=0 nfail=0
 for t in test_daemon test_curio test_tls test_faults; do
   echo "daemon-tests: $t"
-  "$PY" -W ignore::ResourceWarning "$ROOT/tests/daemon/$t.py" "$@" || rc=1
+  if "$PY" -W ignore::ResourceWarning "$ROOT/tests/daemon/$t.py" "$@"; then nok=$((nok + 1)); else rc=1 nfail=$((nfail + 1)); fi
 done
+nskip=$(( $(cat "$CUZK_SKIP_LOG" 2>/dev/null | wc -l) - skips0 ))
+grep -h '^SKIPPED' "$CUZK_SKIP_LOG" 2>/dev/null | tail -n "$nskip" | sed 's/^/daemon-tests: /'
+[ -z "$own_log" ] || rm -f "$own_log"
+echo "daemon-tests: $nok files ok, $nfail failed, $nskip tests skipped"
 exit $rc

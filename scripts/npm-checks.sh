@@ -5,12 +5,15 @@
 #    tests/vectors/gen.mjs produces with the pinned @noble/curves (and
 #    porep_inputs.txt what tests/vectors/porep_inputs.py produces): regenerate
 #    into a temporary folder and diff.
-# Without node/npm this prints SKIP and succeeds: the C tests read the
-# committed files and never need node.
+# Without node/npm this prints SKIPPED and succeeds (the C tests read the
+# committed files and never need node) -- except under CI=true, where a
+# missing independent reference fails the run (tests/skip.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. tests/skip.sh
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-  echo "npm-checks: SKIP: node/npm not found (apt-get install -y nodejs npm to enable)"
+  skip_ref npm-checks "node/npm not found (apt-get install -y nodejs npm to enable)" || exit 1
+  echo "npm-checks: 0 ok, 0 failed, 1 skipped"
   exit 0
 fi
 tmp=$(mktemp -d)
@@ -19,7 +22,8 @@ if [ ! -d tests/node_modules/@noble/curves ]; then
   echo "npm-checks: installing pinned test tools (npm ci --prefix tests)"
   if ! npm ci --prefix tests --no-audit --no-fund >/dev/null 2>"$tmp/npm-ci.log"; then
     # no registry (offline machine): the committed vectors still drive the C tests
-    echo "npm-checks: SKIP: npm ci --prefix tests failed: $(tail -n 3 "$tmp/npm-ci.log" | tr '\n' ' ')"
+    skip_ref npm-checks "npm ci --prefix tests failed: $(tail -n 3 "$tmp/npm-ci.log" | tr '\n' ' ')" || exit 1
+    echo "npm-checks: 0 ok, 0 failed, 1 skipped"
     exit 0
   fi
 fi
@@ -54,15 +58,14 @@ if command -v python3 >/dev/null; then
     echo "npm-checks: FAIL: tests/vectors/porep_inputs.txt differs from what porep_inputs.py produces"
     fail=1
   fi
-elif [ "${CI:-}" = true ]; then
-  echo "npm-checks: FAIL: python3 missing: cannot regenerate tests/vectors/porep_inputs.txt (CI)"
-  fail=1
 else
-  echo "npm-checks: SKIPPED: python3 missing: tests/vectors/porep_inputs.txt not regenerated"
+  skip_ref npm-checks "python3 missing: tests/vectors/porep_inputs.txt not regenerated" || fail=1
+  skipped=1
 fi
 for f in tests/vectors/*.txt; do
   case " $other_generated " in *" $(basename "$f") "*) continue ;; esac
   [ -e "$tmp/out/$(basename "$f")" ] || { echo "npm-checks: FAIL: $f is not produced by gen.mjs"; fail=1; }
 done
 [ $fail = 0 ] && echo "npm-checks: ok: tests/vectors/*.txt match gen.mjs with @noble/curves $have and porep_inputs.py"
+echo "npm-checks: $((fail ? 0 : 1)) ok, $fail failed, ${skipped:-0} skipped"
 exit $fail

@@ -1,3 +1,5 @@
+/* The seeded test runner of harness.h: RNG, failure/skip accounting, the
+ * ctest exit codes (77 = skipped) and the skip log that make test prints. */
 #include "harness.h"
 
 #include <inttypes.h>
@@ -11,6 +13,7 @@ int test_iterations = 1;
 static uint64_t rng_s[4];
 static int failures_in_test, skipped_in_test;
 static char shared_buf[4096];
+static const char *exe_name = "test", *test_name = "";
 
 static uint64_t splitmix(uint64_t *x)
 {
@@ -22,10 +25,14 @@ static uint64_t splitmix(uint64_t *x)
 
 static void rng_init(uint64_t seed)
 {
-    for (int i = 0; i < 4; i++) rng_s[i] = splitmix(&seed);
+    for (int i = 0; i < 4; i++)
+        rng_s[i] = splitmix(&seed);
 }
 
-static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+static uint64_t rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
 
 uint64_t test_rand64(void) /* xoshiro256** */
 {
@@ -41,7 +48,8 @@ uint64_t test_rand64(void) /* xoshiro256** */
 
 void test_rand_bytes(uint8_t *out, size_t n)
 {
-    for (size_t i = 0; i < n; i++) out[i] = (uint8_t)test_rand64();
+    for (size_t i = 0; i < n; i++)
+        out[i] = (uint8_t)test_rand64();
 }
 
 void test_fail(const char *file, int line, const char *expr)
@@ -51,13 +59,32 @@ void test_fail(const char *file, int line, const char *expr)
     failures_in_test++;
 }
 
+static void skip_log(const char *reason)
+{
+    const char *path = getenv("CUZK_SKIP_LOG");
+    FILE *f = path && *path ? fopen(path, "a") : NULL;
+    if (!f) return;
+    fprintf(f, "SKIPPED %s %s: %s\n", exe_name, test_name, reason);
+    fclose(f);
+}
+
 void test_skip(const char *reason)
 {
-    printf("  SKIP: %s\n", reason);
+    printf("  SKIPPED: %s\n", reason);
+    if (!skipped_in_test) skip_log(reason);
     skipped_in_test = 1;
 }
 
-const char *test_source_dir(void) { return CUZK_SOURCE_DIR; }
+static int ci_mode(void)
+{
+    const char *ci = getenv("CI");
+    return ci && !strcmp(ci, "true");
+}
+
+const char *test_source_dir(void)
+{
+    return CUZK_SOURCE_DIR;
+}
 
 const char *test_shared_dir(void)
 {
@@ -66,6 +93,11 @@ const char *test_shared_dir(void)
     if (env && stat(env, &st) == 0 && S_ISDIR(st.st_mode)) return env;
     snprintf(shared_buf, sizeof shared_buf, "%s/../shared", CUZK_SOURCE_DIR);
     if (stat(shared_buf, &st) == 0 && S_ISDIR(st.st_mode)) return shared_buf;
+    if (ci_mode()) {
+        fprintf(stderr, "  ../shared (or $CUZK_SHARED) is missing: with CI=true the independent "
+                        "reference data must be present\n");
+        test_fail(__FILE__, __LINE__, "test_shared_dir() != NULL under CI=true");
+    }
     return NULL;
 }
 
@@ -80,7 +112,11 @@ uint8_t *test_read_file(const char *path, size_t *len)
         n += got;
         if (n == cap) {
             uint8_t *nb = realloc(buf, 2 * cap + 1);
-            if (!nb) { free(buf); buf = NULL; break; }
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
             buf = nb;
             cap *= 2;
         }
@@ -113,8 +149,8 @@ long test_hex_decode(uint8_t *out, size_t cap, const char *hex, size_t hexlen)
 
 int test_main(int argc, char **argv, const test_case *tests, size_t ntests)
 {
-    int list = 0, nfilters = 0;
-    const char *filters[32];
+    int list = 0, nfilters = 0, nexcl = 0;
+    const char *filters[32], *excl[32];
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     test_seed = (uint64_t)ts.tv_sec * 1000000007ull ^ (uint64_t)ts.tv_nsec;
@@ -124,28 +160,44 @@ int test_main(int argc, char **argv, const test_case *tests, size_t ntests)
         } else if (!strcmp(argv[i], "--iterations") && i + 1 < argc) {
             test_iterations = atoi(argv[++i]);
             if (test_iterations < 1) test_iterations = 1;
+        } else if (!strcmp(argv[i], "--exclude") && i + 1 < argc) {
+            if (nexcl == 32) {
+                fprintf(stderr, "%s: more than 32 --exclude\n", argv[0]);
+                return 2;
+            }
+            excl[nexcl++] = argv[++i];
         } else if (!strcmp(argv[i], "--list")) {
             list = 1;
         } else if (argv[i][0] == '-') {
-            fprintf(stderr, "usage: %s [--seed N] [--iterations N] [--list] [name-filter...]\n", argv[0]);
+            fprintf(stderr,
+                    "usage: %s [--seed N] [--iterations N] [--list] [--exclude SUBSTR] [name-filter...]\n",
+                    argv[0]);
             return 2;
         } else if (nfilters < 32) {
             filters[nfilters++] = argv[i];
+        } else {
+            fprintf(stderr, "%s: more than 32 name filters\n", argv[0]);
+            return 2;
         }
     }
     if (list) {
-        for (size_t i = 0; i < ntests; i++) printf("%s\n", tests[i].name);
+        for (size_t i = 0; i < ntests; i++)
+            printf("%s\n", tests[i].name);
         return 0;
     }
-    printf("%s: seed %" PRIu64 " (replay with --seed %" PRIu64 "), iterations %d\n", argv[0],
-           test_seed, test_seed, test_iterations);
+    printf("%s: seed %" PRIu64 " (replay with --seed %" PRIu64 "), iterations %d\n", argv[0], test_seed,
+           test_seed, test_iterations);
+    const char *slash = strrchr(argv[0], '/');
+    exe_name = slash ? slash + 1 : argv[0];
     int failed = 0, ran = 0, skipped = 0;
     for (size_t i = 0; i < ntests; i++) {
-        if (nfilters) {
-            int hit = 0;
-            for (int f = 0; f < nfilters; f++) hit |= strstr(tests[i].name, filters[f]) != NULL;
-            if (!hit) continue;
-        }
+        int hit = !nfilters, out = 0;
+        for (int f = 0; f < nfilters; f++)
+            hit |= strstr(tests[i].name, filters[f]) != NULL;
+        for (int x = 0; x < nexcl; x++)
+            out |= strstr(tests[i].name, excl[x]) != NULL;
+        if (!hit || out) continue;
+        test_name = tests[i].name;
         rng_init(test_seed ^ (0x1000193ull * (i + 1)));
         failures_in_test = skipped_in_test = 0;
         clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -156,10 +208,17 @@ int test_main(int argc, char **argv, const test_case *tests, size_t ntests)
         ran++;
         skipped += skipped_in_test;
         if (failures_in_test) failed++;
-        printf("%-4s %-40s %8.3f s\n", failures_in_test ? "FAIL" : skipped_in_test ? "skip" : "ok",
+        printf("%-7s %-40s %8.3f s\n",
+               failures_in_test  ? "FAIL"
+               : skipped_in_test ? "SKIPPED"
+                                 : "ok",
                tests[i].name, dt);
         fflush(stdout);
     }
     printf("%d tests, %d failed, %d skipped (seed %" PRIu64 ")\n", ran, failed, skipped, test_seed);
-    return failed ? 1 : 0;
+    if (!ran) { /* a filter that selects nothing must not pass */
+        fprintf(stderr, "%s: no test matches the name filters (--list shows the names)\n", argv[0]);
+        return 2;
+    }
+    return failed ? 1 : skipped ? 77 : 0;
 }

@@ -2,8 +2,15 @@
  *
  * Each test executable defines a table of test_case and calls test_main().
  * Flags: --seed N (replay), --iterations N (scale random loops), --list,
- * and positional substrings that select tests by name.  The seed is printed
- * first so every failure can be replayed. */
+ * --exclude SUBSTR (repeatable), and positional substrings that select
+ * tests by name (a filter that selects nothing is an error).  The seed is
+ * printed first so every failure can be replayed.
+ *
+ * Exit status: 0 all ran and passed, 1 a failure, 2 usage, 77 (ctest's
+ * SKIP_RETURN_CODE) nothing failed but a test was skipped -- ctest then
+ * lists the executable as "Skipped", never as "Passed".  With
+ * $CUZK_SKIP_LOG set, every skip is appended there as one line
+ * "SKIPPED exe test: reason" (make test prints them at the end). */
 #ifndef CUZK_TEST_HARNESS_H
 #define CUZK_TEST_HARNESS_H
 
@@ -23,28 +30,47 @@ uint64_t test_rand64(void);
 void test_rand_bytes(uint8_t *out, size_t n);
 void test_fail(const char *file, int line, const char *expr);
 /* Mark the current test skipped with a reason (prints, returns normally:
- * the test function should return right after). */
+ * the test function should return right after; SKIP() does both). */
 void test_skip(const char *reason);
 /* Path of the repository root (compile-time), e.g. for tests/vectors. */
 const char *test_source_dir(void);
-/* ../shared next to the repository, or $CUZK_SHARED; NULL if absent. */
+/* ../shared next to the repository, or $CUZK_SHARED; NULL if absent.  An
+ * independent reference: under CI=true its absence is a failure of the
+ * calling test (CI must run every independent check), not a skip. */
 const char *test_shared_dir(void);
 /* Read a whole file; returns malloc'd buffer (NUL-terminated) or NULL. */
 uint8_t *test_read_file(const char *path, size_t *len);
 /* Parse hex (no 0x) into out; returns bytes written or -1. */
 long test_hex_decode(uint8_t *out, size_t cap, const char *hex, size_t hexlen);
 
-#define CHECK(cond)                                                  \
-    do {                                                             \
-        if (!(cond)) test_fail(__FILE__, __LINE__, #cond);           \
+#define CHECK(cond)                                                                                          \
+    do {                                                                                                     \
+        if (!(cond)) test_fail(__FILE__, __LINE__, #cond);                                                   \
+    } while (0)
+
+/* Stop the current test at the first failed precondition (a failure, like
+ * CHECK): for what later checks need -- an allocation, a setup call. */
+#define REQUIRE(cond)                                                                                        \
+    do {                                                                                                     \
+        if (!(cond)) {                                                                                       \
+            test_fail(__FILE__, __LINE__, "REQUIRE " #cond);                                                 \
+            return;                                                                                          \
+        }                                                                                                    \
+    } while (0)
+
+/* Skip the rest of the current test with a reason (reported as skipped). */
+#define SKIP(reason)                                                                                         \
+    do {                                                                                                     \
+        test_skip(reason);                                                                                   \
+        return;                                                                                              \
     } while (0)
 
 int test_main(int argc, char **argv, const test_case *tests, size_t ntests);
 
-#define TEST_MAIN(table)                                             \
-    int main(int argc, char **argv)                                  \
-    {                                                                \
-        return test_main(argc, argv, table, sizeof table / sizeof table[0]); \
+#define TEST_MAIN(table)                                                                                     \
+    int main(int argc, char **argv)                                                                          \
+    {                                                                                                        \
+        return test_main(argc, argv, table, sizeof table / sizeof table[0]);                                 \
     }
 
 #endif

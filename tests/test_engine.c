@@ -171,12 +171,12 @@ static void test_priority(void)
     uint64_t crit_seq = r.end_seq;
     CHECK(cuzk_engine_await(e, &r, high, 0) == CUZK_OK && r.status == CUZK_JOB_COMPLETED);
     uint64_t high_seq = r.end_seq;
-    uint64_t first_normal = UINT64_MAX, last_normal = 0;
+    uint64_t prev_normal = 0, last_normal = 0;
     for (int i = 0; i < N; i++) {
         CHECK(cuzk_engine_await(e, &r, ids[i], 0) == CUZK_OK && r.status == CUZK_JOB_COMPLETED);
-        if (r.end_seq < first_normal) first_normal = r.end_seq;
         if (r.end_seq > last_normal) last_normal = r.end_seq;
-        if (i) CHECK(r.end_seq > first_normal); /* NORMAL among themselves: FIFO */
+        if (i) CHECK(r.end_seq > prev_normal); /* NORMAL among themselves: FIFO, each after the one before */
+        prev_normal = r.end_seq;
     }
     CHECK(cuzk_engine_await(e, &r, low, 0) == CUZK_OK && r.status == CUZK_JOB_COMPLETED);
     uint64_t low_seq = r.end_seq;
@@ -536,7 +536,9 @@ static void test_many(void)
     cuzk_engine_status s;
     CHECK(cuzk_engine_get_status(e, &s) == CUZK_OK);
     CHECK(s.completed == total && s.failed == 0 && s.cancelled == 0);
-    CHECK(s.batched_partitions == total && s.batches <= total);
+    /* a batch holds at most max_batch_size jobs, and with 240 jobs queued
+     * at once the prover must have batched them (32 batches measured) */
+    CHECK(s.batched_partitions == total && s.batches * 8 >= total && s.batches <= total / 2);
     printf("  many: %llu jobs in %llu prover batches\n", (unsigned long long)total,
            (unsigned long long)s.batches);
     cuzk_engine_status_clear(&s);

@@ -153,7 +153,7 @@ static void g2_off_subgroup(cuzk_g2_affine *p)
 
 static void test_roundtrip(void)
 {
-    if (!fixture()) return;
+    REQUIRE(fixture());
     CHECK(fx_len == point_off(4, cuzk_groth16_params_count(fx_p, CUZK_G16_B_G2)));
     cuzk_pool *pool = NULL;
     CHECK(cuzk_pool_create(&pool, 2) == CUZK_OK);
@@ -223,7 +223,7 @@ static void test_roundtrip(void)
 
 static void test_truncated(void)
 {
-    if (!fixture()) return;
+    REQUIRE(fixture());
     size_t cuts[] = {0,
                      1,
                      95,
@@ -258,7 +258,7 @@ static void put_u32(uint8_t *at, uint32_t v)
  * wrong count. */
 static void test_counts(void)
 {
-    if (!fixture()) return;
+    REQUIRE(fixture());
     /* l - 1 makes a (inputs + every aux) too long for the aux count */
     static const char *msg[5] = {"h has", "a has", "a has", "b_g1 has", "b_g1 has"};
     for (int v = 0; v < 5; v++) {
@@ -312,7 +312,7 @@ static void corrupt(int v, size_t i, const uint8_t *enc, int want, const char *n
 
 static void test_point_rules(void)
 {
-    if (!fixture()) return;
+    REQUIRE(fixture());
     uint8_t g1[96], g2[192];
     cuzk_g1_affine q1;
     cuzk_g2_affine q2;
@@ -403,9 +403,9 @@ out:
 
 static void test_marker(void)
 {
-    if (!fixture()) return;
+    REQUIRE(fixture());
     char *path = tmpfile_with(fx_buf, fx_len);
-    if (!path) return;
+    REQUIRE(path);
     char keep[64];
     strcpy(keep, path);
     cuzk_groth16_params *p = NULL;

@@ -51,6 +51,88 @@ SNAP_PARAMS = os.environ.get("CUZK_SNAP_TEST_PARAMS",
                              os.path.join(os.path.expanduser("~"), ".cache", "cuzk", "test-params-snap-2k"))
 
 
+R_FR = 0x73EDA753299D7D483339D80809A1D80553BDA402FFFE5BFEFFFFFFFF00000001  # BLS12-381 scalar field
+
+
+def chain_input(x0, n):
+    """The chain circuit's public input x_n (x_{i+1} = x_i^2 + 7 mod r),
+    computed here: an independent reference for the daemon's TEST proofs."""
+    x = x0 % R_FR
+    for _ in range(n):
+        x = (x * x + 7) % R_FR
+    return x
+
+
+class VerifyingStub:
+    """The gRPC stub, with every COMPLETED TEST proof it hands back verified
+    by `cuzk-bench verify` against the chain-N vk (the head of the daemon's
+    cuzk-test/chain-N.params) and public inputs computed in Python from the
+    request's n and x0 (partition k proves x0 + k).  A returned proof that
+    does not verify raises AssertionError in the calling test."""
+
+    verified = 0  # proofs verified so far in this process
+
+    def __init__(self, stub):
+        self._stub = stub
+        self._texts = {}  # job_id -> vanilla text of a TEST request
+        self._lock = threading.Lock()
+
+    def __getattr__(self, name):
+        return getattr(self._stub, name)
+
+    def _note(self, job_id, r):
+        if r.proof_kind == TEST and job_id:
+            with self._lock:
+                self._texts[job_id] = r.vanilla_proof.decode("utf-8", "replace")
+
+    def SubmitProof(self, r, **kw):
+        res = self._stub.SubmitProof(r, **kw)
+        self._note(res.job_id, r)
+        return res
+
+    def AwaitProof(self, r, **kw):
+        res = self._stub.AwaitProof(r, **kw)
+        with self._lock:
+            text = self._texts.get(r.job_id)
+        self._check(res, text)
+        return res
+
+    def Prove(self, r, **kw):
+        res = self._stub.Prove(r, **kw)
+        if r.submit.proof_kind == TEST:
+            self._check(res.result, r.submit.vanilla_proof.decode("utf-8", "replace"))
+        return res
+
+    @staticmethod
+    def _check(res, text):
+        if text is None or res.status != R.COMPLETED or not res.proof:
+            return
+        kv = dict(w.split("=", 1) for w in text.split() if "=" in w)
+        n, x0 = int(kv.get("n", 64)), int(kv.get("x0", 3))
+        if len(res.proof) % 192:
+            raise AssertionError("TEST proof of %d bytes for %r" % (len(res.proof), text))
+        path = os.path.join(PARAMS, "cuzk-test", "chain-%d.params" % n)
+        if not os.path.exists(path):  # daemons before the cuzk-test/ subdirectory
+            path = os.path.join(PARAMS, "chain-%d.params" % n)
+        with open(path, "rb") as f:
+            head = f.read(868)
+            vk = head + f.read(96 * int.from_bytes(head[864:868], "big"))
+        with tempfile.TemporaryDirectory(prefix="cuzk-verify-") as t:
+            for k in range(len(res.proof) // 192):
+                files = {"vk": vk, "proof": res.proof[192 * k:192 * (k + 1)],
+                         "inputs": chain_input(x0 + k, n).to_bytes(32, "little")}
+                for name, data in files.items():
+                    with open(os.path.join(t, name), "wb") as f:
+                        f.write(data)
+                v = subprocess.run([os.path.join(BIN, "cuzk-bench"), "verify"] +
+                                   [a for name in files for a in ("--" + name, os.path.join(t, name))],
+                                   capture_output=True, text=True)
+                if (v.returncode, v.stdout.strip()) != (0, "valid"):
+                    raise AssertionError("returned proof %d of %r does not verify: %s%s"
+                                         % (k, text, v.stdout, v.stderr))
+                VerifyingStub.verified += 1
+
+
 class Daemon:
     """One cuzk-daemon process on a private unix socket."""
 
@@ -81,7 +163,7 @@ class Daemon:
         else:
             raise AssertionError("daemon did not start:\n" + self.log_text())
         self.channel = grpc.insecure_channel("unix://" + self.sock, options=OPTS)
-        self.stub = pbg.ProvingEngineStub(self.channel)
+        self.stub = VerifyingStub(pbg.ProvingEngineStub(self.channel))
 
     def log_text(self):
         with open(self.log) as f:
@@ -135,6 +217,7 @@ class TestRpcs(DaemonCase):
         res = self.s.AwaitProof(pb.AwaitProofRequest(job_id="every-1"), timeout=60)
         self.assertEqual(res.status, R.COMPLETED, res.error_message)
         self.assertEqual(len(res.proof), 192)
+        self.assertGreaterEqual(VerifyingStub.verified, 1, "the returned proof was verified")
         self.assertGreaterEqual(res.total_ms, res.queue_wait_ms)
         # Prove with no request id gets a UUID
         p = self.prove(req("n=64 x0=5"))
@@ -477,6 +560,9 @@ class TestLifecycle(unittest.TestCase):
 def skipped(reason):
     """unittest prints skip reasons only with -v: say it always."""
     print("\nSKIPPED: " + reason, file=sys.stderr)
+    if os.environ.get("CUZK_SKIP_LOG"):  # make test lists every skip at the end
+        with open(os.environ["CUZK_SKIP_LOG"], "a") as f:
+            f.write("SKIPPED %s: %s\n" % (os.path.basename(__file__), reason))
     return reason
 
 

@@ -8,8 +8,8 @@
 # bls12381: snarkjs computes the witness, cuzk-bench makes TEST parameters
 # from the .r1cs, proves from .r1cs + .wtns, verifies itself, exports the
 # snarkjs JSON, and `snarkjs groth16 verify` must say OK.  A tampered public
-# input must be rejected by both.  Without node/npm it prints SKIP and
-# exits 0; packages pinned in tests/snarkjs/package.json (+ lock) are
+# input must be rejected by both.  Without node/npm it prints SKIPPED and
+# exits 0 (1 under CI=true: tests/skip.sh); packages pinned in tests/snarkjs/package.json (+ lock) are
 # installed with `npm ci` when missing.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -17,15 +17,18 @@ ROOT=$(cd "$HERE/../.." && pwd)
 BIN=$(cd "${1:-$ROOT/build/bin}" && pwd)
 CUZK="$BIN/cuzk-bench"
 
+. "$ROOT/tests/skip.sh"
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-  echo "snarkjs interop: SKIP: node/npm not found (apt-get install -y nodejs npm to enable)"
+  skip_ref "snarkjs interop" "node/npm not found (apt-get install -y nodejs npm to enable)" || exit 1
+  echo "snarkjs interop: 0 ok, 0 failed, 1 skipped"
   exit 0
 fi
 [ -x "$CUZK" ] || { echo "snarkjs interop: FAIL: $CUZK not built"; exit 1; }
 if [ ! -x "$HERE/node_modules/.bin/snarkjs" ] || [ ! -x "$HERE/node_modules/.bin/circom2" ]; then
   echo "snarkjs interop: installing pinned snarkjs/circom2 (npm ci)"
   if ! (cd "$HERE" && npm ci --no-audit --no-fund >/dev/null 2>&1); then
-    echo "snarkjs interop: SKIP: npm ci failed (offline?); run 'cd tests/snarkjs && npm ci'"
+    skip_ref "snarkjs interop" "npm ci failed (offline?); run 'cd tests/snarkjs && npm ci'" || exit 1
+    echo "snarkjs interop: 0 ok, 0 failed, 1 skipped"
     exit 0
   fi
 fi
@@ -36,44 +39,44 @@ ver=$(node -p 'require(process.argv[1]).version' "$HERE/node_modules/snarkjs/pac
 
 WORK=$(mktemp -d /tmp/cuzk-snarkjs.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
-fail=0
+fail=0 nok=0 nfail=0
 
 run_case() { # name circom-source input-json expected-public-json
   local name=$1 src=$2 input=$3 want=$4 d="$WORK/$1"
   mkdir -p "$d"
   printf '%s\n' "$src" >"$d/$name.circom"
   if ! (cd "$d" && "$CIRCOM" "$name.circom" --r1cs --wasm --prime bls12381 -o . >compile.log 2>&1); then
-    echo "FAIL $name: circom2 compile"; cat "$d/compile.log"; fail=1; return
+    nfail=$((nfail + 1)); echo "FAIL $name: circom2 compile"; cat "$d/compile.log"; fail=1; return
   fi
   printf '%s\n' "$input" >"$d/input.json"
   "$SNARKJS" wtns calculate "$d/${name}_js/$name.wasm" "$d/input.json" "$d/w.wtns" >/dev/null
   "$CUZK" setup --r1cs "$d/$name.r1cs" --out "$d/keys" --seed "snarkjs-$name" >/dev/null 2>&1 ||
-    { echo "FAIL $name: cuzk setup"; fail=1; return; }
+    { nfail=$((nfail + 1)); echo "FAIL $name: cuzk setup"; fail=1; return; }
   if ! "$CUZK" prove --params "$d/keys/$name.params" --r1cs "$d/$name.r1cs" --wtns "$d/w.wtns" \
       --out "$d/proof.bin" --inputs-out "$d/inputs.bin" >"$d/prove.log" 2>&1; then
-    echo "FAIL $name: cuzk prove"; cat "$d/prove.log"; fail=1; return
+    nfail=$((nfail + 1)); echo "FAIL $name: cuzk prove"; cat "$d/prove.log"; fail=1; return
   fi
   "$CUZK" verify --vk "$d/keys/$name.vk" --proof "$d/proof.bin" --inputs "$d/inputs.bin" 2>/dev/null |
-    grep -qx valid || { echo "FAIL $name: cuzk verify"; fail=1; }
+    grep -qx valid || { nfail=$((nfail + 1)); echo "FAIL $name: cuzk verify"; fail=1; }
   "$CUZK" export-snarkjs --vk "$d/keys/$name.vk" --proof "$d/proof.bin" --inputs "$d/inputs.bin" \
-    --out "$d/json" >/dev/null || { echo "FAIL $name: export"; fail=1; return; }
+    --out "$d/json" >/dev/null || { nfail=$((nfail + 1)); echo "FAIL $name: export"; fail=1; return; }
   # public signals: outputs first, then public inputs (snarkjs order)
   local got
   got=$(node -e 'console.log(JSON.stringify(JSON.parse(require("fs").readFileSync(process.argv[1]))))' "$d/json/public.json")
-  [ "$got" = "$want" ] || { echo "FAIL $name: public.json $got, want $want"; fail=1; }
+  [ "$got" = "$want" ] || { nfail=$((nfail + 1)); echo "FAIL $name: public.json $got, want $want"; fail=1; }
   if "$SNARKJS" groth16 verify "$d/json/verification_key.json" "$d/json/public.json" \
       "$d/json/proof.json" >"$d/verify.log" 2>&1 && grep -q "OK" "$d/verify.log"; then
-    echo "ok   $name: snarkjs groth16 verify accepts the cuzk proof"
+    nok=$((nok + 1)); echo "ok   $name: snarkjs groth16 verify accepts the cuzk proof"
   else
-    echo "FAIL $name: snarkjs groth16 verify"; cat "$d/verify.log"; fail=1
+    nfail=$((nfail + 1)); echo "FAIL $name: snarkjs groth16 verify"; cat "$d/verify.log"; fail=1
   fi
   # tamper: first public signal + 1 must be rejected by snarkjs
   node -e 'const f=process.argv[1],p=JSON.parse(require("fs").readFileSync(f));p[0]=(BigInt(p[0])+1n).toString();require("fs").writeFileSync(f,JSON.stringify(p))' "$d/json/public.json"
   if "$SNARKJS" groth16 verify "$d/json/verification_key.json" "$d/json/public.json" \
       "$d/json/proof.json" >"$d/verify_bad.log" 2>&1 && grep -q "OK" "$d/verify_bad.log"; then
-    echo "FAIL $name: snarkjs accepted a tampered public input"; fail=1
+    nfail=$((nfail + 1)); echo "FAIL $name: snarkjs accepted a tampered public input"; fail=1
   else
-    echo "ok   $name: snarkjs rejects a tampered public input"
+    nok=$((nok + 1)); echo "ok   $name: snarkjs rejects a tampered public input"
   fi
 }
 
@@ -97,4 +100,5 @@ WANT=$(node -e 'const r=0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffff
 run_case chain "$CHAIN" '{"x": "3"}' "$WANT"
 
 [ $fail = 0 ] && echo "snarkjs interop: all passed" || echo "snarkjs interop: FAILED"
+echo "snarkjs interop: $nok ok, $nfail failed, 0 skipped"
 exit $fail

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Seed inputs for the fuzz harnesses, made fresh from real files: the
+# outputs of cuzk-bench (setup/prove on a chain circuit, gen-vanilla post /
+# porep / snap at 2 KiB), the committed circom vectors and daemon config,
+# and ../shared/data when present (the golden 32 GiB WindowPoSt proof).
+#
+#   tests/fuzz/seeds.sh BIN_DIR OUT_DIR      -> OUT_DIR/NAME/* per harness
+#
+# run.sh adds them to each harness's working corpus; the minimized corpora
+# committed under tests/fuzz/corpus/ were made from them (long.sh --merge).
+set -uo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+BIN=$1 OUT=$2
+B="$BIN/cuzk-bench"
+mkdir -p "$OUT"/{params,vk,proof,vanilla,post,snap,c1,circom,config}
+# circom: u16 LE length of the .r1cs, the .r1cs, the .wtns (fuzz_circom.c)
+for c in chain4 mix; do
+  r="$ROOT/tests/vectors/circom/$c.r1cs"
+  n=$(stat -c %s "$r")
+  { printf "\\x$(printf %02x $((n & 255)))\\x$(printf %02x $((n >> 8)))"; cat "$r" "${r%.r1cs}.wtns"; } >"$OUT/circom/$c"
+done
+cp "$ROOT/tests/daemon/rust-cuzk.toml" "$OUT/config/rust-cuzk.toml"
+[ -x "$BIN/cuzk-daemon" ] && "$BIN/cuzk-daemon" --print-config >"$OUT/config/print-config.toml" 2>/dev/null
+SH=${CUZK_SHARED:-$ROOT/../shared}
+[ -f "$SH/data/filecoin/window-post-32g-golden.vproof" ] && cp "$SH/data/filecoin/window-post-32g-golden.vproof" "$OUT/vanilla/golden-32g"
+[ -x "$B" ] || { echo "fuzz seeds: no $B: only the committed corpora and file seeds"; exit 0; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+q() { "$@" >/dev/null 2>&1; }
+# params / vk / proof: a chain-3 setup and one proof with its inputs
+if q "$B" setup --circuit chain --size 3 --out "$T"; then
+  cp "$T/chain-3.params" "$OUT/params/chain-3"
+  cp "$T/chain-3.vk" "$OUT/vk/chain-3"
+  q "$B" prove --params "$T/chain-3.params" --circuit chain --size 3 --out "$T/p" --inputs-out "$T/i" &&
+    cat "$T/p" "$T/i" >"$OUT/proof/chain-3" # well-formed points, another vk
+fi
+# PoSt: 2 KiB Winning (36,816 bytes) and Window (5,680 bytes) vanilla proofs
+zero=$(printf '0%.0s' {1..64})
+if q "$B" gen-vanilla post --sector-size 2KiB --sector 1 --randomness "$zero" --out "$T/post"; then
+  cp "$T/post/window-post.vproof" "$OUT/vanilla/window-2k"
+  cp "$T/post/winning-post.vproof" "$OUT/vanilla/winning-2k"
+  # fuzz_post framing: byte 0 = type index (0 Winning V1, 1 Window V1,
+  # 2 Window V1_2) + 3 * (buffers - 1) + 32 * partition, then the buffers
+  { printf '\x00'; cat "$T/post/winning-post.vproof"; } >"$OUT/post/winning-2k"
+  { printf '\x02'; cat "$T/post/window-post.vproof"; } >"$OUT/post/window-2k"
+  { printf '\x05'; cat "$T/post/window-post.vproof" "$T/post/window-post.vproof"; } >"$OUT/post/window-2k-x2"
+fi
+# PoRep C1 (bare and in Curio's envelope) and a SnapDeals update of it
+if q "$B" gen-vanilla porep --sector-size 2KiB --out "$T/porep"; then
+  cp "$T/porep/c1.json" "$OUT/c1/c1-2k.json"
+  cp "$T/porep/c1-envelope.json" "$OUT/c1/c1-envelope-2k.json"
+  if q "$B" gen-vanilla snap --sector-size 2KiB --sealed "$T/porep" --out "$T/snap" --threads 1; then
+    cp "$T/snap/partition-0.bin" "$OUT/snap/partition-2k"
+    head -c 4000 "$T/snap/partition-0.bin" >"$OUT/snap/partition-2k-cut"
+    cp "$T/snap/vanilla-proofs.json" "$OUT/snap/vanilla-proofs-2k.json"
+  fi
+fi
+exit 0
