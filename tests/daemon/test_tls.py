@@ -43,11 +43,7 @@ STOP_LIMIT_S = 1.2 if not td.ASAN else 2.0
 
 
 def skipped(reason):
-    print("\nSKIPPED: " + reason, file=sys.stderr)
-    if os.environ.get("CUZK_SKIP_LOG"):  # make test lists every skip at the end
-        with open(os.environ["CUZK_SKIP_LOG"], "a") as f:
-            f.write("SKIPPED %s: %s\n" % (os.path.basename(__file__), reason))
-    return reason
+    return td.skipped(reason, os.path.basename(__file__))
 
 
 def non_loopback_ipv4():
