@@ -22,7 +22,7 @@ names() {
   if [ $# -gt 0 ]; then printf '%s\n' "$@"; return; fi
   for f in "$OUT"/fuzz_*; do [ -x "$f" ] && [ -f "$f" ] && basename "$f" | sed 's/^fuzz_//'; done
 }
-max_len() { case $1 in c1) echo 140000 ;; post) echo 40000 ;; vanilla) echo 26000 ;; snap) echo 24000 ;; *) echo 8192 ;; esac; }
+. "$HERE/common.sh" # max_len
 
 if [ "${1:-}" = --report ]; then
   shift

@@ -71,9 +71,7 @@ for h in "${harnesses[@]}"; do
 done
 harnesses=("${built[@]}")
 "$HERE/seeds.sh" "$BIN" "$OUT/seeds" || true # fresh seeds (none without cuzk-bench)
-# Largest input worth mutating: the seeds' sizes (a 2 KiB C1 is 100 KB, a
-# Winning 2 KiB vanilla 36 KB); beyond that the fuzzer only slows down.
-max_len() { case $1 in c1) echo 140000 ;; post) echo 40000 ;; vanilla) echo 26000 ;; snap) echo 24000 ;; *) echo 8192 ;; esac; }
+. "$HERE/common.sh" # max_len
 fail=0 ok=0
 for h in "${harnesses[@]}"; do
   corpus="$HERE/corpus/$h"
