@@ -283,9 +283,13 @@ static void test_snap_2k(void)
 
 /* ---- corrupt, stale and malformed files ------------------------------------------ */
 
-static uint8_t *small_file(const char *path, size_t *len, rnd_ctx *r, cuzk_pce_identity *id)
+/* A small random-R1CS file at tmp_path(name), copied to path[512]; its bytes. */
+static uint8_t *small_file(char path[512], const char *name, size_t *len, rnd_ctx *r, cuzk_pce_identity *id)
 {
     char err[512];
+    const char *p = tmp_path(name);
+    if (!p) return NULL;
+    snprintf(path, 512, "%s", p);
     *r = (rnd_ctx){test_rand64(), 3000, 150, 2};
     *id = (cuzk_pce_identity){.kind = CUZK_PCE_KIND_OTHER, .id = "small"};
     if (cuzk_pce_extract(path, id, rnd_circuit, r, NULL, NULL, NULL, err, sizeof err)) return NULL;
@@ -312,14 +316,11 @@ static int open_status(const char *path, const cuzk_pce_identity *id)
 
 static void test_corrupt(void)
 {
-    const char *path = tmp_path("corrupt.pce");
-    REQUIRE(path);
     char good[512];
-    snprintf(good, sizeof good, "%s", path);
     size_t len;
     rnd_ctx r;
     cuzk_pce_identity id;
-    uint8_t *b = small_file(good, &len, &r, &id);
+    uint8_t *b = small_file(good, "corrupt.pce", &len, &r, &id);
     REQUIRE(b);
     REQUIRE(open_status(good, &id) == CUZK_OK);
     cuzk_pce *p = NULL;
@@ -437,14 +438,11 @@ static int resigned_status(const char *path, const uint8_t *b, size_t len, const
 
 static void test_malformed_signed(void)
 {
-    const char *path = tmp_path("signed.pce");
-    REQUIRE(path);
     char good[512];
-    snprintf(good, sizeof good, "%s", path);
     size_t len;
     rnd_ctx r;
     cuzk_pce_identity id;
-    uint8_t *b = small_file(good, &len, &r, &id);
+    uint8_t *b = small_file(good, "signed.pce", &len, &r, &id);
     REQUIRE(b);
     uint64_t rec_len = pce_get64(b + PCE_H_REC_LEN);
     uint8_t *m = malloc(len);

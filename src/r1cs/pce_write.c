@@ -15,7 +15,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "r1cs/pce_internal.h"
+#include "r1cs/cs_internal.h"  /* cs_grow */
+#include "r1cs/pce_internal.h" /* first: cuzk/par.h */
 
 typedef struct {
     cuzk_fr key;
@@ -113,13 +114,8 @@ static int classify(writer *w, const cuzk_fr *v, uint32_t *code)
     }
     if (w->dict_n >= PCE_MAX_DICT)
         return wfail(w, CUZK_ERR_UNSUPPORTED, "%s", "more than 2^30 distinct coefficients");
-    if (w->dict_n == w->dict_cap) {
-        size_t nc = w->dict_cap ? 2 * w->dict_cap : 256;
-        cuzk_fr *d = realloc(w->dict, nc * sizeof *d);
-        if (!d) return wfail(w, CUZK_ERR_NOMEM, "%s", "out of memory (dictionary)");
-        w->dict = d;
-        w->dict_cap = nc;
-    }
+    if (cs_grow((void **)&w->dict, &w->dict_cap, w->dict_n + 1, sizeof *w->dict, false))
+        return wfail(w, CUZK_ERR_NOMEM, "%s", "out of memory (dictionary)");
     w->dict[w->dict_n] = *v;
     *code = PCE_CODE_DICT + (uint32_t)w->dict_n++;
     return CUZK_OK;
@@ -153,14 +149,8 @@ static inline size_t put_varint(uint8_t *p, uint64_t v)
 
 static int rec_reserve(writer *w, size_t more)
 {
-    if (w->rec_len + more <= w->rec_cap) return CUZK_OK;
-    size_t nc = w->rec_cap ? w->rec_cap : 4096;
-    while (nc < w->rec_len + more)
-        nc *= 2;
-    uint8_t *r = realloc(w->rec, nc);
-    if (!r) return wfail(w, CUZK_ERR_NOMEM, "%s", "out of memory (record buffer)");
-    w->rec = r;
-    w->rec_cap = nc;
+    if (cs_grow((void **)&w->rec, &w->rec_cap, w->rec_len + more, 1, false))
+        return wfail(w, CUZK_ERR_NOMEM, "%s", "out of memory (record buffer)");
     return CUZK_OK;
 }
 
@@ -174,13 +164,8 @@ static int on_row(void *ctx, size_t row, int side, const cuzk_term *t, size_t n)
     if (side == CUZK_LC_A) {
         w->rec_len = 0;
         if (!(row & (PCE_CKPT_EVERY - 1))) {
-            if (w->ckpt_n == w->ckpt_cap) {
-                size_t nc = w->ckpt_cap ? 2 * w->ckpt_cap : 1024;
-                uint64_t *c = realloc(w->ckpt, nc * sizeof *c);
-                if (!c) return wfail(w, CUZK_ERR_NOMEM, "%s", "out of memory (checkpoints)");
-                w->ckpt = c;
-                w->ckpt_cap = nc;
-            }
+            if (cs_grow((void **)&w->ckpt, &w->ckpt_cap, w->ckpt_n + 1, sizeof *w->ckpt, false))
+                return wfail(w, CUZK_ERR_NOMEM, "%s", "out of memory (checkpoints)");
             w->ckpt[w->ckpt_n++] = w->written;
         }
         if (w->progress && row && !(row & ((1u << 20) - 1))) {
@@ -275,9 +260,8 @@ static int record(writer *w, cuzk_cs **csp, cuzk_circuit_fn fn, void *ctx, cuzk_
     if (w->ckpt_n + 1 != l->n_ckpt)
         return cuzk_errf(err, err_len, CUZK_ERR_ARG, "pce extract: %zu checkpoints for %zu constraints",
                          w->ckpt_n, k->constraints);
-    uint64_t *c = realloc(w->ckpt, (w->ckpt_n + 1) * sizeof *c);
-    if (!c) return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "pce extract: out of memory (checkpoints)");
-    w->ckpt = c;
+    if (cs_grow((void **)&w->ckpt, &w->ckpt_cap, w->ckpt_n + 1, sizeof *w->ckpt, false))
+        return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "pce extract: out of memory (checkpoints)");
     w->ckpt[w->ckpt_n++] = w->written; /* the records' end */
     if (w->progress) (void)w->progress(w->progress_ctx, k->constraints);
     return CUZK_OK;
