@@ -16,8 +16,8 @@
  *
  * Safe points, where a cancelled job's part is dropped: after SRS load,
  * inside synthesis (the provider polls), after synthesis, before each
- * prover phase (the backend wrapper below returns CANCELLED once every job
- * in the batch has ended), after proving. */
+ * prover phase (batch_checkpoint, the prover's checkpoint hook, returns
+ * CANCELLED once every job in the batch has ended), after proving. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,8 +197,8 @@ void *eng_synth_main(void *arg)
 
 /* ---- prover ------------------------------------------------------------------------ */
 
-/* Backend wrapper: every prover phase (H NTT, each MSM) first checks that
- * some job of the batch still wants its proof. */
+/* A batch in the prover: batch_checkpoint reads it before every prover
+ * phase (H NTT, each MSM) to check that some job still wants its proof. */
 typedef struct batch {
     cuzk_engine *e;
     part **parts;
