@@ -24,6 +24,21 @@ cp "$ROOT/tests/daemon/rust-cuzk.toml" "$OUT/config/rust-cuzk.toml"
 [ -x "$BIN/cuzk-daemon" ] && "$BIN/cuzk-daemon" --print-config >"$OUT/config/print-config.toml" 2>/dev/null
 SH=${CUZK_SHARED:-$ROOT/../shared}
 [ -f "$SH/data/filecoin/window-post-32g-golden.vproof" ] && cp "$SH/data/filecoin/window-post-32g-golden.vproof" "$OUT/vanilla/golden-32g"
+# proof: real 192-byte Groth16 proofs of rust-fil-proofs (first records of
+# each sector size) with a 32-byte zero input: real points, a wrong statement
+if [ -f "$SH/data/filecoin/seal_regression_records-v16.json" ] && command -v python3 >/dev/null; then
+  python3 - "$SH/data/filecoin/seal_regression_records-v16.json" "$OUT/proof" <<'PY'
+import json, sys
+seen = set()
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    size = r["porep_config"]["sector_size"]
+    if size in seen or len(r["proof"]) % 192:
+        continue
+    seen.add(size)
+    open("%s/filecoin-%d" % (sys.argv[2], size), "wb").write(bytes(r["proof"][:192]) + bytes(32))
+PY
+fi
 [ -x "$B" ] || { echo "fuzz seeds: no $B: only the committed corpora and file seeds"; exit 0; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
