@@ -9,7 +9,8 @@
  * kinds (the per-bit ch / maj cases); Poseidon of every arity with its
  * output's bits (poseidon_gadget.c, num.c, boolean.c fast paths); and the
  * whole 2 KiB PoRep circuit
- * with a real sealed witness (CHECK satisfied) and a random one.  Digests
+ * with a real sealed witness (CHECK satisfied), a random one, and a random
+ * one synthesized in parallel chunks (cs_par.c).  Digests
  * against OpenSSL's SHA-256. */
 #include <openssl/sha.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "cuzk/filecoin.h"
 #include "cuzk/gadgets.h"
 #include "cuzk/gadgets_sha256.h"
+#include "cuzk/pool.h"
 #include "cuzk/porep.h"
 #include "cuzk/r1cs.h"
 #include "cuzk/seal.h"
@@ -318,30 +320,50 @@ static void test_porep_sealed(void)
     cuzk_seal_sector_free(s);
 }
 
-/* A random witness (every challenge different): WITNESS = PROVE. */
-static void test_porep_random(void)
+static void rev_for_each(cuzk_par *par, cuzk_task_fn fn, void *arg, size_t n)
+{
+    (void)par;
+    for (size_t i = n; i-- > 0;)
+        fn(arg, i);
+}
+
+/* A random witness, 3 challenges: WITNESS = PROVE, sequentially and in
+ * parallel synthesis (chunks writing into the parent's arrays, cs_par.c:
+ * the fast paths' bulk calls must land where the gadgets' allocations
+ * would), 3 chunks in reverse order and on a real 2-thread pool. */
+static void test_porep_parallel(void)
 {
     const cuzk_fil_seal_info *info = NULL;
-    CHECK(cuzk_fil_seal_lookup(&info, 5) == CUZK_OK);
-    if (!info) return;
+    REQUIRE(cuzk_fil_seal_lookup(&info, 5) == CUZK_OK);
     cuzk_porep_random_witness rw = {test_rand64(), {0}};
-    CHECK(cuzk_porep_shape_for(&rw.shape, info) == CUZK_OK);
+    cuzk_porep_shape one;
+    REQUIRE(cuzk_porep_shape_for(&one, info) == CUZK_OK);
+    REQUIRE(cuzk_porep_shape_make(&rw.shape, one.nodes, 2, 3, &one.tree) == CUZK_OK);
     cuzk_porep_circuit_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.shape = rw.shape;
     ctx.witness = cuzk_porep_random_witness_fn;
     ctx.wctx = &rw;
-    cuzk_cs *cs[2] = {NULL, NULL};
-    for (int m = 0; m < 2; m++) {
-        CHECK(cuzk_cs_new(&cs[m], m ? CUZK_CS_PROVE : CUZK_CS_WITNESS, 0) == CUZK_OK);
-        if (!cs[m]) continue;
-        int rc = cuzk_cs_synthesize(cs[m], cuzk_porep_circuit, &ctx);
-        if (rc) fprintf(stderr, "  %s\n", cuzk_cs_error(cs[m]));
+    cuzk_pool *pool = NULL;
+    REQUIRE(cuzk_pool_create(&pool, 2) == CUZK_OK);
+    cuzk_par rev = {rev_for_each, 2, NULL};
+    cuzk_par *pars[3] = {NULL, &rev, cuzk_pool_par(pool)};
+    cuzk_cs *seq = NULL;
+    CHECK(cuzk_cs_new(&seq, CUZK_CS_PROVE, 0) == CUZK_OK);
+    CHECK(seq && cuzk_cs_synthesize(seq, cuzk_porep_circuit, &ctx) == CUZK_OK);
+    for (int k = 0; k < 3 && seq; k++) {
+        cuzk_cs *w = NULL;
+        CHECK(cuzk_cs_new(&w, CUZK_CS_WITNESS, 0) == CUZK_OK);
+        if (!w) break;
+        if (pars[k]) CHECK(cuzk_cs_set_par(w, pars[k], 3) == CUZK_OK);
+        int rc = cuzk_cs_synthesize(w, cuzk_porep_circuit, &ctx);
+        if (rc) fprintf(stderr, "  schedule %d: %s\n", k, cuzk_cs_error(w));
         CHECK(rc == CUZK_OK);
+        if (!rc) check_same(w, seq);
+        cuzk_cs_free(w);
     }
-    porep_compare(cs[0], cs[1]);
-    cuzk_cs_free(cs[0]);
-    cuzk_cs_free(cs[1]);
+    cuzk_cs_free(seq);
+    cuzk_pool_destroy(pool);
 }
 
 static const test_case tests[] = {
@@ -350,8 +372,8 @@ static const test_case tests[] = {
     {"sha256_lengths", test_sha256_lengths},
     {"compress_mixed_state", test_compress_mixed_state},
     {"poseidon_and_bits", test_poseidon_and_bits},
-    {"porep_random_2k", test_porep_random},
     {"porep_sealed_2k", test_porep_sealed},
+    {"porep_parallel_2k", test_porep_parallel},
 };
 
 TEST_MAIN(tests)
