@@ -16,15 +16,16 @@ Load, all at once, for DURATION_S seconds:
     the job must still end COMPLETED (AwaitProof on its id afterwards);
   - preload/evict churn of the four circuits, under a memory budget too small
     for all of them (srs entries go HOT -> WARM/COLD -> HOT);
-  - a sampler: the daemon's RSS (VmRSS) and open file descriptors every 5 s.
+  - a sampler: the daemon's heap (RssAnon), mapped-file pages (RssFile: the
+    WARM params) and open file descriptors every 5 s.
 At the end: jobs are submitted and awaited while the daemon gets SIGTERM;
 every waiter must get an answer (a status, or UNAVAILABLE once the socket
 closes -- never a hang) and the daemon must exit 0.
 
 Pass: every accepted job ended COMPLETED / FAILED / CANCELLED as expected,
-every returned proof verifies, the RSS floor (the minimum per sixth of the
-run after warm-up, the first third: parameter loads make RSS jump, a leak
-raises the floor) grows less than LIMIT_KB_PER_MIN, the fd count at the end equals the one
+every returned proof verifies, the heap floor (RssAnon's minimum per sixth
+of the run after warm-up, the first third: parameter loads make it jump, a
+leak raises the floor) grows less than LIMIT_KB_PER_MIN, the fd count at the end equals the one
 after warm-up (+-2), and the shutdown answered every waiter.
 
     python3 tests/soak/soak.py --bin build/bin --params DIR --work DIR --duration S
@@ -325,9 +326,12 @@ class Soak:
         while True:
             try:
                 with open("/proc/%d/status" % self.proc.pid) as f:
-                    rss = int(re.search(r"VmRSS:\s+(\d+)", f.read()).group(1))
+                    text = f.read()
+                # RssAnon is the heap (what a leak grows); RssFile is mapped params pages the kernel may drop
+                rss = int(re.search(r"RssAnon:\s+(\d+)", text).group(1))
+                rss_file = int(re.search(r"RssFile:\s+(\d+)", text).group(1))
                 fds = len(os.listdir("/proc/%d/fd" % self.proc.pid))
-                self.samples.append((time.time() - t0, rss, fds))
+                self.samples.append((time.time() - t0, rss, fds, rss_file))
             except (OSError, AttributeError):
                 return
             if self.stop.wait(5):
@@ -418,14 +422,16 @@ class Soak:
         for (cls, kind, outcome), n in sorted(self.tally.items()):
             print("  %-10s %-16s %-22s %5d" % (cls, kind, outcome, n))
         if self.samples:
-            print("  RSS: start %.0f MiB, max %.0f MiB, end %.0f MiB; after warm-up: floor slope %s KiB/min "
+            print("  mapped params (RssFile): max %.0f MiB, end %.0f MiB" % (
+                max(s[3] for s in self.samples) / 1024, self.samples[-1][3] / 1024))
+            print("  heap (RssAnon): start %.0f MiB, max %.0f MiB, end %.0f MiB; after warm-up: floor slope %s KiB/min "
                   "(limit %d), raw slope %s KiB/min, %d samples" % (
                       self.samples[0][1] / 1024, max(s[1] for s in self.samples) / 1024, self.samples[-1][1] / 1024,
                       "%.1f" % slope if slope is not None else "n/a (run too short)", LIMIT_KB_PER_MIN,
                       "%.1f" % raw if raw is not None else "n/a", len(self.samples)))
             print("  fds: after warm-up %s, at the end %s" % (fd0, fd1))
         if slope is not None and slope > LIMIT_KB_PER_MIN:
-            self.problem("RSS grows %.1f KiB/min after warm-up" % slope)
+            self.problem("the heap (RssAnon) floor grows %.1f KiB/min after warm-up" % slope)
         if fd0 is not None and abs(fd1 - fd0) > 2:
             self.problem("file descriptors went from %d to %d" % (fd0, fd1))
         proved = sum(n for (c, k, o), n in self.tally.items() if o == "COMPLETED+verified")
