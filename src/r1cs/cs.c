@@ -119,7 +119,7 @@ const char *cuzk_cs_error(const cuzk_cs *cs) { return cs->msg; }
  * assignment (when values) and its density bitmaps (when structure).  The
  * capacity stays a multiple of 64 so that bitmaps are whole words.  A chunk
  * of a parallel synthesis borrows its parent's arrays: it never grows them. */
-int cs_grow_vars(cuzk_cs *cs, bool aux, size_t need)
+int cuzk_cs_grow_vars(cuzk_cs *cs, bool aux, size_t need)
 {
     size_t *cap = aux ? &cs->aux_cap : &cs->inputs_cap;
     if (need <= *cap) return CUZK_OK;
@@ -149,7 +149,7 @@ int cs_grow_vars(cuzk_cs *cs, bool aux, size_t need)
     return CUZK_OK;
 }
 
-int cs_grow_evals(cuzk_cs *cs, size_t rows)
+int cuzk_cs_grow_evals(cuzk_cs *cs, size_t rows)
 {
     if (!cs->evals || rows <= cs->ev_cap) return CUZK_OK;
     if (cs->child) return CUZK_ERR_ARG;
@@ -165,9 +165,9 @@ int cs_grow_evals(cuzk_cs *cs, size_t rows)
 int cuzk_cs_reserve(cuzk_cs *cs, size_t constraints, size_t inputs, size_t aux)
 {
     if (cs->status) return cs->status;
-    if (cs_grow_vars(cs, false, inputs) || cs_grow_vars(cs, true, aux))
+    if (cuzk_cs_grow_vars(cs, false, inputs) || cuzk_cs_grow_vars(cs, true, aux))
         return cs_fail(cs, CUZK_ERR_NOMEM, "reserve: cannot hold %zu inputs and %zu aux", inputs, aux);
-    if (cs_grow_evals(cs, constraints))
+    if (cuzk_cs_grow_evals(cs, constraints))
         return cs_fail(cs, CUZK_ERR_NOMEM, "reserve: cannot hold %zu evaluations", constraints);
     return CUZK_OK;
 }
@@ -184,7 +184,7 @@ static int alloc_var(cuzk_cs *cs, bool aux, cuzk_var *var, const cuzk_fr *value)
                        what, aux ? "aux" : "input", *n, mode_names[cs->mode]);
     if (*n >= (cs->matrices ? (size_t)CSR_MAX_INDEX : (size_t)~CUZK_VAR_AUX))
         return cs_fail(cs, CUZK_ERR_ARG, "%s: too many variables (%zu)", what, *n);
-    if (*n == (aux ? cs->aux_cap : cs->inputs_cap) && cs_grow_vars(cs, aux, *n + 1)) {
+    if (*n == (aux ? cs->aux_cap : cs->inputs_cap) && cuzk_cs_grow_vars(cs, aux, *n + 1)) {
         if (cs->child)
             return cs_fail(cs, CUZK_ERR_ARG, "%s: parallel synthesis: this chunk needs more %s than its "
                            "items' share (%zu): the items are not all the same shape", what,
@@ -388,7 +388,7 @@ static int enforce_core(cuzk_cs *cs, const cuzk_term *a, size_t na, const cuzk_t
         if (check_vars(cs, k, t[k], n[k])) return cs->status;
     }
     size_t row = cs->n_constraints;
-    if (cs->evals && row == cs->ev_cap && cs_grow_evals(cs, row + 1)) {
+    if (cs->evals && row == cs->ev_cap && cuzk_cs_grow_evals(cs, row + 1)) {
         if (cs->child)
             return cs_fail(cs, CUZK_ERR_ARG, "enforce: parallel synthesis: this chunk needs more constraints "
                            "than its items' share (%zu): the items are not all the same shape",

@@ -97,8 +97,8 @@ int cs_fail(cuzk_cs *cs, int status, const char *fmt, ...) __attribute__((format
  * capacity at least doubles.  Zero-fills the new part if zero. */
 int cs_grow(void **p, size_t *cap, size_t need, size_t elem, bool zero);
 /* Capacity of the per-variable arrays of one kind (cs.c). */
-int cs_grow_vars(cuzk_cs *cs, bool aux, size_t need);
+int cuzk_cs_grow_vars(cuzk_cs *cs, bool aux, size_t need);
 /* Capacity of the evaluations (PROVE) for `rows` constraints (cs.c). */
-int cs_grow_evals(cuzk_cs *cs, size_t rows);
+int cuzk_cs_grow_evals(cuzk_cs *cs, size_t rows);
 
 #endif

@@ -232,7 +232,7 @@ static int reserve_all(cuzk_cs *p, size_t n, const per_item *per)
         return cs_fail(p, CUZK_ERR_ARG, "parallel synthesis: %zu items overflow the counts", n);
     size_t in = p->n_inputs + n * per->inputs, aux = p->n_aux + n * per->aux;
     size_t rows = p->n_constraints + n * per->rows;
-    if (cs_grow_vars(p, false, in) || cs_grow_vars(p, true, aux) || cs_grow_evals(p, rows + in))
+    if (cuzk_cs_grow_vars(p, false, in) || cuzk_cs_grow_vars(p, true, aux) || cuzk_cs_grow_evals(p, rows + in))
         return cs_fail(p, CUZK_ERR_NOMEM, "parallel synthesis: cannot hold %zu inputs, %zu aux, %zu rows", in,
                        aux, rows + in);
     return CUZK_OK;
