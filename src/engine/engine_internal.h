@@ -216,6 +216,24 @@ void eng_srs_discover(cuzk_engine *e, const char *circuit_id);
  * while in use: size A -> B, inode I -> J" and s goes COLD when its last
  * user releases it.  Takes mu. */
 void eng_srs_fault(cuzk_engine *e, srs_entry *s, int st, char *err, size_t err_len);
+/* Providers' partition_bytes from the constraint count c (with the input
+ * constraints) and the H domain m, from the peak measured through H
+ * (docs/perf-notes.md "A lean partition in flight": a 32 GiB PoRep
+ * partition, c = 130.3 M, m = 2^27).  Direct PROVE synthesis: a, b, c at m
+ * each, the assignment (c) and the NTT domain tables (18 bytes a point =
+ * 9m/16 elements) are resident together during H, the peak; the MSMs after
+ * it keep their scratch and canonical aux in the dead vectors.  A
+ * partition synthesized through a PCE takes the lean form (one domain
+ * vector less) and hands eng_lean_saving back after its synthesis
+ * (sched.c). */
+static inline uint64_t eng_partition_bytes(uint64_t c, uint64_t m)
+{
+    return (3 * m + 9 * m / 16 + c) * sizeof(cuzk_fr) + (8u << 20);
+}
+static inline uint64_t eng_lean_saving(uint64_t m)
+{
+    return m * sizeof(cuzk_fr);
+}
 /* Providers' public_inputs: copy the verifier's inputs, refusing more
  * than the verifying key takes. */
 static inline int eng_inputs_copy(cuzk_fr *out, size_t cap, size_t *n, const cuzk_fr *in, size_t have,

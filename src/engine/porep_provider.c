@@ -59,7 +59,7 @@ static int porep_parse(void *ctx, void **state, char circuit_id[64], size_t *par
     uint64_t c = cuzk_porep_num_constraints(&s) + cuzk_porep_num_inputs(&s) + 1, m = 1;
     while (m < c)
         m <<= 1;
-    *partition_bytes = (9 * m / 2 + c) * sizeof(cuzk_fr) + (8u << 20);
+    *partition_bytes = eng_partition_bytes(c, m); /* engine_internal.h: measured through H */
     return CUZK_OK;
 }
 

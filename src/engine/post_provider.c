@@ -58,14 +58,13 @@ static int post_parse(bool winning, void **state, char circuit_id[64], size_t *p
     *state = j;
     snprintf(circuit_id, 64, "%s", info->circuit_id);
     *partitions = 1;
-    /* The cs's A, B, C evaluations grown to the H domain (m each; the
-     * prover transforms them in place, sched.c part_witness), the
-     * assignment (c), the NTT domain tables during H (m), MSM scratch when
-     * it does not fit in the clobbered C (<= m/2 + the per-thread tiles). */
+    /* The cs's A, B, C evaluations at the H domain (m each; the prover
+     * transforms them in place, sched.c part_witness), the assignment (c),
+     * the NTT domain tables during H; two evaluation vectors with a PCE. */
     uint64_t c = cuzk_post_num_constraints(info) + cuzk_post_num_inputs(info) + 1, m = 1;
     while (m < c)
         m <<= 1;
-    *partition_bytes = (9 * m / 2 + c) * sizeof(cuzk_fr) + (8u << 20);
+    *partition_bytes = eng_partition_bytes(c, m); /* engine_internal.h: measured through H */
     return CUZK_OK;
 }
 

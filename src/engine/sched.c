@@ -155,6 +155,13 @@ static void synth_one_locked(cuzk_engine *e, worker *w, job *j)
     }
     j->n_synthing--;
     e->n_synth--;
+    if (!st && p->lean.pce) { /* lean form (pce_cache.c): one domain vector less */
+        uint64_t back = eng_lean_saving(cuzk_groth16_params_count(p->srs->params, CUZK_G16_H) + 1);
+        if (back < p->reserved) {
+            p->reserved -= back;
+            e->mem_reserved -= back;
+        }
+    }
     if (!st && j->status == CUZK_JOB_UNKNOWN) {
         p->cs = cs;
         p->state = P_READY;
