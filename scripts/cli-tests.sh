@@ -229,6 +229,9 @@ done
 check porep-synth-check-ni-partition-12 0 "$BIN/cuzk-bench" synth --circuit porep --c1 "$T/porep-15/c1.json" \
   --partition 12 --mode check
 check porep-synth-not-c1 1 "$BIN/cuzk-bench" synth --circuit porep --c1 "$T/porep-5/summary.json" --mode check
+# challenges spread over 3 threads (cuzk_cs_set_par): the C1 witness still satisfies every row
+check porep-synth-check-ni-partition-12-threads 0 "$BIN/cuzk-bench" synth --circuit porep \
+  --c1 "$T/porep-15/c1.json" --partition 12 --mode check --threads 3
 # The Rust cuzk-bench's synth-only: synth --circuit porep, -i N runs (one timing line each).
 check porep-synth-only 0 "$BIN/cuzk-bench" synth-only --c1 "$T/porep-5/c1.json" -i 2 --partition 0 --mode check
 check porep-synth-only-runs 0 test "$(grep -c ' check: ' <<<"$out")" = 2
@@ -331,6 +334,13 @@ S="$T/snap-2k/summary.json"
 SC=(--comm-r-old "$(sj comm_r_old "$S")" --comm-r-new "$(sj comm_r_new "$S")" --comm-d-new "$(sj comm_d_new "$S")")
 check snap-synth-check-2k 0 "$BIN/cuzk-bench" synth --circuit snap --sector-size 2KiB \
   --vanilla "$T/snap-2k/partition-0.bin" "${SC[@]}" --mode check
+# the same witness with the 10 challenges spread over 3 threads: still satisfied
+check snap-synth-check-2k-threads 0 "$BIN/cuzk-bench" synth --circuit snap --sector-size 2KiB \
+  --vanilla "$T/snap-2k/partition-0.bin" "${SC[@]}" --mode check --threads 3
+expect_out snap-synth-check-2k-threads-satisfied "satisfied"
+check window-synth-random-threads-json 0 "$BIN/cuzk-bench" synth --circuit window-post --sector-size 2KiB \
+  --random-witness --threads 2 --json
+expect_out window-synth-random-threads-json-fields '"threads":2,"constraints_per_s":[0-9]+,"constraints_per_cpu_s":[0-9]+,"peak_rss_bytes":[0-9]+'
 SPC=${CUZK_SNAP_TEST_PARAMS:-$HOME/.cache/cuzk/test-params-snap-2k}
 cached_setup snap-2k "$SPC" snap
 SP=$(ls "$SPC"/v28-empty-sector-update-*.params 2>/dev/null | head -1 || true)

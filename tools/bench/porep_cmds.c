@@ -372,10 +372,17 @@ int cuzk_bench_porep_synth(int argc, char **argv)
     if (st) fprintf(stderr, "cuzk-bench synth: %s\n", cs ? cuzk_cs_error(cs) : cuzk_strerror(st));
     cuzk_cs_counts k = {0};
     if (!st) cuzk_cs_get_counts(cs, &k);
+    size_t at = 0;
+    const char *path = "";
+    bool sat = !st && mode == CUZK_CS_CHECK && a.c1 ? cuzk_cs_is_satisfied(cs, &at, &path) : true;
     cuzk_cs_free(cs);
     if (j) free(ctx.wctx);
     cuzk_porep_job_free(j);
     if (st) return 1;
+    if (!sat) { /* a C1 witness must satisfy the circuit (a random one never does) */
+        fprintf(stderr, "cuzk-bench synth: constraint %zu is not satisfied\n", at);
+        return 1;
+    }
     bench_synth_result r = {a.cfg.info.name,
                             modes[mode],
                             a.c1 ? "c1" : a.random_witness ? "random" : "none",
