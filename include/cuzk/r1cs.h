@@ -113,7 +113,9 @@ int cuzk_cs_alloc_input(cuzk_cs *cs, cuzk_var *var, const cuzk_fr *value);
  * row observer); false in plain WITNESS mode, where a gadget may compute
  * its witness natively and use the two bulk calls, which fail with
  * CUZK_ERR_ARG in any other mode.  alloc_bits: n aux variables holding bit
- * i of bits[i / 64] (0 or 1), consecutive from *first.  skip_constraints:
+ * i of bits[i / 64] (0 or 1), consecutive from *first (a system without
+ * values -- parallel synthesis's count-only pilot -- only counts them and
+ * bits may be NULL).  skip_constraints:
  * count n constraints the gadget satisfies by construction instead of
  * enforcing them. */
 bool cuzk_cs_records_constraints(const cuzk_cs *cs);

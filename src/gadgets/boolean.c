@@ -52,11 +52,12 @@ static void set_is(cuzk_bool *out, cuzk_var v, bool value)
     out->var = v, out->kind = CUZK_BOOL_IS, out->value = value;
 }
 
-/* WITNESS mode: nobody reads the constraints, so allocations go in bulk
- * and constraints are only counted (cuzk_cs_alloc_bits). */
+/* WITNESS mode (or a count-only system): nobody reads the constraints, so
+ * allocations go in bulk and constraints are only counted
+ * (cuzk_cs_alloc_bits). */
 static inline bool witness_only(const cuzk_cs *cs)
 {
-    return cuzk_cs_needs_values(cs) && !cuzk_cs_records_constraints(cs);
+    return !cuzk_cs_records_constraints(cs);
 }
 
 /* n allocated bits (bit i of bits[i / 64]) with one constraint each. */

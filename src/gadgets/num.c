@@ -55,7 +55,7 @@ int cuzk_num_to_bits_le(cuzk_cs *cs, cuzk_bool out[255], const cuzk_num *a)
 {
     int rc = cuzk_bools_alloc_fr_le(cs, out, &a->value);
     if (rc) return rc;
-    if (cuzk_cs_needs_values(cs) && !cuzk_cs_records_constraints(cs)) /* WITNESS: count only */
+    if (!cuzk_cs_records_constraints(cs)) /* WITNESS: count only */
         return cuzk_cs_skip_constraints(cs, 1);
     cuzk_term c[256];
     cuzk_fr coeff = CUZK_FR_ONE;

@@ -472,7 +472,7 @@ static int synth(cuzk_cs *cs, cuzk_num *out, const cuzk_fr *tag, const cuzk_num 
     if (n + 1 + tp->ncons > sizeof map / sizeof map[0])
         return cuzk_cs_set_error(cs, CUZK_ERR_ARG, "poseidon gadget: template too large");
     bool vals = cuzk_cs_needs_values(cs);
-    emitter em = {cs, tp, map, 0, vals, vals && !cuzk_cs_records_constraints(cs), NULL, 0};
+    emitter em = {cs, tp, map, 0, vals, !cuzk_cs_records_constraints(cs), NULL, 0};
     map[0] = CUZK_ONE;
     for (size_t i = 0; i < n; i++)
         map[1 + i] = in[i].var;

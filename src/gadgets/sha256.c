@@ -142,9 +142,9 @@ static int compress_body(cuzk_cs *cs, cuzk_multieq *me, cuzk_u32 out[8], const c
 
 int cuzk_sha256_compress(cuzk_cs *cs, cuzk_u32 out[8], const cuzk_bool in[512], const cuzk_u32 cur[8])
 {
-    /* a cs that only keeps assignments gets them natively (sha256_witness.c) */
-    if (cuzk_cs_needs_values(cs) && !cuzk_cs_records_constraints(cs))
-        return cuzk_sha256_compress_native(cs, out, in, cur);
+    /* a cs that records no constraint (WITNESS mode, a count-only pilot)
+     * gets the assignments natively (sha256_witness.c) */
+    if (!cuzk_cs_records_constraints(cs)) return cuzk_sha256_compress_native(cs, out, in, cur);
     cuzk_multieq *me;
     int rc = cuzk_multieq_begin(cs, &me);
     if (rc) return rc;

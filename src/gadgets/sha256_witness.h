@@ -1,7 +1,7 @@
 /* Witness fast path of the SHA-256 compression gadget (gadgets layer
- * internal).  Used by cuzk_sha256_compress when the cs only stores
- * assignments (cuzk_cs_needs_values && !cuzk_cs_records_constraints):
- * same aux values in the same order, same constraint count, same output
+ * internal).  Used by cuzk_sha256_compress when the cs records no
+ * constraint (!cuzk_cs_records_constraints: WITNESS mode, or parallel
+ * synthesis's count-only pilot): same aux values in the same order, same constraint count, same output
  * words (variables, kinds, values) as the gadget path. */
 #ifndef CUZK_GADGETS_SHA256_WITNESS_H
 #define CUZK_GADGETS_SHA256_WITNESS_H

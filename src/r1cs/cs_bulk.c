@@ -7,7 +7,9 @@
  * therefore hand over all its aux values at once and count its
  * constraints, instead of building ~26,000 term arrays that nobody reads.
  * These calls refuse every mode that looks at constraints, so a gadget
- * can only take the shortcut where it is invisible. */
+ * can only take the shortcut where it is invisible.  The count-only system
+ * of parallel synthesis (cs_par.c's pilot: no values, no structure) takes
+ * them too, and then they only count. */
 #include <string.h>
 
 #include "r1cs/cs_internal.h"
@@ -21,7 +23,7 @@ static int bulk_usable(cuzk_cs *cs, const char *what)
 {
     if (cs->status) return cs->status;
     if (cs->finished) return cs_fail(cs, CUZK_ERR_ARG, "%s after cuzk_cs_finish", what);
-    if (!cs->values || cuzk_cs_records_constraints(cs))
+    if (cuzk_cs_records_constraints(cs))
         return cs_fail(cs, CUZK_ERR_ARG, "%s: only in WITNESS mode without matrices or a row observer", what);
     return CUZK_OK;
 }
@@ -30,12 +32,16 @@ int cuzk_cs_alloc_bits(cuzk_cs *cs, cuzk_var *first, const uint64_t *bits, size_
 {
     int rc = bulk_usable(cs, "alloc_bits");
     if (rc) return rc;
-    if (!first || (n && !bits)) return cs_fail(cs, CUZK_ERR_ARG, "alloc_bits: first or bits is NULL");
+    if (!first || (n && !bits && cs->values))
+        return cs_fail(cs, CUZK_ERR_ARG, "alloc_bits: first or bits is NULL");
     size_t at = cs->n_aux;
     if (n > (size_t)~CUZK_VAR_AUX - at)
         return cs_fail(cs, CUZK_ERR_ARG, "alloc_bits: too many variables (%zu + %zu)", at, n);
     /* growth through the public path: the cs decides how (and whether) it grows */
     if (at + n > cs->aux_cap && (rc = cuzk_cs_reserve(cs, 0, cs->n_inputs, at + n))) return rc;
+    *first = CUZK_VAR_AUX | (cuzk_var)at;
+    cs->n_aux = at + n;
+    if (!cs->values) return CUZK_OK; /* a count-only system */
     cuzk_fr *z = cs->aux + at;
     /* a local table: indexed without a branch (witness bits are random),
      * and the stores to z cannot alias it */
@@ -48,8 +54,6 @@ int cuzk_cs_alloc_bits(cuzk_cs *cs, cuzk_var *first, const uint64_t *bits, size_
     }
     for (uint64_t x = i < n ? bits[i / 64] : 0; i < n; i++, x >>= 1)
         z[i] = tab[x & 1];
-    *first = CUZK_VAR_AUX | (cuzk_var)at;
-    cs->n_aux = at + n;
     return CUZK_OK;
 }
 
