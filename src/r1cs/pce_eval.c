@@ -259,17 +259,23 @@ int cuzk_pce_evaluate(const cuzk_pce *p, cuzk_cs *cs, cuzk_par *par, char *err, 
     for (int s = 0; s < 3; s++) {
         free(cs->ev[s]);
         cs->ev[s] = ev[s];
-        cs->nnz[s] = in->nnz[s];
     }
     cs->ev_cap = n;
+    cuzk_pce_set_structure(p, cs, maps);
+    cs->mode = CUZK_CS_PROVE;
+    cs->evals = true;
+    return CUZK_OK;
+}
+
+void cuzk_pce_set_structure(const cuzk_pce *p, cuzk_cs *cs, uint64_t *maps[3])
+{
     free(cs->d_a_aux);
     free(cs->d_b_inp);
     free(cs->d_b_aux);
     cs->d_a_aux = maps[0];
     cs->d_b_inp = maps[1];
     cs->d_b_aux = maps[2];
-    cs->mode = CUZK_CS_PROVE;
-    cs->evals = true;
+    for (int s = 0; s < 3; s++)
+        cs->nnz[s] = p->info.nnz[s];
     cs->structure = true;
-    return CUZK_OK;
 }

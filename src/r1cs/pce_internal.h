@@ -105,5 +105,8 @@ struct cuzk_pce {
 int cuzk_pce_matvec(const cuzk_pce *p, const cuzk_fr *inp, const cuzk_fr *aux, cuzk_fr *ev[3], cuzk_par *par,
                     char *err, size_t err_len);
 int cuzk_pce_density_for(const cuzk_pce *p, cuzk_cs *cs, uint64_t *maps[3]);
+/* cs takes maps (from cuzk_pce_density_for) and the file's nonzero counts:
+ * the structure a PROVE-mode cs tracks. */
+void cuzk_pce_set_structure(const cuzk_pce *p, cuzk_cs *cs, uint64_t *maps[3]);
 
 #endif

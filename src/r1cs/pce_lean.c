@@ -38,15 +38,7 @@ static int set_structure(const cuzk_pce *p, cuzk_cs *cs, char *err, size_t err_l
             free(maps[s]);
         return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "pce evaluate: out of memory for the density maps");
     }
-    free(cs->d_a_aux);
-    free(cs->d_b_inp);
-    free(cs->d_b_aux);
-    cs->d_a_aux = maps[0];
-    cs->d_b_inp = maps[1];
-    cs->d_b_aux = maps[2];
-    for (int s = 0; s < 3; s++)
-        cs->nnz[s] = p->info.nnz[s];
-    cs->structure = true;
+    cuzk_pce_set_structure(p, cs, maps);
     return CUZK_OK;
 }
 
