@@ -409,5 +409,17 @@ if "$BIN/cuzk-bench" help status >/dev/null 2>&1; then
   check batch-vk-missing 2 "$BIN/cuzk-bench" batch -t test --vanilla-text n=16 --vk "$T/no-such.vk" "${NOD[@]}"
   expect_out batch-vk-missing-why "batch: .*vk $T/no-such.vk"
 fi
+# Pre-compiled constraint evaluator files (docs/pce.md): extract, info, verify; a
+# flipped byte is refused; another circuit's file is refused.
+check pce-extract-winning-2k 0 "$BIN/cuzk-bench" pce extract --circuit winning-post --sector-size 2KiB --out "$T/w.pce"
+check pce-info 0 "$BIN/cuzk-bench" pce info "$T/w.pce"
+expect_out pce-info-id "circuit +winning-2k"
+check pce-verify 0 "$BIN/cuzk-bench" pce verify "$T/w.pce" --threads 2
+python3 -c "import sys; b=bytearray(open(sys.argv[1],'rb').read()); b[600]^=1; open(sys.argv[2],'wb').write(b)" "$T/w.pce" "$T/bad.pce"
+check pce-verify-corrupt 1 "$BIN/cuzk-bench" pce verify "$T/bad.pce"
+expect_out pce-verify-corrupt-why "body checksum mismatch"
+check pce-extract-unknown 2 "$BIN/cuzk-bench" pce extract --circuit porep --sector-size 3KiB
+check pce-synth-other-circuit 1 "$BIN/cuzk-bench" synth --circuit porep --sector-size 2KiB --random-witness --pce "$T/w.pce"
+expect_out pce-synth-other-circuit-why "recorded for another circuit"
 echo "cli-tests: $nok checks ok, $nfail failed (+ output checks), $nskip skipped"
 exit $fail
