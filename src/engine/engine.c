@@ -267,6 +267,11 @@ static int alloc_prover(cuzk_engine *e, char *err, size_t err_len)
     if (!e->batch_table)
         return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "engine: cannot allocate the prover's batch table (%u)",
                          e->cfg.max_batch_size);
+    if (e->cfg.synthesis_threads > 1 && (st = cuzk_pool_create(&e->synth_pool, e->cfg.synthesis_threads))) {
+        e->synth_pool = NULL;
+        return cuzk_errf(err, err_len, st, "engine: cannot create the synthesis helpers (%u threads)",
+                         e->cfg.synthesis_threads);
+    }
     return CUZK_OK;
 }
 
@@ -447,6 +452,7 @@ void cuzk_engine_destroy(cuzk_engine *e)
     eng_pce_free(e);
     eng_srs_free_all(e);
     cuzk_pool_destroy(e->pool);
+    cuzk_pool_destroy(e->synth_pool);
     free(e->batch_table);
     destroy_sync(e);
     free(e);

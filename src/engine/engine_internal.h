@@ -49,6 +49,7 @@ typedef struct part {
     uint64_t synth_ms, prove_ms;
     uint32_t preempted; /* times the prover gave it up for CRITICAL work */
     struct part *pnext; /* prove queue link */
+    cuzk_par *synth_par; /* set while its synthesis spreads over e->synth_pool */
 } part;
 
 struct job {
@@ -158,6 +159,12 @@ struct cuzk_engine {
     pthread_t house;
     bool house_started;
     cuzk_pool *pool; /* prover's */
+    /* Synthesis helpers (synthesis.threads of them, NULL for 1): a partition
+     * that starts while no other is synthesizing spreads its challenges /
+     * sectors over them (cuzk_cs_set_par); synth_pool_busy (under mu) says
+     * one holds them. */
+    cuzk_pool *synth_pool;
+    bool synth_pool_busy;
     int api_waiters; /* callers inside await */
     bool shut_down;
     size_t n_live; /* jobs not ended */

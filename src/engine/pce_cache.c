@@ -392,6 +392,8 @@ int eng_pce_synthesize(cuzk_engine *e, part *pt, const cuzk_engine_task *task, c
         if (st) cuzk_errf(err, err_len, st, "out of memory creating the constraint system");
         if (!st && !p && (st = cuzk_cs_reserve(cs, m, 0, 0)))
             cuzk_errf(err, err_len, st, "out of memory for 3 x %zu evaluations", m);
+        if (!st && pt->synth_par && (st = cuzk_cs_set_par(cs, pt->synth_par, 0)))
+            cuzk_errf(err, err_len, st, "%s", cuzk_cs_error(cs));
         if (!st) st = j->prov.synthesize(j->prov.ctx, cs, j->state, k, task, err, err_len);
         if (!st) st = cuzk_cs_finish(cs);
         if (!st && cuzk_cs_status(cs)) st = cuzk_cs_status(cs);

@@ -142,12 +142,19 @@ static void synth_one_locked(cuzk_engine *e, worker *w, job *j)
     cuzk_cs *cs = NULL;
     if (!st && j->status == CUZK_JOB_UNKNOWN) {
         eng_worker_set(w, "synthesizing", j);
+        /* alone in synthesis: the idle synthesis threads help with this partition */
+        if (e->synth_pool && e->n_synth == 1 && !e->synth_pool_busy) {
+            e->synth_pool_busy = true;
+            p->synth_par = cuzk_pool_par(e->synth_pool);
+        }
         pthread_mutex_unlock(&e->mu);
         uint64_t t0 = eng_now_ms();
         cuzk_engine_task task = {e, j};
         st = eng_pce_synthesize(e, p, &task, &cs, err, sizeof err); /* pce_cache.c */
         uint64_t dt = eng_now_ms() - t0;
         pthread_mutex_lock(&e->mu);
+        if (p->synth_par) e->synth_pool_busy = false;
+        p->synth_par = NULL;
         p->synth_ms = dt;
         j->t.synthesis_ms += dt;
         cuzk_log(CUZK_LOG_DEBUG, j->id, "partition %zu synthesized in %llu ms", p->k,
