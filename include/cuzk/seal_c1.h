@@ -25,6 +25,8 @@
 
 #include "cuzk/filecoin.h"
 #include "cuzk/par.h"
+#include "cuzk/seal_graph.h"
+#include "cuzk/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -93,8 +95,15 @@ void cuzk_seal_c1_free(cuzk_seal_c1 *c1);
  * when prover_id/sector_id are given (prover_id NULL: not checked).
  * CUZK_OK with nothing wrong; CUZK_ERR_ARG "...: <what> mismatch" naming
  * the JSON path of the first failure.  Spread over par (NULL = caller). */
-int cuzk_seal_c1_verify(const cuzk_seal_c1 *c1, const uint8_t *prover_id, uint64_t sector_id,
-                        cuzk_par *par, char *err, size_t err_len);
+CUZK_MUST_CHECK int cuzk_seal_c1_verify(const cuzk_seal_c1 *c1, const uint8_t *prover_id, uint64_t sector_id,
+                                        cuzk_par *par, char *err, size_t err_len);
+/* The same with the caller's graph of c1->info
+ * (cuzk_seal_graph_init_for_proof), so a job that needs the graph again
+ * (the public inputs) builds it once; NULL builds one here.  CUZK_ERR_ARG
+ * if the graph has another node count or api version than c1->info. */
+CUZK_MUST_CHECK int cuzk_seal_c1_verify_graph(const cuzk_seal_c1 *c1, const cuzk_seal_graph *graph,
+                                              const uint8_t *prover_id, uint64_t sector_id, cuzk_par *par,
+                                              char *err, size_t err_len);
 
 /* Write the bare SealCommitPhase1Output JSON (exact serde shape: compact,
  * key order of the Rust structs) to f.  Returns CUZK_ERR_IO on a write

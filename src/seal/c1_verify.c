@@ -236,9 +236,9 @@ static void partition_task(void *arg, size_t k)
                                          (uint32_t)k, c->pmsg + k * C1V_MSG, C1V_MSG);
 }
 
-/* comm_r from the first proof, replica_id, the graph. */
+/* comm_r from the first proof, replica_id. */
 static int check_header(const cuzk_seal_c1 *c1, c1v_ctx *c, const uint8_t *prover_id, uint64_t sector_id,
-                        cuzk_seal_graph *g, cuzk_par *par, char *err, size_t err_len)
+                        char *err, size_t err_len)
 {
     uint8_t comm_r[32], porep_id[32];
     memcpy(c->comm_c, c1->proofs[0].c_x.inclusion.root, 32);
@@ -258,7 +258,25 @@ static int check_header(const cuzk_seal_c1 *c1, c1v_ctx *c, const uint8_t *prove
                              "comm_d and %s",
                              (unsigned long long)sector_id, c1->info->name);
     }
-    return cuzk_seal_graph_init_for_proof(g, c1->info, par, err, err_len);
+    return CUZK_OK;
+}
+
+/* The caller's graph when it is one of c1's proof, else one built into own. */
+static int use_graph(const cuzk_seal_graph **g, cuzk_seal_graph *own, const cuzk_seal_c1 *c1,
+                     const cuzk_seal_graph *graph, cuzk_par *par, char *err, size_t err_len)
+{
+    const cuzk_fil_seal_info *info = c1->info;
+    *g = graph;
+    if (!graph) {
+        *g = own;
+        return cuzk_seal_graph_init_for_proof(own, info, par, err, err_len);
+    }
+    if (graph->nodes != info->sector_size / 32 || graph->api_version != info->api_version)
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG,
+                         "c1 verify: graph of %llu nodes (api %d), %s needs %llu (api %d)",
+                         (unsigned long long)graph->nodes, graph->api_version, info->name,
+                         (unsigned long long)(info->sector_size / 32), info->api_version);
+    return CUZK_OK;
 }
 
 /* The first failure in index order of n statuses. */
@@ -275,13 +293,20 @@ static int first_failure(const int *status, const char *msg, size_t n, size_t cp
 int cuzk_seal_c1_verify(const cuzk_seal_c1 *c1, const uint8_t *prover_id, uint64_t sector_id, cuzk_par *par,
                         char *err, size_t err_len)
 {
+    return cuzk_seal_c1_verify_graph(c1, NULL, prover_id, sector_id, par, err, err_len);
+}
+
+int cuzk_seal_c1_verify_graph(const cuzk_seal_c1 *c1, const cuzk_seal_graph *graph, const uint8_t *prover_id,
+                              uint64_t sector_id, cuzk_par *par, char *err, size_t err_len)
+{
     if (!c1 || !c1->info || !c1->proofs || c1->partitions != c1->info->partitions ||
         c1->challenges_per_partition != c1->info->challenges_per_partition)
         return cuzk_errf(err, err_len, CUZK_ERR_ARG, "c1 verify: no C1 or counts not of its proof");
     size_t P = c1->partitions, C = c1->challenges_per_partition, n = P * C;
-    cuzk_seal_graph g = {0};
-    c1v_ctx c = {.c1 = c1, .g = &g};
-    int st = check_header(c1, &c, prover_id, sector_id, &g, par, err, err_len);
+    cuzk_seal_graph own = {0};
+    c1v_ctx c = {.c1 = c1};
+    int st = check_header(c1, &c, prover_id, sector_id, err, err_len);
+    if (!st) st = use_graph(&c.g, &own, c1, graph, par, err, err_len);
     if (st) return st;
     c.status = calloc(n + P, sizeof(int));
     c.msg = calloc(n + P, C1V_MSG);
@@ -306,6 +331,6 @@ done:
     free(c.status);
     free(c.msg);
     free(c.pchal);
-    cuzk_seal_graph_free(&g);
+    cuzk_seal_graph_free(&own);
     return st;
 }
