@@ -194,18 +194,35 @@ static lbool lb_maj(wrec *r, lbool a, lbool b, lbool c)
 
 /* ---- word operations ------------------------------------------------------ */
 
+/* A ternary Boolean function of words where all three are allocated
+ * (fast, caller's closed form) or all constant (no allocation): the other
+ * patterns go bit by bit through fn, boolean.c's case analysis. */
+typedef lbool (*lb_fn3)(wrec *r, lbool a, lbool b, lbool c);
+
+static wword per_bit(wrec *r, wword a, wword b, wword c, lb_fn3 fn)
+{
+    wword o = {0, 0, 0};
+    for (int i = 0; i < 32; i++)
+        lb_set(&o, i, fn(r, lb_get(a, i), lb_get(b, i), lb_get(c, i)));
+    return o;
+}
+
+static inline bool all_alloc(wword a, wword b, wword c)
+{
+    return (a.a & b.a & c.a) == 0xffffffffu;
+}
+static inline bool all_const(wword a, wword b, wword c)
+{
+    return (a.a | b.a | c.a) == 0;
+}
+
 static wword wch(wrec *r, wword a, wword b, wword c)
 {
     uint32_t v = (a.v & b.v) ^ (~a.v & c.v);
-    if ((a.a & b.a & c.a) == 0xffffffffu) { /* all allocated: one bit each */
-        put(r, v, 32);
-        wword o = {v, 0xffffffffu, 0};
-        return o;
-    }
-    if ((a.a | b.a | c.a) == 0) return wconst(v);
-    wword o = {0, 0, 0};
-    for (int i = 0; i < 32; i++)
-        lb_set(&o, i, lb_ch(r, lb_get(a, i), lb_get(b, i), lb_get(c, i)));
+    if (all_const(a, b, c)) return wconst(v);
+    if (!all_alloc(a, b, c)) return per_bit(r, a, b, c, lb_ch);
+    put(r, v, 32); /* one bit each */
+    wword o = {v, 0xffffffffu, 0};
     return o;
 }
 
@@ -224,15 +241,10 @@ static inline uint64_t spread(uint32_t x)
 static wword wmaj(wrec *r, wword a, wword b, wword c)
 {
     uint32_t v = (a.v & b.v) ^ (a.v & c.v) ^ (b.v & c.v);
-    if ((a.a & b.a & c.a) == 0xffffffffu) { /* per bit: maj, then b & c */
-        put(r, spread(v) | spread(b.v & c.v) << 1, 64);
-        wword o = {v, 0xffffffffu, 0};
-        return o;
-    }
-    if ((a.a | b.a | c.a) == 0) return wconst(v);
-    wword o = {0, 0, 0};
-    for (int i = 0; i < 32; i++)
-        lb_set(&o, i, lb_maj(r, lb_get(a, i), lb_get(b, i), lb_get(c, i)));
+    if (all_const(a, b, c)) return wconst(v);
+    if (!all_alloc(a, b, c)) return per_bit(r, a, b, c, lb_maj);
+    put(r, spread(v) | spread(b.v & c.v) << 1, 64); /* per bit: maj, then b & c */
+    wword o = {v, 0xffffffffu, 0};
     return o;
 }
 
