@@ -9,6 +9,7 @@
 
 #include "cuzk/poseidon.h"
 #include "fil/bincode.h"
+#include "fil/field_path.h"
 #include "fil/fil_internal.h"
 
 void cuzk_fil_bc_init(cuzk_fil_bc *r, const char *subject, const uint8_t *buf, size_t len, char *err,
@@ -24,19 +25,16 @@ void cuzk_fil_bc_init(cuzk_fil_bc *r, const char *subject, const uint8_t *buf, s
 
 size_t cuzk_fil_bc_push(cuzk_fil_bc *r, const char *fmt, ...)
 {
-    size_t old = r->flen;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(r->field + old, sizeof r->field - old, fmt, ap);
+    size_t mark = cuzk_fil_field_vpush(r->field, sizeof r->field, &r->flen, fmt, ap);
     va_end(ap);
-    if (n > 0) r->flen = old + (size_t)n < sizeof r->field ? old + (size_t)n : sizeof r->field - 1;
-    return old;
+    return mark;
 }
 
 void cuzk_fil_bc_pop(cuzk_fil_bc *r, size_t mark)
 {
-    r->flen = mark;
-    r->field[mark] = 0;
+    cuzk_fil_field_pop(r->field, &r->flen, mark);
 }
 
 int cuzk_fil_bc_fail(const cuzk_fil_bc *r, int status, const char *fmt, ...)

@@ -16,6 +16,7 @@
 
 #include "cuzk/seal_c1.h"
 #include "cuzk/status.h"
+#include "fil/field_path.h"
 #include "seal/c1_internal.h"
 
 #define C1_TOTAL_PARENTS 37 /* TOTAL_PARENTS: label parents repeated to 37 */
@@ -36,13 +37,11 @@ typedef struct {
 static size_t w_push(wk *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static size_t w_push(wk *w, const char *fmt, ...)
 {
-    size_t old = w->plen;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(w->path + old, sizeof w->path - old, fmt, ap);
+    size_t mark = cuzk_fil_field_vpush(w->path, sizeof w->path, &w->plen, fmt, ap);
     va_end(ap);
-    if (n > 0) w->plen = old + (size_t)n < sizeof w->path ? old + (size_t)n : sizeof w->path - 1;
-    return old;
+    return mark;
 }
 
 static size_t w_push_key(wk *w, const char *key)
@@ -52,8 +51,7 @@ static size_t w_push_key(wk *w, const char *key)
 
 static void w_pop(wk *w, size_t old)
 {
-    w->plen = old;
-    w->path[old] = 0;
+    cuzk_fil_field_pop(w->path, &w->plen, old);
 }
 
 static int w_fail(wk *w, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
