@@ -331,7 +331,7 @@ static void test_corrupt(void)
     cuzk_pce_close(p);
     REQUIRE(in.dict > 0);
     pce_layout l;
-    REQUIRE(pce_layout_make(&l, in.constraints, in.inputs, in.aux, in.dict, in.record_bytes));
+    REQUIRE(cuzk_pce_layout_make(&l, in.constraints, in.inputs, in.aux, in.dict, in.record_bytes));
     /* one flipped byte in every region: header fields, identity, checksums,
      * records, checkpoints, dictionary, density */
     size_t at[] = {0,

@@ -29,8 +29,8 @@ static int mul_ovf(uint64_t *r, uint64_t a, uint64_t b)
     return __builtin_mul_overflow(a, b, r);
 }
 
-int pce_layout_make(pce_layout *l, uint64_t constraints, uint64_t inputs, uint64_t aux, uint64_t dict,
-                    uint64_t rec_len)
+int cuzk_pce_layout_make(pce_layout *l, uint64_t constraints, uint64_t inputs, uint64_t aux, uint64_t dict,
+                         uint64_t rec_len)
 {
     uint64_t t;
     memset(l, 0, sizeof *l);
@@ -126,7 +126,7 @@ static int check_counts(cuzk_pce *p, const char *path, char *err, size_t err_len
         in->dict > PCE_MAX_DICT || in->nnz[0] > (uint64_t)SIZE_MAX / 4 || nnz != cls ||
         in->a_aux_density > in->aux || in->b_aux_density > in->aux || in->b_input_density > in->inputs)
         return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: inconsistent counts in the header", path);
-    if (!pce_layout_make(&p->lay, in->constraints, in->inputs, in->aux, in->dict, in->record_bytes) ||
+    if (!cuzk_pce_layout_make(&p->lay, in->constraints, in->inputs, in->aux, in->dict, in->record_bytes) ||
         p->lay.file_bytes != in->file_bytes)
         return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: section sizes do not add up to the file size",
                          path);

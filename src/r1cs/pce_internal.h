@@ -83,8 +83,8 @@ typedef struct {
     uint64_t w_aux, w_inp; /* density words */
 } pce_layout;
 
-int pce_layout_make(pce_layout *l, uint64_t constraints, uint64_t inputs, uint64_t aux, uint64_t dict,
-                    uint64_t rec_len);
+int cuzk_pce_layout_make(pce_layout *l, uint64_t constraints, uint64_t inputs, uint64_t aux, uint64_t dict,
+                         uint64_t rec_len);
 
 struct cuzk_pce {
     cuzk_pce_info info;

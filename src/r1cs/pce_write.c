@@ -255,7 +255,7 @@ static int record(writer *w, cuzk_cs **csp, cuzk_circuit_fn fn, void *ctx, cuzk_
     if (w->status) return cuzk_errf(err, err_len, w->status, "pce extract: %s", w->msg);
     if (st) return cuzk_errf(err, err_len, st, "pce extract: synthesis failed: %s", cuzk_cs_error(cs));
     cuzk_cs_get_counts(cs, k);
-    if (!pce_layout_make(l, k->constraints, k->inputs, k->aux, w->dict_n, w->written))
+    if (!cuzk_pce_layout_make(l, k->constraints, k->inputs, k->aux, w->dict_n, w->written))
         return cuzk_errf(err, err_len, CUZK_ERR_UNSUPPORTED, "pce extract: file size overflows");
     if (w->ckpt_n + 1 != l->n_ckpt)
         return cuzk_errf(err, err_len, CUZK_ERR_ARG, "pce extract: %zu checkpoints for %zu constraints",
