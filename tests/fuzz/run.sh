@@ -36,6 +36,13 @@ CFLAGS="-std=gnu11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanit
 # TOWER_NO_ASM and without CUZK_HAVE_ASM (the portable paths, same results).
 CFLAGS="$CFLAGS -I$ROOT/src -DTOWER_NO_ASM"
 shopt -s nullglob
+# objects are rebuilt when their .c is newer; any header change rebuilds all
+# (a stale object with another struct layout would be a false finding)
+hdrs=$(cat "$ROOT"/include/cuzk/*.h "$ROOT"/src/*/*.h | sha1sum | cut -c1-40)
+if [ "$(cat "$OUT/obj/headers.sha1" 2>/dev/null)" != "$hdrs" ]; then
+  rm -f "$OUT"/obj/*.o
+  echo "$hdrs" >"$OUT/obj/headers.sha1"
+fi
 objs=()
 for src in "$ROOT"/src/{ff,ec,poly,pool,msm,r1cs,groth16,fil,seal,gadgets,circuits,engine}/*.c; do
   o="$OUT/obj/$(basename "$(dirname "$src")")_$(basename "$src" .c).o"
@@ -64,7 +71,8 @@ for h in "${harnesses[@]}"; do
     config) extra=(-I"$ROOT/src/server" "$ROOT/src/server/config.c") ;;
   esac
   exe="$OUT/fuzz_$h"
-  if [ ! -x "$exe" ] || [ -n "$(find "$HERE/fuzz_$h.c" "$ROOT/src" "$ROOT/include" -newer "$exe" -name '*.[ch]' -print -quit)" ]; then
+  if [ ! -x "$exe" ] || [ -n "$(find "$HERE/fuzz_$h.c" "$ROOT/src" "$ROOT/include" "$OUT/obj" -newer "$exe" \
+        \( -name '*.[ch]' -o -name '*.o' \) -print -quit)" ]; then
     "$CC" $CFLAGS -fsanitize=fuzzer "$HERE/fuzz_$h.c" "${extra[@]}" "${objs[@]}" -lyajl -lcrypto -lpthread -lm -o "$exe"
   fi
   built+=("$h")
