@@ -66,7 +66,9 @@ typedef struct {
     const char *rule;
 } cuzk_fil_bc_shape;
 
-/* A reader at byte 0 of buf with an empty field path and no counts. */
+/* A reader at byte 0 of buf with an empty field path and no counts;
+ * canonical false, max_levels 0 (no path may have a level): the caller
+ * sets both. */
 void cuzk_fil_bc_init(cuzk_fil_bc *r, const char *subject, const uint8_t *buf, size_t len, char *err,
                       size_t err_len);
 
@@ -96,7 +98,8 @@ CUZK_MUST_CHECK int cuzk_fil_bc_end(const cuzk_fil_bc *r);
  * leaf, path; Sub / Top are base_proof, sub_proof[, top_proof], root,
  * leaf.  Each InclusionPath has levels <= r->max_levels, every level the
  * same number of hashes (an arity Poseidon supports) and index < arity.
- * want NULL: any shape.  out is written in pass 2 only. */
+ * want NULL: any shape (with a kind, want->rule words the mismatch).
+ * out: NULL in pass 1, required in pass 2 (written only then). */
 CUZK_MUST_CHECK int cuzk_fil_bc_merkle(cuzk_fil_bc *r, cuzk_fil_merkle_proof *out,
                                        const cuzk_fil_bc_shape *want);
 
