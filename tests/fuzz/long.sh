@@ -8,7 +8,8 @@
 # bash's TIMEFORMAT), and a crash leaves crash-* in FUZZ_OUT/artifacts/.
 # Totals per harness: tests/fuzz/long.sh --report.  --merge minimizes each
 # working corpus into tests/fuzz/corpus/NAME (-merge=1), what make test
-# replays; inputs over MAX_COMMIT bytes (default 150000) are left out.
+# replays; inputs over MAX_COMMIT bytes (default 150000) are left out,
+# regress-* inputs (fixed findings) are kept as they are.
 #
 #   FUZZ_OUT=build-fuzz tests/fuzz/long.sh SECONDS [ROUNDS] [NAME...]
 #   FUZZ_OUT=build-fuzz tests/fuzz/long.sh --report | --merge [NAME...]
@@ -42,11 +43,13 @@ if [ "${1:-}" = --merge ]; then
     rm -rf "$tmp"; mkdir -p "$tmp" "$dst"
     # only inputs small enough to commit take part
     src="$OUT/corpus-small/$h"; rm -rf "$src"; mkdir -p "$src"
-    find "$OUT/corpus/$h" "$dst" -type f -size -"${MAX_COMMIT:-150000}"c -exec cp -n {} "$src"/ \; 2>/dev/null
+    find "$OUT/corpus/$h" "$dst" -type f ! -name 'regress-*' -size -"${MAX_COMMIT:-150000}"c \
+      -exec cp -n {} "$src"/ \; 2>/dev/null
     (cd "$OUT" && ./fuzz_$h -merge=1 -rss_limit_mb=2048 -max_len="$(max_len "$h")" "$tmp" "$src" >"merge-$h.log" 2>&1) ||
       { echo "merge $h failed (log $OUT/merge-$h.log)"; continue; }
-    # the committed corpus becomes the minimized set, named by content
-    rm -f "$dst"/*
+    # the committed corpus becomes the minimized set, named by content;
+    # regress-* (inputs of fixed findings) stay as they are
+    find "$dst" -type f ! -name 'regress-*' -delete
     for f in "$tmp"/*; do cp "$f" "$dst/$(sha1sum "$f" | cut -c1-16)"; done
     echo "merge $h: $(ls "$dst" | wc -l) inputs, $(du -sk "$dst" | cut -f1) KiB"
   done
