@@ -31,11 +31,15 @@ int cuzk_ntt_root_of_unity(cuzk_fr *r, unsigned log_n)
     cuzk_fr g;
     cuzk_ntt_coset_generator(&g);
     cuzk_fr_pow(r, &g, t, 4); /* 7^t has order exactly 2^32 */
-    for (unsigned i = log_n; i < CUZK_FR_TWO_ADICITY; i++) cuzk_fr_sqr(r, r);
+    for (unsigned i = log_n; i < CUZK_FR_TWO_ADICITY; i++)
+        cuzk_fr_sqr(r, r);
     return CUZK_OK;
 }
 
-void cuzk_ntt_coset_generator(cuzk_fr *g) { cuzk_fr_from_u64(g, 7); }
+void cuzk_ntt_coset_generator(cuzk_fr *g)
+{
+    cuzk_fr_from_u64(g, 7);
+}
 
 static void fr_pow_u64(cuzk_fr *r, const cuzk_fr *a, uint64_t e)
 {
@@ -46,14 +50,37 @@ static void scale16(cuzk_fr *r, const cuzk_fr *a);
 
 /* ---- domain --------------------------------------------------------------- */
 
-static size_t nat_len(size_t n) { return n >= 2 ? n / 2 : 1; }
-static size_t stage_len(size_t n) { return n >= 4 * NTT_STRIDE_MAX ? n / (2 * NTT_STRIDE_MAX) : 0; }
+int ntt_ifma_disabled;
+unsigned cuzk_ntt_top_log = NTT_TOP_LOG;
+
+static unsigned top_log_of(unsigned log_n)
+{
+    unsigned cap = cuzk_ntt_top_log >= NTT_TOP_LOG_MIN ? cuzk_ntt_top_log : NTT_TOP_LOG;
+    unsigned half = log_n ? log_n - 1 : 0;
+    return half < cap ? half : cap;
+}
+
+/* 2^e' lo entries of generated stage s (e' = max(e, 3)) */
+static unsigned lo_log(unsigned s, unsigned top_log)
+{
+    unsigned e = s - top_log;
+    return e > 3 ? e : 3;
+}
+
+/* Table entries of a domain: top_tw, the per-stage tables, the lo tables. */
+static size_t table_len(unsigned log_n, unsigned top_log)
+{
+    size_t top = (size_t)1 << top_log, len = top;
+    if (top >= 2 * NTT_STRIDE_MAX) len += top / NTT_STRIDE_MAX;
+    for (unsigned s = top_log + 1; s < log_n; s++)
+        len += (size_t)1 << lo_log(s, top_log);
+    return len;
+}
 
 size_t cuzk_ntt_domain_bytes(unsigned log_n)
 {
     if (log_n > CUZK_NTT_MAX_LOG) return 0;
-    size_t n = (size_t)1 << log_n;
-    return sizeof(cuzk_ntt_domain) + (nat_len(n) + stage_len(n)) * sizeof(cuzk_fr);
+    return sizeof(cuzk_ntt_domain) + table_len(log_n, top_log_of(log_n)) * sizeof(cuzk_fr);
 }
 
 struct fill_job {
@@ -61,67 +88,45 @@ struct fill_job {
     size_t chunks;
 };
 
-int ntt_ifma_disabled;
+static void lane_factors(cuzk_fr f[8], cuzk_fr *step, const cuzk_fr *base, const cuzk_fr *x, size_t k);
 
-static void lane_factors(cuzk_fr f[8], cuzk_fr *step, const cuzk_fr *base, const cuzk_fr *x,
-                         size_t k);
-
-/* nat[i] = omega^i (times 2^4 in an IFMA domain) for i in [lo, hi) */
-static void fill_nat_range(cuzk_ntt_domain *d, size_t lo, size_t hi)
+/* w[i] = x^i (times 2^4 in an IFMA domain) for i in [lo, hi) */
+static void fill_powers(const cuzk_ntt_domain *d, cuzk_fr *w, const cuzk_fr *x, size_t lo, size_t hi)
 {
     if (lo >= hi) return;
-    cuzk_fr w;
-    fr_pow_u64(&w, &d->omega, lo);
+    cuzk_fr p;
+    fr_pow_u64(&p, x, lo);
     for (size_t i = lo; i < hi; i++) {
         if (d->ifma) /* w * 2^260 mod r: see ntt_ifma.c */
-            scale16(&d->nat[i], &w);
+            scale16(&w[i], &p);
         else
-            d->nat[i] = w;
-        nfr_mul(&w, &w, &d->omega);
+            w[i] = p;
+        nfr_mul(&p, &p, x);
     }
 }
 
-static void fill_nat_task(void *arg, size_t c)
+/* top_tw[i] = w_{2 top}^i, chunk c */
+static void fill_top_task(void *arg, size_t c)
 {
     const struct fill_job *job = arg;
     cuzk_ntt_domain *d = job->d;
-    size_t len = nat_len(d->n), lo = len * c / job->chunks, hi = len * (c + 1) / job->chunks;
+    size_t len = d->top, lo = len * c / job->chunks, hi = len * (c + 1) / job->chunks;
     size_t vlo = (lo + 7) & ~(size_t)7, vhi = hi & ~(size_t)7;
+    cuzk_fr w;
+    cuzk_ntt_root_of_unity(&w, d->top_log + 1);
     if (!d->ifma || vlo >= vhi) {
-        fill_nat_range(d, lo, hi);
+        fill_powers(d, d->top_tw, &w, lo, hi);
         return;
     }
     cuzk_fr f[8], step;
-    lane_factors(f, &step, &CUZK_FR_ONE, &d->omega, vlo);
-    fill_nat_range(d, lo, vlo);
-    ntt_ifma_powers(d->nat + vlo, vhi - vlo, f, &step);
-    fill_nat_range(d, vhi, hi);
+    lane_factors(f, &step, &CUZK_FR_ONE, &w, vlo);
+    fill_powers(d, d->top_tw, &w, lo, vlo);
+    ntt_ifma_powers(d->top_tw + vlo, vhi - vlo, f, &step);
+    fill_powers(d, d->top_tw, &w, vhi, hi);
 }
 
-int cuzk_ntt_domain_create(cuzk_ntt_domain **out, unsigned log_n, cuzk_par *par)
+static void fill_small(cuzk_ntt_domain *d)
 {
-    if (!out) return CUZK_ERR_ARG;
-    *out = NULL;
-    if (log_n > CUZK_NTT_MAX_LOG) return CUZK_ERR_ARG;
-    size_t n = (size_t)1 << log_n;
-    size_t tables = (nat_len(n) + stage_len(n)) * sizeof(cuzk_fr);
-    cuzk_ntt_domain *d = calloc(1, sizeof *d);
-    if (!d) return CUZK_ERR_NOMEM;
-    /* 2 MiB alignment lets the kernel back big tables with huge pages */
-    size_t align = tables >= ((size_t)4 << 20) ? ((size_t)2 << 20) : 64;
-    if (posix_memalign(&d->mem, align, tables) != 0) {
-        free(d);
-        return CUZK_ERR_NOMEM;
-    }
-#ifdef MADV_HUGEPAGE
-    if (align > 64) madvise(d->mem, tables, MADV_HUGEPAGE); /* a hint; failure is harmless */
-#endif
-    d->log_n = log_n;
-    d->n = n;
-    d->bytes = sizeof *d + tables;
-    d->nat = d->mem;
-    d->stage = stage_len(n) ? d->nat + nat_len(n) : NULL;
-    d->ifma = !ntt_ifma_disabled && ntt_ifma_available();
     for (unsigned s = 0; s < 4; s++) { /* stage h = 2^s: w_{2h}^j, unscaled */
         size_t h = (size_t)1 << s;
         cuzk_fr w2h, w = CUZK_FR_ONE;
@@ -133,25 +138,97 @@ int cuzk_ntt_domain_create(cuzk_ntt_domain **out, unsigned log_n, cuzk_par *par)
     }
     for (int j = 0; j < 4; j++) /* small[4 + i] = w8^i, small[2] = w4^1 */
         scale16(&d->tail_tw[j], &d->small[j < 3 ? 4 + j : 2]);
-    cuzk_ntt_root_of_unity(&d->omega, log_n);
+}
+
+static void fill_constants(cuzk_ntt_domain *d)
+{
+    cuzk_ntt_root_of_unity(&d->omega, d->log_n);
     cuzk_fr_inv_var(&d->omega_inv, &d->omega);
     cuzk_fr nf;
-    cuzk_fr_from_u64(&nf, n);
+    cuzk_fr_from_u64(&nf, d->n);
     cuzk_fr_inv_var(&d->n_inv, &nf);
     cuzk_ntt_coset_generator(&d->g);
     cuzk_fr_inv_var(&d->g_inv, &d->g);
-    fr_pow_u64(&d->g_inv_n, &d->g_inv, n);
+    fr_pow_u64(&d->g_inv_n, &d->g_inv, d->n);
+}
 
-    struct fill_job job = {d, 1};
-    if (log_n >= 16) job.chunks = ntt_chunks(par, nat_len(n));
-    cuzk_par_for(par, fill_nat_task, &job, job.chunks);
-    /* stage h < n/(2*STRIDE_MAX): w_{2h}^j = omega^(j*n/(2h)), gathered */
-    for (size_t h = 1; h < n / (2 * NTT_STRIDE_MAX); h *= 2) {
-        size_t stride = n / (2 * h);
-        for (size_t j = 0; j < h; j++) d->stage[h - 1 + j] = d->nat[j * stride];
+/* Everything after top_tw: the per-stage tables gathered from it, then the
+ * lo tables of the generated stages. */
+static void fill_tables(cuzk_ntt_domain *d, cuzk_fr *rest)
+{
+    size_t top = d->top;
+    if (top >= 2 * NTT_STRIDE_MAX) {
+        d->stage = rest;
+        rest += top / NTT_STRIDE_MAX;
+        for (size_t h = 1; h < top / NTT_STRIDE_MAX; h *= 2) /* w_{2h}^j = top_tw[j top/h] */
+            for (size_t j = 0; j < h; j++)
+                d->stage[h - 1 + j] = d->top_tw[j * (top / h)];
     }
+    for (unsigned s = d->top_log + 1; s < d->log_n; s++) {
+        cuzk_fr w;
+        cuzk_ntt_root_of_unity(&w, s + 1);
+        d->lo[s] = rest;
+        fill_powers(d, rest, &w, 0, (size_t)1 << lo_log(s, d->top_log));
+        rest += (size_t)1 << lo_log(s, d->top_log);
+    }
+}
+
+static cuzk_ntt_domain *domain_alloc(unsigned log_n)
+{
+    unsigned top_log = top_log_of(log_n);
+    size_t tables = table_len(log_n, top_log) * sizeof(cuzk_fr);
+    cuzk_ntt_domain *d = calloc(1, sizeof *d);
+    if (!d) return NULL;
+    /* 2 MiB alignment lets the kernel back big tables with huge pages */
+    size_t align = tables >= ((size_t)4 << 20) ? ((size_t)2 << 20) : 64;
+    if (posix_memalign(&d->mem, align, tables) != 0) {
+        free(d);
+        return NULL;
+    }
+#ifdef MADV_HUGEPAGE
+    if (align > 64) madvise(d->mem, tables, MADV_HUGEPAGE); /* a hint; failure is harmless */
+#endif
+    d->log_n = log_n;
+    d->n = (size_t)1 << log_n;
+    d->top_log = top_log;
+    d->top = (size_t)1 << top_log;
+    d->bytes = sizeof *d + tables;
+    d->top_tw = d->mem;
+    return d;
+}
+
+int cuzk_ntt_domain_create(cuzk_ntt_domain **out, unsigned log_n, cuzk_par *par)
+{
+    if (!out) return CUZK_ERR_ARG;
+    *out = NULL;
+    if (log_n > CUZK_NTT_MAX_LOG) return CUZK_ERR_ARG;
+    cuzk_ntt_domain *d = domain_alloc(log_n);
+    if (!d) return CUZK_ERR_NOMEM;
+    d->ifma = !ntt_ifma_disabled && ntt_ifma_available();
+    fill_small(d);
+    fill_constants(d);
+    struct fill_job job = {d, 1};
+    if (d->top_log >= 15) job.chunks = ntt_chunks(par, d->top);
+    cuzk_par_for(par, fill_top_task, &job, job.chunks);
+    fill_tables(d, d->top_tw + d->top);
     *out = d;
     return CUZK_OK;
+}
+
+/* Generated stage s: w_{2h}^j = w_{2h}^(2^e' a) * w_{2h}^b with j = 2^e' a + b,
+ * and w_{2h}^(2^e' a) = w_{2 top}^(2^(e'-e) a) = top_tw[(j >> e') << (e' - e)]. */
+void cuzk_ntt_gen_twiddles(const cuzk_ntt_domain *d, unsigned s, size_t j0, size_t cnt, cuzk_fr *out)
+{
+    unsigned e = s - d->top_log, ep = lo_log(s, d->top_log);
+    if (d->ifma) {
+        cuzk_ntt_ifma_twiddles(out, cnt, j0, d->top_tw, d->lo[s], e, ep);
+        return;
+    }
+    size_t mask = ((size_t)1 << ep) - 1;
+    for (size_t i = 0; i < cnt; i++) {
+        size_t j = j0 + i;
+        nfr_mul(&out[i], &d->top_tw[(j >> ep) << (ep - e)], &d->lo[s][j & mask]);
+    }
 }
 
 void cuzk_ntt_domain_destroy(cuzk_ntt_domain *dom)
@@ -161,7 +238,10 @@ void cuzk_ntt_domain_destroy(cuzk_ntt_domain *dom)
     free(dom);
 }
 
-unsigned cuzk_ntt_domain_log_n(const cuzk_ntt_domain *dom) { return dom ? dom->log_n : 0; }
+unsigned cuzk_ntt_domain_log_n(const cuzk_ntt_domain *dom)
+{
+    return dom ? dom->log_n : 0;
+}
 
 void cuzk_ntt_domain_omega(cuzk_fr *omega, const cuzk_ntt_domain *dom)
 {
@@ -180,12 +260,12 @@ struct scale_job {
 static void scale16(cuzk_fr *r, const cuzk_fr *a)
 {
     *r = *a;
-    for (int k = 0; k < 4; k++) nfr_add(r, r, r);
+    for (int k = 0; k < 4; k++)
+        nfr_add(r, r, r);
 }
 
 /* f[i] = base * x^(k + i) * 16 for i < 8; *step = x^8 * 16 */
-static void lane_factors(cuzk_fr f[8], cuzk_fr *step, const cuzk_fr *base, const cuzk_fr *x,
-                         size_t k)
+static void lane_factors(cuzk_fr f[8], cuzk_fr *step, const cuzk_fr *base, const cuzk_fr *x, size_t k)
 {
     cuzk_fr p;
     fr_pow_u64(&p, x, k);
@@ -285,11 +365,11 @@ static void reverse_scale_task(void *arg, size_t c)
         nfr_mul(&vbase, &d->n_inv, &d->g_inv_n);
         lane_factors(v, &vs, &vbase, &d->g, vlo);
     } else {
-        for (int i = 0; i < 8; i++) scale16(&u[i], &d->n_inv), v[i] = u[i];
+        for (int i = 0; i < 8; i++)
+            scale16(&u[i], &d->n_inv), v[i] = u[i];
     }
     reverse_scale_range(job, lo, vlo);
-    ntt_ifma_revscale(job->a, n, vlo, vhi - vlo, u, job->coset ? &us : NULL, v,
-                      job->coset ? &vs : NULL);
+    ntt_ifma_revscale(job->a, n, vlo, vhi - vlo, u, job->coset ? &us : NULL, v, job->coset ? &vs : NULL);
     reverse_scale_range(job, vhi, hi);
 }
 

@@ -34,7 +34,7 @@
 /* Below this size a transform runs on the calling thread only. */
 #define NTT_PAR_MIN_LOG 12
 
-/* Butterflies j in [j0, j1) of stage h on the block at a. */
+/* Butterflies j in [j0, j1) of stage h on the block at a; t from j0. */
 static void r2_range(cuzk_fr *a, size_t h, size_t j0, size_t j1, ntt_twiddles t)
 {
     for (size_t j = j0; j < j1; j++) {
@@ -42,16 +42,17 @@ static void r2_range(cuzk_fr *a, size_t h, size_t j0, size_t j1, ntt_twiddles t)
         nfr_sub(&d, p, q);
         nfr_add(p, p, q);
         if (j)
-            nfr_mul(q, &d, &t.p[j * t.s]);
+            nfr_mul(q, &d, &t.p[(j - j0) * t.s]);
         else
             *q = d;
     }
 }
 
 /* Stages 2q and q on the block of 4q elements at a, for j in [j0, j1):
- * x0..x3 = a[j + k*q].  t2 are the stage-2q twiddles, t1 the stage-q. */
-static void r4_range(cuzk_fr *a, size_t q, size_t j0, size_t j1, ntt_twiddles t2,
-                     ntt_twiddles t1)
+ * x0..x3 = a[j + k*q].  Twiddles from j0: wa = w_{4q}^j, wb = w_{4q}^(j+q)
+ * (stage 2q) and w = w_{2q}^j (stage q). */
+static void r4_range(cuzk_fr *a, size_t q, size_t j0, size_t j1, ntt_twiddles wa, ntt_twiddles wb,
+                     ntt_twiddles w1)
 {
     size_t j = j0;
     if (j == 0 && j < j1) {
@@ -60,7 +61,7 @@ static void r4_range(cuzk_fr *a, size_t q, size_t j0, size_t j1, ntt_twiddles t2
         nfr_sub(&y2, p0, p2);
         nfr_add(&y1, p1, p3);
         nfr_sub(&y3, p1, p3);
-        nfr_mul(&y3, &y3, &t2.p[q * t2.s]);
+        nfr_mul(&y3, &y3, &wb.p[0]);
         nfr_add(p0, &y0, &y1);
         nfr_sub(p1, &y0, &y1);
         nfr_add(p2, &y2, &y3);
@@ -69,13 +70,13 @@ static void r4_range(cuzk_fr *a, size_t q, size_t j0, size_t j1, ntt_twiddles t2
     }
     for (; j < j1; j++) {
         cuzk_fr *p0 = a + j, *p1 = p0 + q, *p2 = p1 + q, *p3 = p2 + q, y0, y1, y2, y3;
-        const cuzk_fr *w = &t1.p[j * t1.s];
+        const cuzk_fr *w = &w1.p[(j - j0) * w1.s];
         nfr_add(&y0, p0, p2);
         nfr_sub(&y2, p0, p2);
         nfr_add(&y1, p1, p3);
         nfr_sub(&y3, p1, p3);
-        nfr_mul(&y2, &y2, &t2.p[j * t2.s]);
-        nfr_mul(&y3, &y3, &t2.p[(j + q) * t2.s]);
+        nfr_mul(&y2, &y2, &wa.p[(j - j0) * wa.s]);
+        nfr_mul(&y3, &y3, &wb.p[(j - j0) * wb.s]);
         nfr_add(p0, &y0, &y1);
         nfr_sub(&y1, &y0, &y1);
         nfr_mul(p1, &y1, w);
@@ -98,21 +99,70 @@ static void r2_last(cuzk_fr *a, size_t size)
 
 /* Kernel choice: the IFMA kernels take eight butterflies at a time and
  * scaled twiddles; the scalar ones run where a stage has fewer than eight
- * butterflies per block (h < 8) or without IFMA. */
-static void r4_run(const cuzk_ntt_domain *d, cuzk_fr *a, size_t q, size_t j0, size_t j1)
+ * butterflies per block (h < 8) or without IFMA.  Twiddles from j0. */
+static void r4_kernel(const cuzk_ntt_domain *d, cuzk_fr *a, size_t q, size_t j0, size_t j1, ntt_twiddles wa,
+                      ntt_twiddles wb, ntt_twiddles w)
 {
     if (d->ifma && q >= 8)
-        ntt_ifma_r4(a, q, j0, j1, ntt_stage_twiddles(d, 2 * q), ntt_stage_twiddles(d, q));
+        ntt_ifma_r4(a, q, j0, j1, wa, wb, w);
     else
-        r4_range(a, q, j0, j1, ntt_stage_twiddles_std(d, 2 * q), ntt_stage_twiddles_std(d, q));
+        r4_range(a, q, j0, j1, wa, wb, w);
+}
+
+static void r2_kernel(const cuzk_ntt_domain *d, cuzk_fr *a, size_t h, size_t j0, size_t j1, ntt_twiddles t)
+{
+    if (d->ifma && h >= 8)
+        ntt_ifma_r2(a, h, j0, j1, t);
+    else
+        r2_range(a, h, j0, j1, t);
+}
+
+/* The tables' view of stage h from butterfly j, for the vector kernels
+ * (scaled in an IFMA domain) or the scalar ones (unscaled). */
+static ntt_twiddles table_twiddles(const cuzk_ntt_domain *d, int vec, size_t h, size_t j)
+{
+    return ntt_twiddles_at(vec ? ntt_stage_twiddles(d, h) : ntt_stage_twiddles_std(d, h), j);
+}
+
+/* Twiddles of stage h for butterflies [j, j + cnt): the tables' view, or
+ * generated into buf (cnt <= NTT_GEN_CHUNK) above the tables.  Generated
+ * stages have h > top >= 16, so their kernel is the vector one in an IFMA
+ * domain, which is the form cuzk_ntt_gen_twiddles writes. */
+static ntt_twiddles twiddles(const cuzk_ntt_domain *d, size_t h, size_t j, size_t cnt, cuzk_fr *buf)
+{
+    if (h <= d->top) return table_twiddles(d, d->ifma, h, j);
+    cuzk_ntt_gen_twiddles(d, (unsigned)__builtin_ctzll(h), j, cnt, buf);
+    ntt_twiddles t = {buf, 1};
+    return t;
+}
+
+static void r4_run(const cuzk_ntt_domain *d, cuzk_fr *a, size_t q, size_t j0, size_t j1)
+{
+    if (2 * q <= d->top) {
+        int vec = d->ifma && q >= 8;
+        r4_kernel(d, a, q, j0, j1, table_twiddles(d, vec, 2 * q, j0), table_twiddles(d, vec, 2 * q, j0 + q),
+                  table_twiddles(d, vec, q, j0));
+        return;
+    }
+    cuzk_fr buf[3][NTT_GEN_CHUNK];
+    for (size_t c = j0; c < j1; c += NTT_GEN_CHUNK) {
+        size_t cnt = j1 - c < NTT_GEN_CHUNK ? j1 - c : NTT_GEN_CHUNK;
+        r4_kernel(d, a, q, c, c + cnt, twiddles(d, 2 * q, c, cnt, buf[0]),
+                  twiddles(d, 2 * q, c + q, cnt, buf[1]), twiddles(d, q, c, cnt, buf[2]));
+    }
 }
 
 static void r2_run(const cuzk_ntt_domain *d, cuzk_fr *a, size_t h, size_t j0, size_t j1)
 {
-    if (d->ifma && h >= 8)
-        ntt_ifma_r2(a, h, j0, j1, ntt_stage_twiddles(d, h));
-    else
-        r2_range(a, h, j0, j1, ntt_stage_twiddles_std(d, h));
+    if (h <= d->top) {
+        r2_kernel(d, a, h, j0, j1, table_twiddles(d, d->ifma && h >= 8, h, j0));
+        return;
+    }
+    cuzk_fr buf[NTT_GEN_CHUNK];
+    for (size_t c = j0; c < j1; c += NTT_GEN_CHUNK) {
+        size_t cnt = j1 - c < NTT_GEN_CHUNK ? j1 - c : NTT_GEN_CHUNK;
+        r2_kernel(d, a, h, c, c + cnt, twiddles(d, h, c, cnt, buf));
+    }
 }
 
 /* All stages of a block of 2^k elements, in cache. */
@@ -127,11 +177,13 @@ static void dif_leaf(const cuzk_ntt_domain *d, cuzk_fr *a, unsigned k)
         while (s > 3) {
             if ((s - 3) & 1) {
                 size_t h = (size_t)1 << (s - 1);
-                for (size_t b = 0; b < size; b += 2 * h) r2_run(d, a + b, h, 0, h);
+                for (size_t b = 0; b < size; b += 2 * h)
+                    r2_run(d, a + b, h, 0, h);
                 s--;
             } else {
                 size_t q = (size_t)1 << (s - 2);
-                for (size_t b = 0; b < size; b += 4 * q) r4_run(d, a + b, q, 0, q);
+                for (size_t b = 0; b < size; b += 4 * q)
+                    r4_run(d, a + b, q, 0, q);
                 s -= 2;
             }
         }
@@ -141,7 +193,8 @@ static void dif_leaf(const cuzk_ntt_domain *d, cuzk_fr *a, unsigned k)
 #endif
     while (s >= 2) {
         size_t q = (size_t)1 << (s - 2);
-        for (size_t b = 0; b < size; b += 4 * q) r4_run(d, a + b, q, 0, q);
+        for (size_t b = 0; b < size; b += 4 * q)
+            r4_run(d, a + b, q, 0, q);
         s -= 2;
     }
     if (s == 1) r2_last(a, size);
@@ -163,7 +216,8 @@ static void dif_block(const cuzk_ntt_domain *d, cuzk_fr *a, unsigned k)
     } else {
         size_t q = size / 4;
         r4_run(d, a, q, 0, q);
-        for (int i = 0; i < 4; i++) dif_block(d, a + i * q, k - 2);
+        for (int i = 0; i < 4; i++)
+            dif_block(d, a + i * q, k - 2);
     }
 }
 
@@ -171,7 +225,7 @@ struct dif_job {
     const cuzk_ntt_domain *d;
     cuzk_fr *a;
     size_t n;
-    size_t q;      /* pass: radix-4 quarter (radix4) or half size (radix2) */
+    size_t q; /* pass: radix-4 quarter (radix4) or half size (radix2) */
     int radix4;
     size_t chunks; /* pass: tasks */
     unsigned sub_log;
@@ -213,7 +267,8 @@ void ntt_dif(const cuzk_ntt_domain *d, cuzk_par *par, cuzk_fr *a)
     }
     /* T = 4 * threads independent blocks (rounded up to a power of two) */
     unsigned tlog = 0;
-    while (((size_t)1 << tlog) < (size_t)th * 4) tlog++;
+    while (((size_t)1 << tlog) < (size_t)th * 4)
+        tlog++;
     if (tlog > L - NTT_PAR_MIN_LOG + 2) tlog = L - NTT_PAR_MIN_LOG + 2;
     struct dif_job job = {.d = d, .a = a, .n = d->n};
     unsigned s = L; /* stages s-1 .. L-tlog of the top remain */
@@ -252,11 +307,11 @@ static void tile_load(cuzk_fr buf[TS][TS], const cuzk_fr *a, unsigned L, size_t 
 
 static void tile_store_permuted(cuzk_fr *a, unsigned L, size_t m, cuzk_fr buf[TS][TS])
 {
-    static const unsigned char rev4[16] = {0, 8, 4, 12, 2, 10, 6, 14,
-                                           1, 9, 5, 13, 3, 11, 7, 15};
+    static const unsigned char rev4[16] = {0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15};
     for (size_t r = 0; r < TS; r++) {
         cuzk_fr *row = a + (r << (L - TB)) + (m << TB);
-        for (size_t c = 0; c < TS; c++) row[c] = buf[rev4[c]][rev4[r]];
+        for (size_t c = 0; c < TS; c++)
+            row[c] = buf[rev4[c]][rev4[r]];
     }
 }
 

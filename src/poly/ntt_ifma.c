@@ -19,6 +19,7 @@
 
 #if defined(__x86_64__) && defined(__GNUC__) && defined(CUZK_HAVE_ASM)
 #include <immintrin.h>
+#include <stdlib.h>
 
 #define TGT __attribute__((target("avx512f,avx512ifma,avx512vbmi2"), always_inline)) static inline
 #define TGT_FN __attribute__((target("avx512f,avx512ifma,avx512vbmi2")))
@@ -41,23 +42,28 @@ static void init_constants(void)
     m52[3] = (m[2] >> 28 | m[3] << 36) & MASK52;
     m52[4] = m[3] >> 16;
     uint64_t inv = 1; /* Newton: inv = m^-1 mod 2^64 */
-    for (int i = 0; i < 6; i++) inv *= 2 - m[0] * inv;
+    for (int i = 0; i < 6; i++)
+        inv *= 2 - m[0] * inv;
     mp52 = (0 - inv) & MASK52;
 }
 
 static int ifma_ok;
 
 /* Before main, like the field layer's backend choice: no thread can race
- * the constants or the flag. */
+ * the constants or the flag.  CUZK_NTT_NO_IFMA (any value) keeps the scalar
+ * kernels, for A/B runs (as CUZK_MSM_NO_IFMA does for the MSM). */
 __attribute__((constructor)) static void ifma_detect(void)
 {
     __builtin_cpu_init();
     ifma_ok = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma") &&
-              __builtin_cpu_supports("avx512vbmi2");
+              __builtin_cpu_supports("avx512vbmi2") && !getenv("CUZK_NTT_NO_IFMA");
     init_constants();
 }
 
-int ntt_ifma_available(void) { return ifma_ok; }
+int ntt_ifma_available(void)
+{
+    return ifma_ok;
+}
 
 /* ---- layout conversion ---------------------------------------------------- */
 
@@ -168,8 +174,7 @@ TGT v8fr v_sub(const v8fr *a, const v8fr *b)
 {
     __m512i t[5];
     for (int k = 0; k < 5; k++)
-        t[k] = _mm512_add_epi64(_mm512_sub_epi64(a->l[k], b->l[k]),
-                                _mm512_set1_epi64((long long)m52[k]));
+        t[k] = _mm512_add_epi64(_mm512_sub_epi64(a->l[k], b->l[k]), _mm512_set1_epi64((long long)m52[k]));
     return reduce_once(t[0], t[1], t[2], t[3], t[4]);
 }
 
@@ -178,7 +183,8 @@ TGT v8fr v_mul(const v8fr *a, const v8fr *b)
 {
     const __m512i z = _mm512_setzero_si512(), mp = _mm512_set1_epi64((long long)mp52);
     __m512i m[5];
-    for (int k = 0; k < 5; k++) m[k] = _mm512_set1_epi64((long long)m52[k]);
+    for (int k = 0; k < 5; k++)
+        m[k] = _mm512_set1_epi64((long long)m52[k]);
     __m512i t0 = z, t1 = z, t2 = z, t3 = z, t4 = z, t5;
     for (int i = 0; i < 5; i++) {
         __m512i bi = b->l[i];
@@ -216,19 +222,18 @@ TGT v8fr v_mul(const v8fr *a, const v8fr *b)
 
 /* ---- kernels (same contracts as r4_range / r2_range in ntt_dif.c) ---------- */
 
-TGT_FN void ntt_ifma_r4(cuzk_fr *a, size_t q, size_t j0, size_t j1, ntt_twiddles t2,
+TGT_FN void ntt_ifma_r4(cuzk_fr *a, size_t q, size_t j0, size_t j1, ntt_twiddles ta, ntt_twiddles tb,
                         ntt_twiddles t1)
 {
     for (size_t j = j0; j < j1; j += 8) {
-        v8fr x0 = load8(a + j), x1 = load8(a + j + q), x2 = load8(a + j + 2 * q),
-             x3 = load8(a + j + 3 * q);
-        v8fr wa = load8_strided(t2.p + j * t2.s, t2.s);
-        v8fr wb = load8_strided(t2.p + (j + q) * t2.s, t2.s);
+        v8fr x0 = load8(a + j), x1 = load8(a + j + q), x2 = load8(a + j + 2 * q), x3 = load8(a + j + 3 * q);
+        v8fr wa = load8_strided(ta.p + (j - j0) * ta.s, ta.s);
+        v8fr wb = load8_strided(tb.p + (j - j0) * tb.s, tb.s);
         v8fr y0 = v_add(&x0, &x2), y1 = v_add(&x1, &x3);
         v8fr d = v_sub(&x0, &x2), y2 = v_mul(&d, &wa);
         d = v_sub(&x1, &x3);
         v8fr y3 = v_mul(&d, &wb);
-        v8fr w = load8_strided(t1.p + j * t1.s, t1.s);
+        v8fr w = load8_strided(t1.p + (j - j0) * t1.s, t1.s);
         x0 = v_add(&y0, &y1);
         store8(a + j, &x0);
         d = v_sub(&y0, &y1);
@@ -245,7 +250,7 @@ TGT_FN void ntt_ifma_r4(cuzk_fr *a, size_t q, size_t j0, size_t j1, ntt_twiddles
 TGT_FN void ntt_ifma_r2(cuzk_fr *a, size_t h, size_t j0, size_t j1, ntt_twiddles t)
 {
     for (size_t j = j0; j < j1; j += 8) {
-        v8fr x0 = load8(a + j), x1 = load8(a + j + h), w = load8_strided(t.p + j * t.s, t.s);
+        v8fr x0 = load8(a + j), x1 = load8(a + j + h), w = load8_strided(t.p + (j - j0) * t.s, t.s);
         v8fr s = v_add(&x0, &x1), d = v_sub(&x0, &x1);
         store8(a + j, &s);
         s = v_mul(&d, &w);
@@ -261,7 +266,8 @@ TGT_FN void ntt_ifma_scale(cuzk_fr *a, size_t cnt, const cuzk_fr f0[8], const cu
     v8fr f = load8(f0), st = f;
     if (step) {
         cuzk_fr sv[8];
-        for (int k = 0; k < 8; k++) sv[k] = *step;
+        for (int k = 0; k < 8; k++)
+            sv[k] = *step;
         st = load8(sv);
     }
     for (size_t i = 0; i < cnt; i += 8) {
@@ -277,11 +283,38 @@ TGT_FN void ntt_ifma_scale(cuzk_fr *a, size_t cnt, const cuzk_fr f0[8], const cu
 TGT_FN void ntt_ifma_powers(cuzk_fr *out, size_t cnt, const cuzk_fr f0[8], const cuzk_fr *step)
 {
     cuzk_fr sv[8];
-    for (int k = 0; k < 8; k++) sv[k] = *step;
+    for (int k = 0; k < 8; k++)
+        sv[k] = *step;
     v8fr f = load8(f0), st = load8(sv);
     for (size_t i = 0; i < cnt; i += 8) {
         store8(out + i, &f);
         f = v_mul(&f, &st);
+    }
+}
+
+/* One element in every lane, in 52-bit limbs. */
+TGT v8fr bcast(const cuzk_fr *x)
+{
+    const uint64_t *m = x->l;
+    uint64_t l[5] = {m[0] & MASK52, (m[0] >> 52 | m[1] << 12) & MASK52, (m[1] >> 40 | m[2] << 24) & MASK52,
+                     (m[2] >> 28 | m[3] << 36) & MASK52, m[3] >> 16};
+    v8fr r;
+    for (int k = 0; k < 5; k++)
+        r.l[k] = _mm512_set1_epi64((long long)l[k]);
+    return r;
+}
+
+/* Two-level twiddles (cuzk_ntt_gen_twiddles): lanes j..j+7 share hi because
+ * 8 | j and 8 | 2^ep. */
+TGT_FN void cuzk_ntt_ifma_twiddles(cuzk_fr *out, size_t cnt, size_t j0, const cuzk_fr *hi, const cuzk_fr *lo,
+                                   unsigned e, unsigned ep)
+{
+    size_t mask = ((size_t)1 << ep) - 1;
+    for (size_t i = 0; i < cnt; i += 8) {
+        size_t j = j0 + i;
+        v8fr h = bcast(&hi[(j >> ep) << (ep - e)]), l = load8(lo + (j & mask));
+        h = v_mul(&h, &l);
+        store8(out + i, &h);
     }
 }
 
@@ -295,16 +328,19 @@ TGT_FN void ntt_ifma_revscale(cuzk_fr *a, size_t n, size_t k0, size_t cnt, const
     v8fr u = load8(u0), v = load8(v0), us = u, vs = v;
     if (ustep) {
         cuzk_fr sv[8], tv[8];
-        for (int k = 0; k < 8; k++) sv[k] = *ustep, tv[k] = *vstep;
+        for (int k = 0; k < 8; k++)
+            sv[k] = *ustep, tv[k] = *vstep;
         us = load8(sv);
         vs = load8(tv);
     }
     for (size_t k = k0; k < k0 + cnt; k += 8) {
         v8fr x = load8(a + k), y = load8(a + n - k - 7), t;
-        for (int l = 0; l < 5; l++) y.l[l] = _mm512_permutexvar_epi64(rev, y.l[l]);
+        for (int l = 0; l < 5; l++)
+            y.l[l] = _mm512_permutexvar_epi64(rev, y.l[l]);
         t = v_mul(&y, &u); /* lane i: a[n-k-i] * u_{k+i} */
         y = v_mul(&x, &v); /* lane i: a[k+i] * v_{k+i}, goes to n-k-i */
-        for (int l = 0; l < 5; l++) y.l[l] = _mm512_permutexvar_epi64(rev, y.l[l]);
+        for (int l = 0; l < 5; l++)
+            y.l[l] = _mm512_permutexvar_epi64(rev, y.l[l]);
         store8(a + k, &t);
         store8(a + n - k - 7, &y);
         if (ustep) {
@@ -322,7 +358,8 @@ TGT void store8_strided(cuzk_fr *p, size_t s, const v8fr *x)
 {
     cuzk_fr t[8];
     store8(t, x);
-    for (int k = 0; k < 8; k++) p[k * s] = t[k];
+    for (int k = 0; k < 8; k++)
+        p[k * s] = t[k];
 }
 
 TGT_FN void ntt_ifma_tail64(cuzk_fr *a, size_t size, const cuzk_fr tw[4])
@@ -330,12 +367,14 @@ TGT_FN void ntt_ifma_tail64(cuzk_fr *a, size_t size, const cuzk_fr tw[4])
     v8fr w[4];
     for (int k = 0; k < 4; k++) {
         cuzk_fr t[8];
-        for (int i = 0; i < 8; i++) t[i] = tw[k];
+        for (int i = 0; i < 8; i++)
+            t[i] = tw[k];
         w[k] = load8(t);
     }
     for (size_t b = 0; b < size; b += 64) {
         v8fr x[8], s, d;
-        for (int r = 0; r < 8; r++) x[r] = load8_strided(a + b + r, 8);
+        for (int r = 0; r < 8; r++)
+            x[r] = load8_strided(a + b + r, 8);
         for (int r = 0; r < 4; r++) { /* h = 4: (r, r+4), w8^r */
             s = v_add(&x[r], &x[r + 4]);
             d = v_sub(&x[r], &x[r + 4]);
@@ -355,7 +394,8 @@ TGT_FN void ntt_ifma_tail64(cuzk_fr *a, size_t size, const cuzk_fr tw[4])
             x[r] = s;
             x[r + 1] = d;
         }
-        for (int r = 0; r < 8; r++) store8_strided(a + b + r, 8, &x[r]);
+        for (int r = 0; r < 8; r++)
+            store8_strided(a + b + r, 8, &x[r]);
     }
 }
 
@@ -367,10 +407,19 @@ TGT_FN void ntt_ifma_mul8(cuzk_fr *out, const cuzk_fr *a, const cuzk_fr *b)
 }
 
 #else
-int ntt_ifma_available(void) { return 0; }
-void ntt_ifma_r4(cuzk_fr *a, size_t q, size_t j0, size_t j1, ntt_twiddles t2, ntt_twiddles t1)
+int ntt_ifma_available(void)
 {
-    (void)a, (void)q, (void)j0, (void)j1, (void)t2, (void)t1;
+    return 0;
+}
+void ntt_ifma_r4(cuzk_fr *a, size_t q, size_t j0, size_t j1, ntt_twiddles ta, ntt_twiddles tb,
+                 ntt_twiddles t1)
+{
+    (void)a, (void)q, (void)j0, (void)j1, (void)ta, (void)tb, (void)t1;
+}
+void cuzk_ntt_ifma_twiddles(cuzk_fr *out, size_t cnt, size_t j0, const cuzk_fr *hi, const cuzk_fr *lo,
+                            unsigned e, unsigned ep)
+{
+    (void)out, (void)cnt, (void)j0, (void)hi, (void)lo, (void)e, (void)ep;
 }
 void ntt_ifma_r2(cuzk_fr *a, size_t h, size_t j0, size_t j1, ntt_twiddles t)
 {
@@ -392,8 +441,8 @@ void ntt_ifma_powers(cuzk_fr *out, size_t cnt, const cuzk_fr f0[8], const cuzk_f
 {
     (void)out, (void)cnt, (void)f0, (void)step;
 }
-void ntt_ifma_revscale(cuzk_fr *a, size_t n, size_t k0, size_t cnt, const cuzk_fr u0[8],
-                       const cuzk_fr *ustep, const cuzk_fr v0[8], const cuzk_fr *vstep)
+void ntt_ifma_revscale(cuzk_fr *a, size_t n, size_t k0, size_t cnt, const cuzk_fr u0[8], const cuzk_fr *ustep,
+                       const cuzk_fr v0[8], const cuzk_fr *vstep)
 {
     (void)a, (void)n, (void)k0, (void)cnt, (void)u0, (void)ustep, (void)v0, (void)vstep;
 }
