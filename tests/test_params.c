@@ -472,8 +472,8 @@ static void test_map_guard(void)
     char *path = tmpfile_with(fx_buf, fx_len);
     REQUIRE(path);
     char err[CUZK_G16_ERR_LEN] = "";
-    CHECK(cuzk_groth16_map_guard_install(err, sizeof err) == CUZK_OK);
-    CHECK(cuzk_groth16_map_guard_installed());
+    CHECK(cuzk_map_guard_install(err, sizeof err) == CUZK_OK);
+    CHECK(cuzk_map_guard_installed());
     cuzk_groth16_params *p = NULL;
     cuzk_groth16_load_opts o = {.flags = CUZK_G16_LOAD_MMAP, .err = err, .err_len = sizeof err};
     REQUIRE(cuzk_groth16_params_load(&p, path, &o) == CUZK_OK);
@@ -517,7 +517,7 @@ static int unguarded_fault(bool before)
     pid_t pid = fork();
     if (pid == 0) {
         if (before) signal(SIGBUS, chained);
-        if (cuzk_groth16_map_guard_install(NULL, 0)) _exit(3);
+        if (cuzk_map_guard_install(NULL, 0)) _exit(3);
         int fd = open(path, O_RDONLY);
         volatile uint8_t *m = mmap(NULL, 2 * page, PROT_READ, MAP_PRIVATE, fd, 0);
         if (m == MAP_FAILED || truncate(path, (off_t)page)) _exit(4);

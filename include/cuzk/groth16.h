@@ -41,6 +41,7 @@
 #include <stdio.h>
 
 #include "cuzk/ec.h"
+#include "cuzk/mapguard.h"
 #include "cuzk/par.h"
 #include "cuzk/r1cs.h"
 #include "cuzk/status.h"
@@ -107,11 +108,9 @@ typedef struct cuzk_groth16_load_opts {
  * decodes of cuzk_groth16_params_g1/_g2 during a prove, writing) is done
  * under a per-thread recovery point, so that a file truncated while mapped
  * fails that read with CUZK_ERR_CHANGED instead of killing the process --
- * once cuzk_groth16_map_guard_install has installed the SIGBUS handler.
- * The library never installs it itself (it is process-wide state): the
- * engine does before its first map, tools that map call it too. */
-int cuzk_groth16_map_guard_install(char *err, size_t err_len);
-bool cuzk_groth16_map_guard_installed(void);
+ * once cuzk_map_guard_install (cuzk/mapguard.h) has installed the SIGBUS
+ * handler.  The library never installs it itself (it is process-wide
+ * state): the engine does before its first map, tools that map call it too. */
 /* Load a params file (see above). */
 int cuzk_groth16_params_load(cuzk_groth16_params **out, const char *path, const cuzk_groth16_load_opts *opts);
 /* Read from a stream (resident).  No sidecar check: the caller knows. */

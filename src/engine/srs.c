@@ -147,7 +147,7 @@ static int load_file(cuzk_engine *e, srs_entry *s, bool hot, cuzk_groth16_params
                      size_t err_len)
 {
     char lerr[CUZK_G16_ERR_LEN] = "";
-    if (!hot && cuzk_groth16_map_guard_install(lerr, sizeof lerr))
+    if (!hot && cuzk_map_guard_install(lerr, sizeof lerr))
         cuzk_log(CUZK_LOG_WARN, NULL, "srs %s: %s: a file truncated while mapped will stop the process",
                  s->id, lerr);
     cuzk_groth16_load_opts o = {.flags = hot ? 0u : (unsigned)CUZK_G16_LOAD_MMAP,

@@ -30,13 +30,6 @@ enum g16_mode { G16_CHECKED = 0, G16_NO_SUBGROUP = 1, G16_RAW = 2 };
 int g16_decode_g1(cuzk_g1_affine *r, const uint8_t in[G16_G1_BYTES], enum g16_mode mode);
 int g16_decode_g2(cuzk_g2_affine *r, const uint8_t in[G16_G2_BYTES], enum g16_mode mode);
 
-/* Run fn(arg) under a recovery point for the mapped range [lo, lo+len)
- * (mapguard.c): a SIGBUS at an address in it makes this return
- * CUZK_ERR_CHANGED.  fn must be a leaf: no locks, no allocation, no pool
- * calls (it may be abandoned half way).  g16_guard_copy: memcpy so. */
-int g16_guard_run(const void *lo, size_t len, void (*fn)(void *), void *arg);
-int g16_guard_copy(void *dst, const void *src, size_t n, const void *lo, size_t len);
-
 /* m = smallest power of two >= n (n >= 1), and its log. */
 unsigned g16_log2_ceil(size_t n);
 

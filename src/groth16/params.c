@@ -8,9 +8,10 @@
  * the caller's cuzk_par; the first failure by index is reported.
  *
  * Every read of a memory source (a map may shrink under us) happens inside
- * g16_guard_run / g16_guard_copy (mapguard.c): a fault there turns into
- * CUZK_ERR_CHANGED.  Only leaf code runs guarded -- never the pool, malloc
- * or stdio -- so abandoning it half way leaves nothing inconsistent. */
+ * cuzk_map_guard_run / cuzk_map_guard_copy (cuzk/mapguard.h): a fault there
+ * turns into CUZK_ERR_CHANGED.  Only leaf code runs guarded -- never the
+ * pool, malloc or stdio -- so abandoning it half way leaves nothing
+ * inconsistent. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -50,7 +51,7 @@ static int src_get(g16_src *s, const uint8_t **p, uint8_t *buf, size_t n)
         if (s->len - s->pos < n) return CUZK_ERR_FORMAT;
         *p = s->mem + s->pos;
         if (buf) {
-            if (g16_guard_copy(buf, *p, n, s->mem, s->len)) return CUZK_ERR_CHANGED;
+            if (cuzk_map_guard_copy(buf, *p, n, s->mem, s->len)) return CUZK_ERR_CHANGED;
             *p = buf;
         }
         s->pos += n;
@@ -113,7 +114,7 @@ static void vjob_task(void *arg, size_t t)
     vjob *j = arg;
     vjob_arg a = {j, t};
     j->code[t] = CUZK_OK;
-    if (g16_guard_run(j->in, j->n * (j->g2 ? G16_G2_BYTES : G16_G1_BYTES), vjob_range, &a)) {
+    if (cuzk_map_guard_run(j->in, j->n * (j->g2 ? G16_G2_BYTES : G16_G1_BYTES), vjob_range, &a)) {
         j->code[t] = CUZK_ERR_CHANGED;
         j->idx[t] = t * TASK_POINTS;
     }
@@ -501,7 +502,7 @@ static int map_decode(void *out, const cuzk_groth16_params *p, int v, size_t sta
 {
     const size_t esz = v == CUZK_G16_B_G2 ? G16_G2_BYTES : G16_G1_BYTES;
     map_dec d = {out, p->map + p->off[v] + start * esz, n, v == CUZK_G16_B_G2, CUZK_OK};
-    int st = g16_guard_run(p->map, p->map_len, map_dec_run, &d);
+    int st = cuzk_map_guard_run(p->map, p->map_len, map_dec_run, &d);
     return st ? st : d.st;
 }
 
@@ -621,7 +622,7 @@ static int write_mapped(FILE *f, const cuzk_groth16_params *p, size_t off, size_
     uint8_t buf[1 << 16];
     for (size_t done = 0; done < bytes;) {
         size_t k = bytes - done < sizeof buf ? bytes - done : sizeof buf;
-        int st = g16_guard_copy(buf, p->map + off + done, k, p->map, p->map_len);
+        int st = cuzk_map_guard_copy(buf, p->map + off + done, k, p->map, p->map_len);
         if (st) return st;
         if (fwrite(buf, 1, k, f) != k) return CUZK_ERR_IO;
         done += k;

@@ -115,7 +115,7 @@ int cmd_prove(int argc, char **argv)
                                  .par = par,
                                  .err = err,
                                  .err_len = sizeof err};
-    if (mmap_ && cuzk_groth16_map_guard_install(err, sizeof err))
+    if (mmap_ && cuzk_map_guard_install(err, sizeof err))
         fprintf(stderr, "cuzk-bench prove: warning: %s\n", err);
     t = now_s();
     cuzk_srs_load_info li;

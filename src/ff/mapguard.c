@@ -1,17 +1,19 @@
-/* Recovery from SIGBUS inside mapped parameter files.
+/* Recovery from SIGBUS inside mapped files (cuzk/mapguard.h).
  *
- * A WARM parameter file is mmap'd; if it is truncated while mapped (a
- * re-download in place, a copy over it, a full disk), touching a page past
- * the new end raises SIGBUS, whose default action kills the process with
- * every queued job.  Every read of a mapped file in this layer goes through
- * g16_guard_run / g16_guard_copy: they push a recovery point (sigjmp_buf and
- * the mapped range) on a thread-local stack for the duration of a short
- * leaf computation (a decode task: no locks, no allocation, no calls into
- * the pool), and the handler jumps back to it when the faulting address
- * lies in that range; the read then fails with CUZK_ERR_CHANGED.
+ * A mapped file (WARM params, a PCE) that is truncated while mapped (a
+ * re-download in place, a copy over it, a full disk) raises SIGBUS when a
+ * page past the new end is touched, whose default action kills the process
+ * with every queued job.  Every read of a mapped file goes through
+ * cuzk_map_guard_run / cuzk_map_guard_copy: they push a recovery point
+ * (sigjmp_buf and the mapped range) on a thread-local stack for the
+ * duration of a short leaf computation (a decode task: no locks, no
+ * allocation, no calls into the pool), and the handler jumps back to it
+ * when the faulting address lies in that range; the read then fails with
+ * CUZK_ERR_CHANGED.  Here, in the base layer, so that every layer that maps
+ * (r1cs below groth16) can use it.
  *
- * The library installs no handler by itself: cuzk_groth16_map_guard_install
- * is called by the engine before it maps a file, and by the tools that map.
+ * The library installs no handler by itself: cuzk_map_guard_install is
+ * called by the engine before it maps a file, and by the tools that map.
  * Without it a fault keeps its default action.  A SIGBUS that no armed
  * recovery point claims goes to the handler that was installed before ours,
  * or, if that was the default, kills the process as before.
@@ -23,17 +25,18 @@
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdint.h>
 #include <string.h>
 
-#include "g16_internal.h"
+#include "cuzk/mapguard.h"
 
-typedef struct g16_guard {
+typedef struct map_guard {
     sigjmp_buf jb;
     const uint8_t *lo, *hi;
-    struct g16_guard *prev;
-} g16_guard;
+    struct map_guard *prev;
+} map_guard;
 
-static _Thread_local g16_guard *guard_top;
+static _Thread_local map_guard *guard_top;
 static struct sigaction prev_action;
 static pthread_once_t install_once = PTHREAD_ONCE_INIT;
 static int install_errno = -1; /* -1: never installed, 0: installed */
@@ -60,7 +63,7 @@ static void chain_previous(int sig, siginfo_t *si, void *uc)
 
 static void on_sigbus(int sig, siginfo_t *si, void *uc)
 {
-    g16_guard *g = guard_top;
+    map_guard *g = guard_top;
     const uint8_t *a = si ? (const uint8_t *)si->si_addr : NULL;
     if (g && si && si->si_code > 0 && a >= g->lo && a < g->hi) siglongjmp(g->jb, 1);
     chain_previous(sig, si, uc);
@@ -76,7 +79,7 @@ static void install(void)
     install_errno = sigaction(SIGBUS, &sa, &prev_action) ? errno : 0;
 }
 
-int cuzk_groth16_map_guard_install(char *err, size_t err_len)
+int cuzk_map_guard_install(char *err, size_t err_len)
 {
     pthread_once(&install_once, install);
     if (install_errno)
@@ -85,14 +88,14 @@ int cuzk_groth16_map_guard_install(char *err, size_t err_len)
     return CUZK_OK;
 }
 
-bool cuzk_groth16_map_guard_installed(void)
+bool cuzk_map_guard_installed(void)
 {
     return install_errno == 0;
 }
 
-int g16_guard_run(const void *lo, size_t len, void (*fn)(void *), void *arg)
+int cuzk_map_guard_run(const void *lo, size_t len, void (*fn)(void *), void *arg)
 {
-    g16_guard g;
+    map_guard g;
     g.lo = lo;
     g.hi = (const uint8_t *)lo + len;
     g.prev = guard_top;
@@ -118,8 +121,8 @@ static void copy_fn(void *arg)
     memcpy(c->dst, c->src, c->n);
 }
 
-int g16_guard_copy(void *dst, const void *src, size_t n, const void *lo, size_t len)
+int cuzk_map_guard_copy(void *dst, const void *src, size_t n, const void *lo, size_t len)
 {
     copy_job c = {dst, src, n};
-    return g16_guard_run(lo, len, copy_fn, &c);
+    return cuzk_map_guard_run(lo, len, copy_fn, &c);
 }
