@@ -19,6 +19,16 @@
  *    (evaluations, density, nonzero counts), so cuzk_groth16_witness_from_cs
  *    and take_evals work unchanged.  It bounds-checks every column and
  *    coefficient code again (a file is never trusted, even a verified one).
+ *  - A file that changes while open: every read of the map (checksums and
+ *    sections at open, the records in check and evaluate, the density
+ *    maps) runs under cuzk_map_guard_run (cuzk/mapguard.h), so that once
+ *    cuzk_map_guard_install has been called, a file truncated under us
+ *    fails that call with CUZK_ERR_CHANGED ("PCE file X changed while in
+ *    use: size A -> B, inode I -> J[, modified]") instead of killing the
+ *    process; any failure of a file that no longer is the one opened
+ *    (stat: size, inode, device, mtime) is reported as that change.  A
+ *    rewrite that keeps the size is not seen by the reads: callers that
+ *    keep a cuzk_pce open ask cuzk_pce_unchanged before each use.
  *  - Library code: no threads; parallel work goes through the caller's
  *    cuzk_par (NULL = the calling thread). */
 #ifndef CUZK_PCE_H
@@ -29,6 +39,7 @@
 
 #include "cuzk/par.h"
 #include "cuzk/r1cs.h"
+#include "cuzk/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -87,6 +98,11 @@ int cuzk_pce_open(cuzk_pce **out, const char *path, const cuzk_pce_identity *exp
                   size_t err_len);
 void cuzk_pce_close(cuzk_pce *p);
 void cuzk_pce_get_info(const cuzk_pce *p, cuzk_pce_info *out);
+
+/* CUZK_OK when the file at p's path is still the one opened (size, inode,
+ * device, mtime); otherwise CUZK_ERR_CHANGED with the message above ("...
+ * was removed" style when it is gone).  One stat(2). */
+CUZK_MUST_CHECK int cuzk_pce_unchanged(const cuzk_pce *p, char *err, size_t err_len);
 
 /* cs: a finished WITNESS-mode system of the recorded circuit (counts must
  * match: CUZK_ERR_ARG otherwise).  On success cs is a finished PROVE-mode

@@ -10,14 +10,21 @@
  * equal PROVE mode's bit for bit (both are canonical Montgomery forms).
  *
  * Every read is bounds-checked against its chunk (a verified file is still
- * not trusted): lengths, columns (< inputs or aux) and codes (< codes). */
+ * not trusted): lengths, columns (< inputs or aux) and codes (< codes).
+ * Each task decodes its chunk as a leaf under its own recovery point
+ * (cuzk_map_guard_run: a file truncated under us stops the task, not the
+ * process), and a failure in a file that is no longer the one opened is
+ * reported as the change (CUZK_ERR_CHANGED), not as corruption. */
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cuzk/mapguard.h"
 #include "r1cs/cs_internal.h"
 #include "r1cs/pce_internal.h" /* first: cuzk/par.h */
 
 #define CHUNK_CKPTS 16 /* checkpoints per task: 16 K constraints */
+
+static const char why_fault[] = "a mapped page could not be read"; /* guard tripped */
 
 typedef struct {
     const cuzk_pce *p;
@@ -150,15 +157,29 @@ static const char *eval_range(const eval_job *j, size_t r0, size_t r1, const uin
     return NULL;
 }
 
-static void eval_task(void *arg, size_t t)
+typedef struct {
+    eval_job *j;
+    size_t t;
+} eval_arg;
+
+/* Guarded: the task's chunk, decoded and summed. */
+static void eval_leaf(void *arg)
 {
-    eval_job *j = arg;
+    eval_job *j = ((eval_arg *)arg)->j;
+    size_t t = ((eval_arg *)arg)->t;
     const cuzk_pce *p = j->p;
     size_t c0 = t * CHUNK_CKPTS, c1 = c0 + CHUNK_CKPTS;
     if (c1 > p->lay.n_ckpt - 1) c1 = p->lay.n_ckpt - 1;
     size_t r0 = c0 * PCE_CKPT_EVERY, r1 = c1 * PCE_CKPT_EVERY;
     if (r1 > p->info.constraints) r1 = p->info.constraints;
     j->why[t] = eval_range(j, r0, r1, p->rec + p->ckpt[c0], p->rec + p->ckpt[c1], j->nnz[t], &j->bad_row[t]);
+}
+
+static void eval_task(void *arg, size_t t)
+{
+    eval_job *j = arg;
+    eval_arg a = {j, t};
+    if (cuzk_map_guard_run(j->p->map, j->p->map_len, eval_leaf, &a)) j->why[t] = why_fault;
 }
 
 static int run(eval_job *j, cuzk_par *par, char *err, size_t err_len)
@@ -176,7 +197,9 @@ static int run(eval_job *j, cuzk_par *par, char *err, size_t err_len)
     cuzk_par_for(par, eval_task, j, j->n_tasks);
     uint64_t nnz[3] = {0, 0, 0};
     for (size_t t = 0; t < j->n_tasks && !st; t++) {
-        if (j->why[t])
+        if (j->why[t] == why_fault)
+            st = cuzk_pce_fault(p, err, err_len);
+        else if (j->why[t])
             st = cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "pce: constraint %zu: %s (corrupt file)",
                            j->bad_row[t], j->why[t]);
         for (int s = 0; s < 3; s++)
@@ -187,6 +210,8 @@ static int run(eval_job *j, cuzk_par *par, char *err, size_t err_len)
             st = cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
                            "pce: matrix %c has %llu entries, the header says %zu", "ABC"[s],
                            (unsigned long long)nnz[s], p -> info.nnz[s]);
+    /* a file cut inside a page reads zeros there: any decoding error */
+    if (st == CUZK_ERR_FORMAT && cuzk_pce_unchanged(p, err, err_len)) st = CUZK_ERR_CHANGED;
 out:
     free(j->nnz);
     free(j->bad_row);
@@ -201,7 +226,7 @@ int cuzk_pce_check(const cuzk_pce *p, cuzk_par *par, char *err, size_t err_len)
     return run(&j, par, err, err_len);
 }
 
-int cuzk_pce_density_for(const cuzk_pce *p, cuzk_cs *cs, uint64_t *maps[3])
+int cuzk_pce_density_for(const cuzk_pce *p, cuzk_cs *cs, uint64_t *maps[3], char *err, size_t err_len)
 {
     size_t wa = cs->aux_cap / 64, wi = cs->inputs_cap / 64; /* sized as the cs sizes its own */
     if (wa < p->lay.w_aux) wa = p->lay.w_aux;
@@ -209,10 +234,13 @@ int cuzk_pce_density_for(const cuzk_pce *p, cuzk_cs *cs, uint64_t *maps[3])
     maps[0] = calloc(wa ? wa : 1, 8);
     maps[1] = calloc(wi ? wi : 1, 8);
     maps[2] = calloc(wa ? wa : 1, 8);
-    if (!maps[0] || !maps[1] || !maps[2]) return CUZK_ERR_NOMEM;
-    memcpy(maps[0], p->dens, 8 * p->lay.w_aux);
-    memcpy(maps[1], p->dens + 8 * p->lay.w_aux, 8 * p->lay.w_inp);
-    memcpy(maps[2], p->dens + 8 * (p->lay.w_aux + p->lay.w_inp), 8 * p->lay.w_aux);
+    if (!maps[0] || !maps[1] || !maps[2])
+        return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "pce: out of memory for the density maps");
+    const size_t off[3] = {0, 8 * p->lay.w_aux, 8 * (p->lay.w_aux + p->lay.w_inp)};
+    const size_t len[3] = {8 * p->lay.w_aux, 8 * p->lay.w_inp, 8 * p->lay.w_aux};
+    for (int s = 0; s < 3; s++)
+        if (cuzk_map_guard_copy(maps[s], p->dens + off[s], len[s], p->map, p->map_len))
+            return cuzk_pce_fault(p, err, err_len);
     return CUZK_OK;
 }
 
@@ -246,8 +274,8 @@ int cuzk_pce_evaluate(const cuzk_pce *p, cuzk_cs *cs, cuzk_par *par, char *err, 
     int st = CUZK_OK;
     for (int s = 0; s < 3; s++)
         if (!(ev[s] = malloc(n * sizeof(cuzk_fr)))) st = CUZK_ERR_NOMEM;
-    if (!st) st = cuzk_pce_density_for(p, cs, maps);
     if (st) cuzk_errf(err, err_len, st, "pce evaluate: out of memory for %zu evaluations", n);
+    if (!st) st = cuzk_pce_density_for(p, cs, maps, err, err_len);
     if (!st) st = cuzk_pce_matvec(p, cs->inp, cs->aux, ev, par, err, err_len);
     if (st) {
         for (int s = 0; s < 3; s++) {

@@ -4,9 +4,17 @@
  * size), the body checksum, the checkpoint table (monotone, in range), the
  * dictionary (canonical field elements) and the density popcounts are all
  * checked before a cuzk_pce is returned.  The records are checked again
- * entry by entry while they are evaluated (pce_eval.c). */
+ * entry by entry while they are evaluated (pce_eval.c).
+ *
+ * The map may shrink under us (an extraction or a copy rewriting the file
+ * in place): every read of it runs as a leaf under cuzk_map_guard_run
+ * (cuzk/mapguard.h) -- the header is copied out, the body hashed, the
+ * sections parsed into memory allocated beforehand, reasons recorded as
+ * codes and worded afterwards -- and a failure of a file that is no longer
+ * the one opened (size, inode, device, mtime) is reported as the change. */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cuzk/mapguard.h"
 #include "r1cs/pce_internal.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -70,7 +79,8 @@ static bool all_zero(const uint8_t *b, size_t n)
     return o == 0;
 }
 
-/* Header fields into p->info; identity and version checks. */
+/* Header fields (h: a copy of the map's first bytes) into p->info;
+ * identity and version checks. */
 static int read_header(cuzk_pce *p, const uint8_t *h, const cuzk_pce_identity *expect, const char *path,
                        char *err, size_t err_len)
 {
@@ -139,25 +149,74 @@ static int check_counts(cuzk_pce *p, const char *path, char *err, size_t err_len
     return CUZK_OK;
 }
 
-static int check_body(cuzk_pce *p, const char *path, char *err, size_t err_len)
+typedef struct {
+    EVP_MD_CTX *c;
+    const uint8_t *b;
+    size_t len;
+    int ok;
+} body_job;
+
+/* Guarded: SHA-256 updates of the mapped body (no allocation in them). */
+static void body_run(void *arg)
+{
+    body_job *j = arg;
+    for (size_t off = 0; j->ok && off < j->len; off += (size_t)1 << 24) {
+        size_t m = j->len - off < ((size_t)1 << 24) ? j->len - off : (size_t)1 << 24;
+        j->ok = EVP_DigestUpdate(j->c, j->b + off, m) == 1;
+        if (j->ok) madvise((void *)((uintptr_t)(j->b + off) & ~(uintptr_t)4095), m, MADV_WILLNEED);
+    }
+}
+
+static int check_body(cuzk_pce *p, const uint8_t *h, const char *path, char *err, size_t err_len)
 {
     uint8_t d[32];
     unsigned n = 32;
-    EVP_MD_CTX *c = EVP_MD_CTX_new();
-    int ok = c && EVP_DigestInit_ex(c, EVP_sha256(), NULL) == 1;
-    const uint8_t *b = p->map + PCE_HEADER_BYTES;
-    size_t len = p->map_len - PCE_HEADER_BYTES;
-    for (size_t off = 0; ok && off < len; off += (size_t)1 << 24) {
-        size_t m = len - off < ((size_t)1 << 24) ? len - off : (size_t)1 << 24;
-        ok = EVP_DigestUpdate(c, b + off, m) == 1;
-        if (ok) madvise((void *)((uintptr_t)(b + off) & ~(uintptr_t)4095), m, MADV_WILLNEED);
-    }
-    ok = ok && EVP_DigestFinal_ex(c, d, &n) == 1;
-    EVP_MD_CTX_free(c);
+    body_job j = {EVP_MD_CTX_new(), p->map + PCE_HEADER_BYTES, p->map_len - PCE_HEADER_BYTES, 0};
+    j.ok = j.c && EVP_DigestInit_ex(j.c, EVP_sha256(), NULL) == 1;
+    int g = cuzk_map_guard_run(p->map, p->map_len, body_run, &j);
+    int ok = !g && j.ok && EVP_DigestFinal_ex(j.c, d, &n) == 1;
+    EVP_MD_CTX_free(j.c);
+    if (g) return cuzk_pce_fault(p, err, err_len);
     if (!ok) return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "%s: SHA-256 failed", path);
-    if (memcmp(d, p->map + PCE_H_BSHA, 32))
+    if (memcmp(d, h + PCE_H_BSHA, 32))
         return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: body checksum mismatch (corrupt file)", path);
     return CUZK_OK;
+}
+
+enum { SEC_OK, SEC_CKPT, SEC_DICT, SEC_DENS };
+
+typedef struct {
+    cuzk_pce *p;
+    int why; /* SEC_* */
+    uint64_t at;
+} sect_job;
+
+/* Guarded: checkpoints and dictionary into p's arrays, density popcounts. */
+static void sections_run(void *arg)
+{
+    sect_job *j = arg;
+    cuzk_pce *p = j->p;
+    const pce_layout *l = &p->lay;
+    for (uint64_t i = 0; i < l->n_ckpt; i++) {
+        uint64_t c = pce_get64(p->map + l->ckpt_off + 8 * i);
+        if ((i == 0 && c != 0) || (i && c < p->ckpt[i - 1]) || c > l->rec_len ||
+            (i == l->n_ckpt - 1 && c != l->rec_len)) {
+            *j = (sect_job){p, SEC_CKPT, i};
+            return;
+        }
+        p->ckpt[i] = c;
+    }
+    for (size_t i = 0; i < p->info.dict; i++)
+        if (cuzk_fr_from_bytes_le(&p->code_val[PCE_CODE_DICT + i], p->map + l->dict_off + 32 * i)) {
+            *j = (sect_job){p, SEC_DICT, i};
+            return;
+        }
+    bool stray = false;
+    size_t a = popcount_bits(p->dens, p->info.aux, &stray);
+    size_t bi = popcount_bits(p->dens + 8 * l->w_aux, p->info.inputs, &stray);
+    size_t ba = popcount_bits(p->dens + 8 * (l->w_aux + l->w_inp), p->info.aux, &stray);
+    if (stray || a != p->info.a_aux_density || bi != p->info.b_input_density || ba != p->info.b_aux_density)
+        j->why = SEC_DENS;
 }
 
 /* Checkpoints, dictionary, density: copied or validated. */
@@ -170,14 +229,6 @@ static int load_sections(cuzk_pce *p, const char *path, char *err, size_t err_le
     p->n_codes = PCE_CODE_DICT + p->info.dict;
     p->code_val = malloc(p->n_codes * sizeof *p->code_val);
     if (!p->ckpt || !p->code_val) return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "%s: out of memory", path);
-    for (uint64_t i = 0; i < l->n_ckpt; i++) {
-        uint64_t c = pce_get64(p->map + l->ckpt_off + 8 * i);
-        if ((i == 0 && c != 0) || (i && c < p->ckpt[i - 1]) || c > l->rec_len ||
-            (i == l->n_ckpt - 1 && c != l->rec_len))
-            return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: checkpoint %llu is out of order or range",
-                             path, (unsigned long long)i);
-        p->ckpt[i] = c;
-    }
     p->code_val[0] = CUZK_FR_ZERO;
     cuzk_fr pw = CUZK_FR_ONE;
     for (unsigned k = 0; k <= PCE_MAX_POW; k++) {
@@ -185,17 +236,71 @@ static int load_sections(cuzk_pce *p, const char *path, char *err, size_t err_le
         cuzk_fr_neg(&p->code_val[2 + 2 * k], &pw);
         cuzk_fr_dbl(&pw, &pw);
     }
-    for (size_t i = 0; i < p->info.dict; i++)
-        if (cuzk_fr_from_bytes_le(&p->code_val[PCE_CODE_DICT + i], p->map + l->dict_off + 32 * i))
-            return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: dictionary entry %zu is not a field element",
-                             path, i);
-    bool stray = false;
-    size_t a = popcount_bits(p->dens, p->info.aux, &stray);
-    size_t bi = popcount_bits(p->dens + 8 * l->w_aux, p->info.inputs, &stray);
-    size_t ba = popcount_bits(p->dens + 8 * (l->w_aux + l->w_inp), p->info.aux, &stray);
-    if (stray || a != p->info.a_aux_density || bi != p->info.b_input_density || ba != p->info.b_aux_density)
+    sect_job j = {p, SEC_OK, 0};
+    if (cuzk_map_guard_run(p->map, p->map_len, sections_run, &j)) return cuzk_pce_fault(p, err, err_len);
+    if (j.why == SEC_CKPT)
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: checkpoint %" PRIu64 " is out of order or range",
+                         path, j.at);
+    if (j.why == SEC_DICT)
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
+                         "%s: dictionary entry %" PRIu64 " is not a field element", path, j.at);
+    if (j.why == SEC_DENS)
         return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: density bitmaps disagree with the header", path);
     return CUZK_OK;
+}
+
+/* ---- the file as opened --------------------------------------------------------- */
+
+static void id_of(pce_file_id *id, const struct stat *sb)
+{
+    id->size = (uint64_t)sb->st_size;
+    id->ino = (uint64_t)sb->st_ino;
+    id->dev = (uint64_t)sb->st_dev;
+    id->mtime_ns = (int64_t)sb->st_mtim.tv_sec * 1000000000 + sb->st_mtim.tv_nsec;
+}
+
+int cuzk_pce_unchanged(const cuzk_pce *p, char *err, size_t err_len)
+{
+    if (!p || !p->path) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "pce unchanged: NULL argument");
+    const pce_file_id *was = &p->fid;
+    struct stat sb;
+    if (stat(p->path, &sb) != 0)
+        return cuzk_errf(err, err_len, CUZK_ERR_CHANGED,
+                         "PCE file %s changed while in use: %s (was %" PRIu64 " bytes, inode %" PRIu64 ")",
+                         p->path, strerror(errno), was->size, was->ino);
+    pce_file_id now;
+    id_of(&now, &sb);
+    if (now.size == was->size && now.ino == was->ino && now.dev == was->dev && now.mtime_ns == was->mtime_ns)
+        return CUZK_OK;
+    return cuzk_errf(err, err_len, CUZK_ERR_CHANGED,
+                     "PCE file %s changed while in use: size %" PRIu64 " -> %" PRIu64 ", inode %" PRIu64
+                     " -> %" PRIu64 "%s",
+                     p->path, was->size, now.size, was->ino, now.ino,
+                     now.mtime_ns != was->mtime_ns ? ", modified" : "");
+}
+
+int cuzk_pce_fault(const cuzk_pce *p, char *err, size_t err_len)
+{
+    if (cuzk_pce_unchanged(p, err, err_len)) return CUZK_ERR_CHANGED;
+    return cuzk_errf(err, err_len, CUZK_ERR_CHANGED,
+                     "PCE file %s changed while in use: a mapped page could not be read (it shrank, and is "
+                     "back at %" PRIu64 " bytes)",
+                     p->path, p->fid.size);
+}
+
+/* The checks of cuzk_pce_open on a mapped file, in order. */
+static int verify_map(cuzk_pce *p, const cuzk_pce_identity *expect, const char *path, char *err,
+                      size_t err_len)
+{
+    uint8_t h[PCE_HEADER_BYTES];
+    if (cuzk_map_guard_copy(h, p->map, sizeof h, p->map, p->map_len)) return cuzk_pce_fault(p, err, err_len);
+    int rc = read_header(p, h, expect, path, err, err_len);
+    if (!rc) rc = check_counts(p, path, err, err_len);
+    if (!rc) rc = check_body(p, h, path, err, err_len);
+    if (!rc) rc = load_sections(p, path, err, err_len);
+    /* a file rewritten while we read it fails some check: say so */
+    if (rc && rc != CUZK_ERR_NOMEM && cuzk_pce_unchanged(p, err, err_len)) rc = CUZK_ERR_CHANGED;
+    return rc;
 }
 
 int cuzk_pce_open(cuzk_pce **out, const char *path, const cuzk_pce_identity *expect, char *err,
@@ -216,19 +321,23 @@ int cuzk_pce_open(cuzk_pce **out, const char *path, const cuzk_pce_identity *exp
         return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: shorter than a PCE header (truncated?)", path);
     }
     cuzk_pce *p = calloc(1, sizeof *p);
+    if (p && !(p->path = strdup(path))) {
+        free(p);
+        p = NULL;
+    }
     void *m = p ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0) : MAP_FAILED;
+    int map_errno = errno;
     close(fd);
     if (m == MAP_FAILED) {
-        free(p);
-        return cuzk_errf(err, err_len, p ? CUZK_ERR_IO : CUZK_ERR_NOMEM, "%s: cannot map: %s", path,
-                         strerror(errno));
+        int rc = p ? CUZK_ERR_IO : CUZK_ERR_NOMEM;
+        cuzk_pce_close(p);
+        return cuzk_errf(err, err_len, rc, "%s: cannot map: %s", path,
+                         rc == CUZK_ERR_IO ? strerror(map_errno) : "out of memory");
     }
     p->map = m;
     p->map_len = (size_t)st.st_size;
-    int rc = read_header(p, p->map, expect, path, err, err_len);
-    if (!rc) rc = check_counts(p, path, err, err_len);
-    if (!rc) rc = check_body(p, path, err, err_len);
-    if (!rc) rc = load_sections(p, path, err, err_len);
+    id_of(&p->fid, &st);
+    int rc = verify_map(p, expect, path, err, err_len);
     if (rc) {
         cuzk_pce_close(p);
         return rc;
@@ -242,6 +351,7 @@ void cuzk_pce_close(cuzk_pce *p)
 {
     if (!p) return;
     if (p->map) munmap((void *)p->map, p->map_len);
+    free(p->path);
     free(p->ckpt);
     free(p->code_val);
     free(p);

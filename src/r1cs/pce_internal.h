@@ -86,8 +86,16 @@ typedef struct {
 int cuzk_pce_layout_make(pce_layout *l, uint64_t constraints, uint64_t inputs, uint64_t aux, uint64_t dict,
                          uint64_t rec_len);
 
+/* What "changed while in use" compares: the file as it was opened. */
+typedef struct {
+    uint64_t size, ino, dev;
+    int64_t mtime_ns;
+} pce_file_id;
+
 struct cuzk_pce {
     cuzk_pce_info info;
+    char *path;      /* as opened, for the change check and messages */
+    pce_file_id fid; /* at open */
     const uint8_t *map;
     size_t map_len;
     pce_layout lay;
@@ -98,13 +106,19 @@ struct cuzk_pce {
     const uint8_t *dens; /* density section */
 };
 
+/* Every read of p->map runs under cuzk_map_guard_run (cuzk/mapguard.h).
+ * pce_file.c: after a guarded read was stopped by a fault, the message
+ * that says how the file changed (CUZK_ERR_CHANGED, always). */
+int cuzk_pce_fault(const cuzk_pce *p, char *err, size_t err_len);
+
 /* pce_eval.c, for pce_lean.c: a = A z, b = B z, c = C z over every
  * constraint into ev[0..2] (NULL: that matrix is decoded and checked but
  * not summed), with the same bounds checks as cuzk_pce_evaluate; and the
- * file's density maps sized for cs (maps[] malloc'd, CUZK_ERR_NOMEM). */
+ * file's density maps sized for cs (maps[] malloc'd; CUZK_ERR_NOMEM, or
+ * CUZK_ERR_CHANGED when the map cannot be read, with the message). */
 int cuzk_pce_matvec(const cuzk_pce *p, const cuzk_fr *inp, const cuzk_fr *aux, cuzk_fr *ev[3], cuzk_par *par,
                     char *err, size_t err_len);
-int cuzk_pce_density_for(const cuzk_pce *p, cuzk_cs *cs, uint64_t *maps[3]);
+int cuzk_pce_density_for(const cuzk_pce *p, cuzk_cs *cs, uint64_t *maps[3], char *err, size_t err_len);
 /* cs takes maps (from cuzk_pce_density_for) and the file's nonzero counts:
  * the structure a PROVE-mode cs tracks. */
 void cuzk_pce_set_structure(const cuzk_pce *p, cuzk_cs *cs, uint64_t *maps[3]);

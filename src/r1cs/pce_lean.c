@@ -33,10 +33,11 @@ static int check_cs(const cuzk_pce *p, const cuzk_cs *cs, const char *what, char
 static int set_structure(const cuzk_pce *p, cuzk_cs *cs, char *err, size_t err_len)
 {
     uint64_t *maps[3] = {NULL, NULL, NULL};
-    if (cuzk_pce_density_for(p, cs, maps)) {
+    int st = cuzk_pce_density_for(p, cs, maps, err, err_len);
+    if (st) {
         for (int s = 0; s < 3; s++)
             free(maps[s]);
-        return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "pce evaluate: out of memory for the density maps");
+        return st;
     }
     cuzk_pce_set_structure(p, cs, maps);
     return CUZK_OK;
