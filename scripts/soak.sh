@@ -10,6 +10,7 @@
 #
 #   scripts/soak.sh [DURATION_S] [BIN_DIR]      (needs make demo's param cache)
 #   CUZK_SOAK_BUDGET=2GiB  memory.total_budget for the run
+#   CUZK_SOAK_SAMPLES=F    also write the heap/fd samples (every 5 s) to CSV file F
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 DURATION=${1:-1800}
@@ -28,4 +29,4 @@ fi
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/cuzk-soak.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 /usr/bin/python3 -u -W ignore::ResourceWarning "$ROOT/tests/soak/soak.py" --bin "$BIN" --params "$CACHE" \
-  --work "$WORK" --duration "$DURATION" --budget "${CUZK_SOAK_BUDGET:-2GiB}"
+  --work "$WORK" --duration "$DURATION" --budget "${CUZK_SOAK_BUDGET:-2GiB}" --samples "${CUZK_SOAK_SAMPLES:-}"

@@ -417,6 +417,11 @@ class Soak:
         return self.report()
 
     def report(self):
+        if self.a.samples:
+            with open(self.a.samples, "w") as f:
+                f.write("t_s,rss_anon_kib,fds,rss_file_kib\n")
+                for t, rss, fds, rss_file in self.samples:
+                    f.write("%.1f,%d,%d,%d\n" % (t, rss, fds, rss_file))
         slope, raw, fd0, fd1 = self.slope()
         print("\n== soak result (%d s)" % self.a.duration)
         for (cls, kind, outcome), n in sorted(self.tally.items()):
@@ -451,6 +456,7 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--duration", type=int, default=1800)
     ap.add_argument("--budget", default="2GiB", help="memory.total_budget: too small for every circuit at once")
+    ap.add_argument("--samples", default="", help="write the RSS/fd samples to this CSV file")
     a = ap.parse_args()
     sys.exit(Soak(a).run())
 
