@@ -4,10 +4,16 @@
  * circuit synthesize through the PCE (seen in the log) and still verify,
  * against the engine's self-check and independently; "off" never uses it;
  * a corrupt file is detected (logged), the proof is made directly, and the
- * file is rebuilt. */
+ * file is rebuilt.  A file cut to half while the engine holds it open --
+ * between two proofs, during a partition's synthesis (the mat-vec reads
+ * past the new end: SIGBUS, caught), and while a lean partition waits for
+ * the prover (its fill_c faults inside H) -- never fails a job: the proof
+ * is made directly, the log names the change, and the file is extracted
+ * again and used. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cuzk/engine.h"
@@ -20,34 +26,73 @@
 
 #define CHAIN_N 3000
 
-/* Run one job with stderr captured; returns the captured log (malloc'd). */
-static char *prove_logged(cuzk_engine *e, const char *rid, bool *ok)
+/* stderr into a file between log_begin and log_end (which returns the
+ * text, malloc'd, and echoes it). */
+static int log_saved = -1;
+static FILE *log_f;
+
+static bool log_begin(void)
 {
     char log[300];
     snprintf(log, sizeof log, "%s/log.txt", cache_dir());
     fflush(stderr);
-    int saved = dup(2);
-    FILE *f = fopen(log, "w");
-    if (!f || saved < 0) return NULL;
-    dup2(fileno(f), 2);
-    cuzk_engine_request r = {.request_id = rid, .kind = CUZK_PROOF_TEST};
-    char settings[64], id[CUZK_JOB_ID_MAX], err[256];
-    snprintf(settings, sizeof settings, "n=%d", CHAIN_N);
-    r.vanilla_proof = (const uint8_t *)settings;
-    r.vanilla_proof_len = strlen(settings);
-    cuzk_engine_result res = {0};
-    *ok = cuzk_engine_submit(e, id, NULL, NULL, &r, err, sizeof err) == 0 &&
-          cuzk_engine_await(e, &res, id, 0) == 0 && res.status == CUZK_JOB_COMPLETED &&
-          res.proof_len == CUZK_G16_PROOF_BYTES;
-    cuzk_engine_result_clear(&res);
+    log_saved = dup(2);
+    log_f = fopen(log, "w");
+    if (!log_f || log_saved < 0) return false;
+    dup2(fileno(log_f), 2);
+    return true;
+}
+
+static char *log_end(void)
+{
+    char log[300];
+    snprintf(log, sizeof log, "%s/log.txt", cache_dir());
     fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    fclose(f);
+    dup2(log_saved, 2);
+    close(log_saved);
+    fclose(log_f);
     size_t len;
     char *text = (char *)test_read_file(log, &len);
     if (text) fputs(text, stderr);
     return text;
+}
+
+/* Submit a chain job (settings beyond n: extra, may be ""). */
+static bool submit(cuzk_engine *e, char id[CUZK_JOB_ID_MAX], const char *rid, const char *extra)
+{
+    cuzk_engine_request r = {.request_id = rid, .kind = CUZK_PROOF_TEST};
+    char settings[128], err[256];
+    snprintf(settings, sizeof settings, "n=%d %s", CHAIN_N, extra);
+    r.vanilla_proof = (const uint8_t *)settings;
+    r.vanilla_proof_len = strlen(settings);
+    return cuzk_engine_submit(e, id, NULL, NULL, &r, err, sizeof err) == 0;
+}
+
+static bool await_proof(cuzk_engine *e, const char *id)
+{
+    cuzk_engine_result res = {0};
+    bool ok = cuzk_engine_await(e, &res, id, 0) == 0 && res.status == CUZK_JOB_COMPLETED &&
+              res.proof_len == CUZK_G16_PROOF_BYTES;
+    if (!ok) fprintf(stderr, "  job %s: status %d: %s\n", id, (int)res.status, res.error);
+    cuzk_engine_result_clear(&res);
+    return ok;
+}
+
+/* Run one job (during(), if not NULL, between submit and await) with
+ * stderr captured; returns the captured log (malloc'd). */
+static char *prove_with(cuzk_engine *e, const char *rid, const char *extra, void (*during)(void), bool *ok)
+{
+    char id[CUZK_JOB_ID_MAX];
+    if (!log_begin()) return NULL;
+    *ok = submit(e, id, rid, extra);
+    if (*ok && during) during();
+    *ok = *ok && await_proof(e, id);
+    return log_end();
+}
+
+static char *prove_logged(cuzk_engine *e, const char *rid, bool *ok)
+{
+    return prove_with(e, rid, "", NULL, ok);
 }
 
 static bool wait_valid(const char *path, unsigned ms)
@@ -126,7 +171,95 @@ static void test_engine_pce(void)
     cuzk_engine_destroy(bad);
 }
 
+static char pce_file[300];
+
+/* Cut the PCE file to half on its inode (what a rewrite in place does), at
+ * a page boundary: a read past the cut faults (no zeros to misdecode). */
+static void cut_pce(void)
+{
+    struct stat sb;
+    long page = sysconf(_SC_PAGESIZE);
+    CHECK(stat(pce_file, &sb) == 0 && truncate(pce_file, sb.st_size / 2 / page * page) == 0);
+}
+
+static void cut_pce_later(void)
+{
+    sleep_ms(400); /* the partition holds the PCE and sleeps in synthesis */
+    cut_pce();
+}
+
+static bool has(const char *log, const char *what)
+{
+    if (log && strstr(log, what)) return true;
+    fprintf(stderr, "  the log does not say \"%s\"\n", what);
+    return false;
+}
+
+/* The file is extracted again after the proof, then used (the slot is
+ * opened again only once the extraction thread has said so: a proof that
+ * starts just after the rename may still go direct). */
+static void reextracted(cuzk_engine *e, const char *rid)
+{
+    bool ok = false, used = false;
+    CHECK(wait_valid(pce_file, 60000));
+    for (int i = 0; i < 3 && !used; i++) {
+        char *log = prove_logged(e, rid, &ok);
+        CHECK(ok);
+        used = log && strstr(log, "uses the PCE");
+        free(log);
+        if (!used) sleep_ms(200);
+    }
+    CHECK(used);
+}
+
+static void test_engine_pce_changed(void)
+{
+    snprintf(pce_file, sizeof pce_file, "%s/chain-%d.pce", cache_dir(), CHAIN_N);
+    cuzk_engine_config c;
+    engine_cfg_base(&c);
+    c.log_level = CUZK_LOG_INFO;
+    c.synthesis_threads = 2;
+    c.max_batch_size = 2;
+    c.max_batch_wait_ms = 20000;
+    unlink(pce_file); /* extracted by this engine, opened by its next proof */
+    cuzk_engine *e = start(&c);
+    REQUIRE(e);
+    bool ok = false;
+    free(prove_logged(e, "first", &ok));
+    CHECK(ok);
+    reextracted(e, "uses");
+
+    /* between two proofs: seen by the check before use */
+    cut_pce();
+    char *log = prove_logged(e, "cut-between", &ok);
+    CHECK(ok && has(log, "changed while in use: size") && has(log, "retired") && !strstr(log, "FAILED"));
+    free(log);
+    reextracted(e, "again");
+
+    /* during synthesis: the mat-vec reads past the new end */
+    log = prove_with(e, "cut-during", "sleep_ms=1000", cut_pce_later, &ok);
+    CHECK(ok && has(log, "failed (PCE file") && has(log, "changed while in use: size"));
+    free(log);
+    reextracted(e, "again2");
+
+    /* while a lean partition waits for the prover: A is synthesized
+     * through the PCE and waits for B to batch with it; the file is cut;
+     * B's mat-vec faults (B goes direct) and A's fill_c faults in H: the
+     * batch is synthesized again, directly, and both jobs complete */
+    char ida[CUZK_JOB_ID_MAX], idb[CUZK_JOB_ID_MAX];
+    REQUIRE(log_begin());
+    ok = submit(e, idb, "slow", "sleep_ms=1000 x0=9") && submit(e, ida, "lean", "x0=7");
+    if (ok) cut_pce_later();
+    ok = ok && await_proof(e, ida) && await_proof(e, idb);
+    log = log_end();
+    CHECK(ok && has(log, "requeued for direct synthesis") && has(log, "changed while in use"));
+    free(log);
+    reextracted(e, "again3");
+    cuzk_engine_destroy(e);
+}
+
 static const test_case tests[] = {
     {"engine_pce", test_engine_pce},
+    {"engine_pce_changed", test_engine_pce_changed},
 };
 TEST_MAIN(tests)

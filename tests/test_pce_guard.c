@@ -1,8 +1,9 @@
 /* A PCE file that changes while it is open (cuzk/pce.h, cuzk/mapguard.h).
  *
- * A chain circuit's PCE is opened, then its file is cut to half on the
- * same inode (what an in-place rewrite or a full disk does): the pages
- * past the new end are gone, and touching them raises SIGBUS.  With the
+ * A chain circuit's PCE is opened, then its file is cut to half (at a page
+ * boundary, so that the first byte read past the cut is on a page that is
+ * gone) on the same inode, as an in-place rewrite or a full disk does:
+ * touching that page raises SIGBUS.  With the
  * guard installed, cuzk_pce_evaluate, cuzk_pce_check, cuzk_pce_evaluate_ab
  * and cuzk_pce_fill_c must each return CUZK_ERR_CHANGED with a message that
  * names the file and both sizes, leave the cs as it was, and the process
@@ -29,7 +30,7 @@
 #define CHAIN_N 4000
 
 static char path[256];
-static off_t full_len;
+static off_t full_len, cut_len;
 static cuzk_chain_ctx chain = {.n = CHAIN_N};
 
 /* The chain's PCE, written afresh to path and opened (NULL on failure). */
@@ -48,14 +49,16 @@ static cuzk_pce *fresh(void)
     return p;
 }
 
-/* Cut the file to half; the records must reach a page past the cut. */
+/* Cut the file to half, at a page boundary inside the records: the
+ * decoding never sees the end coming, it faults on the next page. */
 static bool cut_half(const cuzk_pce *p)
 {
     cuzk_pce_info in;
     cuzk_pce_get_info(p, &in);
     long page = sysconf(_SC_PAGESIZE);
-    off_t half = full_len / 2;
-    if ((off_t)(PCE_HEADER_BYTES + in.record_bytes) < half + 2 * page) {
+    off_t half = full_len / 2 / page * page;
+    cut_len = half;
+    if ((off_t)(PCE_HEADER_BYTES + in.record_bytes) < half + page) {
         fprintf(stderr, "  %lld-byte file: too small to cut inside its records\n", (long long)full_len);
         return false;
     }
@@ -70,7 +73,7 @@ static bool names_change(const char *err)
 {
     char want[512];
     snprintf(want, sizeof want, "PCE file %s changed while in use: size %lld -> %lld", path,
-             (long long)full_len, (long long)(full_len / 2));
+             (long long)full_len, (long long)cut_len);
     if (!strstr(err, want)) fprintf(stderr, "  message: %s\n  wanted:  %s\n", err, want);
     return strstr(err, want) != NULL;
 }
@@ -121,6 +124,26 @@ static void test_truncated(void)
     REQUIRE(cuzk_pool_create(&pool, 3) == CUZK_OK);
     evaluate_and_check(cuzk_pool_par(pool));
     cuzk_pool_destroy(pool);
+}
+
+/* Cut inside a page: the bytes up to the page end read as zeros and are
+ * misdecoded before the next page faults, or fault first; either way the
+ * failure of a changed file is reported as the change, not as corruption. */
+static void test_cut_mid_page(void)
+{
+    install();
+    cuzk_pce *p = fresh();
+    REQUIRE(p);
+    REQUIRE(cut_half(p));
+    int fd = open(path, O_RDWR);
+    REQUIRE(fd >= 0);
+    cut_len += 37;
+    CHECK(ftruncate(fd, cut_len) == 0);
+    close(fd);
+    char err[512] = "";
+    CHECK(cuzk_pce_check(p, NULL, err, sizeof err) == CUZK_ERR_CHANGED && names_change(err));
+    cuzk_pce_close(p);
+    unlink(path);
 }
 
 /* The lean form: A and B before the cut; C (fill_c, during H) after it;
@@ -212,6 +235,7 @@ static void test_replaced(void)
 static const test_case tests[] = {
     {"unguarded_dies", test_unguarded_dies},
     {"truncated", test_truncated},
+    {"cut_mid_page", test_cut_mid_page},
     {"lean_truncated", test_lean_truncated},
     {"replaced", test_replaced},
 };

@@ -196,6 +196,7 @@ typedef struct eng_pce_cache eng_pce_cache;
 int eng_pce_init(cuzk_engine *e, char *err, size_t err_len);
 void eng_pce_free(cuzk_engine *e); /* stops and joins a background extraction */
 const struct cuzk_pce *eng_pce_get(cuzk_engine *e, const char *circuit_id); /* without mu; NULL = direct */
+/* failed: p is retired when its file changed (extracted again), else FAILED */
 void eng_pce_put(cuzk_engine *e, const struct cuzk_pce *p, bool failed);
 void eng_pce_proved_locked(cuzk_engine *e, const char *circuit_id); /* may start an extraction */
 /* Synthesize partition pt (P_SYNTH: this worker's alone) into *out, PCE

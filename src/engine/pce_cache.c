@@ -10,6 +10,17 @@
  * only ever make a proof faster, never block or fail it.  A slot that
  * failed to open or extract is not retried (its error is logged once).
  *
+ * A file that changes while the engine uses it (an extraction by another
+ * process, a copy over it, truncation) is retired, not trusted: every use
+ * first compares the file with the one opened (one stat), reads of the map
+ * run under the SIGBUS guard (cuzk/mapguard.h, installed before the first
+ * open) so that a file cut during a mat-vec fails it with CUZK_ERR_CHANGED,
+ * and a failure in a changed file retires the evaluator (kept mapped until
+ * eng_pce_free: partitions in flight may still hold it) and marks the slot
+ * ABSENT, so that the partition is synthesized directly and the file
+ * extracted again after the circuit's next proof.  A fault in the prover's
+ * fill_c sends the batch back to direct synthesis (sched.c).
+ *
  * Also here: the daemon circuit ids' blank circuits and PCE identities
  * (cuzk_pce_filecoin_circuit), shared with `cuzk-bench pce`. */
 #include <errno.h>
@@ -20,6 +31,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cuzk/mapguard.h"
 #include "cuzk/pce.h"
 #include "cuzk/porep.h"
 #include "cuzk/post.h"
@@ -135,14 +147,20 @@ typedef struct {
     char circuit_id[64];
     int state;
     cuzk_pce *pce;
-    unsigned users;
 } pce_slot;
+
+/* An evaluator whose file changed: closed at eng_pce_free. */
+typedef struct pce_retired {
+    cuzk_pce *pce;
+    struct pce_retired *next;
+} pce_retired;
 
 struct eng_pce_cache {
     pthread_mutex_t mu;
     bool off;
     pce_slot slot[PCE_SLOTS];
     size_t n;
+    pce_retired *retired;
     pthread_t th;
     bool th_started, extracting;
     atomic_bool stop;
@@ -176,6 +194,12 @@ void eng_pce_free(cuzk_engine *e)
     if (c->th_started) pthread_join(c->th, NULL);
     for (size_t i = 0; i < c->n; i++)
         cuzk_pce_close(c->slot[i].pce);
+    while (c->retired) {
+        pce_retired *r = c->retired;
+        c->retired = r->next;
+        cuzk_pce_close(r->pce);
+        free(r);
+    }
     pthread_mutex_destroy(&c->mu);
     free(c);
     e->pce = NULL;
@@ -222,6 +246,9 @@ static cuzk_pce *open_slot(cuzk_engine *e, pce_slot *s)
     cuzk_pce *p = NULL;
     int state = S_UNSUPPORTED, st = cuzk_pce_filecoin_circuit(s->circuit_id, &id, &fn, &ctx, err, sizeof err);
     free(ctx);
+    if (!st && cuzk_map_guard_install(err, sizeof err))
+        cuzk_log(CUZK_LOG_WARN, NULL, "PCE: %s: a PCE file truncated while in use will stop the process",
+                 err);
     for (int dir = 0; !st && dir < 2 && !p; dir++) {
         pce_path(e, path, sizeof path, s->circuit_id, dir);
         int o = cuzk_pce_open(&p, path, &id, err, sizeof err);
@@ -233,38 +260,68 @@ static cuzk_pce *open_slot(cuzk_engine *e, pce_slot *s)
     pthread_mutex_lock(&c->mu);
     s->state = state;
     s->pce = p;
-    if (p) s->users++;
     pthread_mutex_unlock(&c->mu);
     return p;
+}
+
+/* s's evaluator, whose file changed (why), leaves the slot: kept open for
+ * the partitions that may still hold it; the slot is ABSENT, so the file
+ * is extracted again after the next proof.  Without memory for the list
+ * entry the slot keeps it, FAILED. */
+static void retire_locked(eng_pce_cache *c, pce_slot *s, const char *why)
+{
+    pce_retired *r = malloc(sizeof *r);
+    cuzk_log(CUZK_LOG_WARN, NULL, "PCE of %s retired: %s; synthesizing directly%s", s->circuit_id, why,
+             r ? ", it will be extracted again" : "");
+    if (!r) {
+        s->state = S_FAILED;
+        return;
+    }
+    *r = (pce_retired){s->pce, c->retired};
+    c->retired = r;
+    s->pce = NULL;
+    s->state = S_ABSENT;
+}
+
+static pce_slot *slot_of_locked(eng_pce_cache *c, const cuzk_pce *p)
+{
+    for (size_t i = 0; i < c->n; i++)
+        if (c->slot[i].pce == p) return &c->slot[i];
+    return NULL;
 }
 
 const cuzk_pce *eng_pce_get(cuzk_engine *e, const char *circuit_id)
 {
     eng_pce_cache *c = e->pce;
     if (!c || c->off) return NULL;
+    char why[512];
     pthread_mutex_lock(&c->mu);
     pce_slot *s = slot_locked(c, circuit_id);
     cuzk_pce *p = NULL;
     bool open = s && s->state == S_UNKNOWN;
-    if (s && s->state == S_READY) {
-        s->users++;
-        p = s->pce;
-    }
+    if (s && s->state == S_READY && cuzk_pce_unchanged(s->pce, why, sizeof why))
+        retire_locked(c, s, why); /* a rewrite in place reads as another circuit: never use it */
+    if (s && s->state == S_READY) p = s->pce;
     if (open) s->state = S_OPENING;
     pthread_mutex_unlock(&c->mu);
     return open ? open_slot(e, s) : p;
 }
 
+/* Evaluators stay open until eng_pce_free (a lean partition holds its
+ * one until its proof), so only a failure needs telling: p is retired when
+ * its file changed, else its slot is FAILED (no new users). */
 void eng_pce_put(cuzk_engine *e, const cuzk_pce *p, bool failed)
 {
     eng_pce_cache *c = e->pce;
-    if (!c || !p) return;
+    if (!c || !p || !failed) return;
+    char why[512];
+    bool changed = cuzk_pce_unchanged(p, why, sizeof why) != CUZK_OK;
     pthread_mutex_lock(&c->mu);
-    for (size_t i = 0; i < c->n; i++)
-        if (c->slot[i].pce == p) {
-            c->slot[i].users--;
-            if (failed) c->slot[i].state = S_FAILED; /* no new users; closed at free */
-        }
+    pce_slot *s = slot_of_locked(c, p); /* NULL: retired meanwhile */
+    if (s && changed)
+        retire_locked(c, s, why);
+    else if (s)
+        s->state = S_FAILED;
     pthread_mutex_unlock(&c->mu);
 }
 

@@ -340,6 +340,7 @@ typedef struct batch_run {
     char (*verr)[CUZK_ENGINE_ERR_LEN]; /* ... and message */
     char err[CUZK_ENGINE_ERR_LEN];     /* the prove call's */
     int st;
+    bool pce_changed; /* a PCE file changed under fill_c: synthesize again */
     uint64_t t0, prove_ms, verify_ms;
 } batch_run;
 
@@ -361,6 +362,20 @@ static void run_free(batch_run *r)
     free(r->verr);
 }
 
+/* A prove that failed while a partition's PCE file changed under its
+ * fill_c: the evaluator is retired (pce_cache.c) and the batch goes back
+ * to synthesis, which is then direct; a job never fails for its PCE. */
+static bool pce_changed(cuzk_engine *e, part **ps, size_t n)
+{
+    bool changed = false;
+    for (size_t i = 0; i < n; i++)
+        if (ps[i]->lean.pce && cuzk_pce_unchanged(ps[i]->lean.pce, NULL, 0)) {
+            eng_pce_put(e, ps[i]->lean.pce, true);
+            changed = true;
+        }
+    return changed;
+}
+
 /* Prove the batch (mu released), then verify every proof still wanted. */
 static void run_prove(cuzk_engine *e, worker *w, batch *b, batch_run *r)
 {
@@ -375,7 +390,8 @@ static void run_prove(cuzk_engine *e, worker *w, batch *b, batch_run *r)
         cuzk_groth16_prove_opts o = {.par = cuzk_pool_par(e->pool), .err = r->err, .err_len = sizeof r->err,
                                      .checkpoint = batch_checkpoint, .checkpoint_ctx = b};
         r->st = cuzk_groth16_prove(r->proofs, ps[0]->srs->params, r->wit, n, &o);
-        if (r->st) eng_srs_fault(e, ps[0]->srs, r->st, r->err, sizeof r->err);
+        if (r->st && !(r->pce_changed = pce_changed(e, ps, n)))
+            eng_srs_fault(e, ps[0]->srs, r->st, r->err, sizeof r->err);
         r->prove_ms = eng_now_ms() - r->t0;
     }
     if (r->st) return;
@@ -407,6 +423,19 @@ static void requeue_batch_locked(cuzk_engine *e, part **ps, size_t n, const batc
     e->n_preemptions++;
     cuzk_log(CUZK_LOG_INFO, ps[0]->j->id, "prover preempted after %llu ms; %zu partition(s) requeued for synthesis",
              (unsigned long long)(eng_now_ms() - r->t0), n);
+}
+
+/* After pce_changed: the batch's partitions are synthesized again. */
+static void requeue_pce_locked(cuzk_engine *e, part **ps, size_t n, const batch_run *r)
+{
+    for (size_t i = 0; i < n; i++)
+        if (ps[i]->j->status == CUZK_JOB_UNKNOWN)
+            requeue_synth_locked(e, ps[i]);
+        else
+            eng_part_release_locked(e, ps[i]);
+    pthread_cond_broadcast(&e->cv_work);
+    cuzk_log(CUZK_LOG_WARN, ps[0]->j->id, "prover: %s; %zu partition(s) requeued for direct synthesis",
+             r->err[0] ? r->err : cuzk_engine_strerror(r->st), n);
 }
 
 /* Each partition's outcome goes to its job; a job whose last partition is
@@ -453,6 +482,8 @@ static void prove_batch(cuzk_engine *e, worker *w, part **ps, size_t n)
     e->proving_preemptible = false;
     if (r.st == CUZK_ENGINE_ERR_CANCELLED && atomic_load(&b.preempted) && !atomic_load(&e->abort_work))
         requeue_batch_locked(e, ps, n, &r);
+    else if (r.pce_changed && !atomic_load(&e->abort_work))
+        requeue_pce_locked(e, ps, n, &r);
     else
         commit_batch_locked(e, ps, n, &r);
     run_free(&r);
