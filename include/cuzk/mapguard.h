@@ -27,12 +27,16 @@
  *    thread of a parallel loop arms its own.  Cost: one sigsetjmp without a
  *    mask save and two thread-local stores per call.
  *  - cuzk_map_guard_copy: memcpy(dst, src, n) run so.
- *  - Async-signal-safety: the handler only compares addresses and jumps. */
+ *  - Async-signal-safety: the handler only compares addresses and jumps.
+ *  - cuzk_file_id: what "changed while in use" compares (size, inode,
+ *    device, mtime): taken when a file is mapped, checked when a read
+ *    failed or before a use, so that the message says what happened. */
 #ifndef CUZK_MAPGUARD_H
 #define CUZK_MAPGUARD_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cuzk/status.h"
 
@@ -46,6 +50,20 @@ bool cuzk_map_guard_installed(void);
 
 CUZK_MUST_CHECK int cuzk_map_guard_run(const void *lo, size_t len, void (*fn)(void *), void *arg);
 CUZK_MUST_CHECK int cuzk_map_guard_copy(void *dst, const void *src, size_t n, const void *lo, size_t len);
+
+typedef struct cuzk_file_id {
+    uint64_t size, ino, dev;
+    int64_t mtime_ns;
+} cuzk_file_id;
+
+/* fstat(fd), or stat(path) when fd < 0; CUZK_ERR_IO "path: reason". */
+CUZK_MUST_CHECK int cuzk_file_id_get(cuzk_file_id *out, const char *path, int fd, char *err, size_t err_len);
+/* CUZK_OK when path still is `was`; otherwise CUZK_ERR_CHANGED with
+ * "<what> file P changed while in use: size A -> B, inode I -> J[,
+ * modified]", or "...: <reason> (was A bytes, inode I)" when it cannot be
+ * stat'ed (removed).  what: "params", "PCE", ... */
+CUZK_MUST_CHECK int cuzk_file_id_check(const cuzk_file_id *was, const char *path, const char *what, char *err,
+                                       size_t err_len);
 
 #ifdef __cplusplus
 }

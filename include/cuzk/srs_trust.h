@@ -65,11 +65,8 @@ typedef enum {
 } cuzk_srs_trust;
 const char *cuzk_srs_trust_name(cuzk_srs_trust t);
 
-/* A file's identity: what "changed under us" compares. */
-typedef struct cuzk_srs_file_id {
-    uint64_t size, ino, dev;
-    int64_t mtime_ns;
-} cuzk_srs_file_id;
+/* A file's identity: what "changed under us" compares (cuzk/mapguard.h). */
+typedef cuzk_file_id cuzk_srs_file_id;
 
 int cuzk_srs_file_id_get(cuzk_srs_file_id *out, const char *path, char *err, size_t err_len);
 /* CUZK_ERR_CHANGED with "params file P changed while in use: size A -> B,

@@ -58,38 +58,14 @@ const char *cuzk_srs_trust_name(cuzk_srs_trust t)
 
 /* ---- file identity ------------------------------------------------------------ */
 
-static void id_from_stat(cuzk_srs_file_id *id, const struct stat *sb)
-{
-    id->size = (uint64_t)sb->st_size;
-    id->ino = (uint64_t)sb->st_ino;
-    id->dev = (uint64_t)sb->st_dev;
-    id->mtime_ns = (int64_t)sb->st_mtim.tv_sec * 1000000000 + sb->st_mtim.tv_nsec;
-}
-
 int cuzk_srs_file_id_get(cuzk_srs_file_id *out, const char *path, char *err, size_t err_len)
 {
-    struct stat sb;
-    if (stat(path, &sb) != 0) return cuzk_errf(err, err_len, CUZK_ERR_IO, "%s: %s", path, strerror(errno));
-    id_from_stat(out, &sb);
-    return CUZK_OK;
+    return cuzk_file_id_get(out, path, -1, err, err_len);
 }
 
 int cuzk_srs_file_id_check(const cuzk_srs_file_id *was, const char *path, char *err, size_t err_len)
 {
-    struct stat sb;
-    if (stat(path, &sb) != 0)
-        return cuzk_errf(err, err_len, CUZK_ERR_CHANGED,
-                         "params file %s changed while in use: %s (was %" PRIu64 " bytes, inode %" PRIu64 ")",
-                         path, strerror(errno), was->size, was->ino);
-    cuzk_srs_file_id now;
-    id_from_stat(&now, &sb);
-    if (now.size == was->size && now.ino == was->ino && now.dev == was->dev && now.mtime_ns == was->mtime_ns)
-        return CUZK_OK;
-    return cuzk_errf(err, err_len, CUZK_ERR_CHANGED,
-                     "params file %s changed while in use: size %" PRIu64 " -> %" PRIu64 ", inode %" PRIu64
-                     " -> %" PRIu64 "%s",
-                     path, was->size, now.size, was->ino, now.ino,
-                     now.mtime_ns != was->mtime_ns ? ", modified" : "");
+    return cuzk_file_id_check(was, path, "params", err, err_len);
 }
 
 const char *cuzk_srs_official_digest(const char *name)

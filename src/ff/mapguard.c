@@ -18,15 +18,20 @@
  * recovery point claims goes to the handler that was installed before ours,
  * or, if that was the default, kills the process as before.
  *
+ * Also here: the file identity (cuzk_file_id) that the layers keep for a
+ * mapped file, so that a failed read can say how the file changed.
+ *
  * sigsetjmp does not save the signal mask (no syscall per task); the handler
  * runs with SA_NODEFER so that SIGBUS is not left blocked after the jump. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cuzk/mapguard.h"
 
@@ -125,4 +130,41 @@ int cuzk_map_guard_copy(void *dst, const void *src, size_t n, const void *lo, si
 {
     copy_job c = {dst, src, n};
     return cuzk_map_guard_run(lo, len, copy_fn, &c);
+}
+
+/* ---- file identity ---------------------------------------------------------- */
+
+static void id_of(cuzk_file_id *id, const struct stat *sb)
+{
+    id->size = (uint64_t)sb->st_size;
+    id->ino = (uint64_t)sb->st_ino;
+    id->dev = (uint64_t)sb->st_dev;
+    id->mtime_ns = (int64_t)sb->st_mtim.tv_sec * 1000000000 + sb->st_mtim.tv_nsec;
+}
+
+int cuzk_file_id_get(cuzk_file_id *out, const char *path, int fd, char *err, size_t err_len)
+{
+    struct stat sb;
+    if ((fd >= 0 ? fstat(fd, &sb) : stat(path, &sb)) != 0)
+        return cuzk_errf(err, err_len, CUZK_ERR_IO, "%s: %s", path, strerror(errno));
+    id_of(out, &sb);
+    return CUZK_OK;
+}
+
+int cuzk_file_id_check(const cuzk_file_id *was, const char *path, const char *what, char *err, size_t err_len)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0)
+        return cuzk_errf(err, err_len, CUZK_ERR_CHANGED,
+                         "%s file %s changed while in use: %s (was %" PRIu64 " bytes, inode %" PRIu64 ")",
+                         what, path, strerror(errno), was->size, was->ino);
+    cuzk_file_id now;
+    id_of(&now, &sb);
+    if (now.size == was->size && now.ino == was->ino && now.dev == was->dev && now.mtime_ns == was->mtime_ns)
+        return CUZK_OK;
+    return cuzk_errf(err, err_len, CUZK_ERR_CHANGED,
+                     "%s file %s changed while in use: size %" PRIu64 " -> %" PRIu64 ", inode %" PRIu64
+                     " -> %" PRIu64 "%s",
+                     what, path, was->size, now.size, was->ino, now.ino,
+                     now.mtime_ns != was->mtime_ns ? ", modified" : "");
 }

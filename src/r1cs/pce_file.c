@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cuzk/mapguard.h"
@@ -251,32 +250,10 @@ static int load_sections(cuzk_pce *p, const char *path, char *err, size_t err_le
 
 /* ---- the file as opened --------------------------------------------------------- */
 
-static void id_of(pce_file_id *id, const struct stat *sb)
-{
-    id->size = (uint64_t)sb->st_size;
-    id->ino = (uint64_t)sb->st_ino;
-    id->dev = (uint64_t)sb->st_dev;
-    id->mtime_ns = (int64_t)sb->st_mtim.tv_sec * 1000000000 + sb->st_mtim.tv_nsec;
-}
-
 int cuzk_pce_unchanged(const cuzk_pce *p, char *err, size_t err_len)
 {
     if (!p || !p->path) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "pce unchanged: NULL argument");
-    const pce_file_id *was = &p->fid;
-    struct stat sb;
-    if (stat(p->path, &sb) != 0)
-        return cuzk_errf(err, err_len, CUZK_ERR_CHANGED,
-                         "PCE file %s changed while in use: %s (was %" PRIu64 " bytes, inode %" PRIu64 ")",
-                         p->path, strerror(errno), was->size, was->ino);
-    pce_file_id now;
-    id_of(&now, &sb);
-    if (now.size == was->size && now.ino == was->ino && now.dev == was->dev && now.mtime_ns == was->mtime_ns)
-        return CUZK_OK;
-    return cuzk_errf(err, err_len, CUZK_ERR_CHANGED,
-                     "PCE file %s changed while in use: size %" PRIu64 " -> %" PRIu64 ", inode %" PRIu64
-                     " -> %" PRIu64 "%s",
-                     p->path, was->size, now.size, was->ino, now.ino,
-                     now.mtime_ns != was->mtime_ns ? ", modified" : "");
+    return cuzk_file_id_check(&p->fid, p->path, "PCE", err, err_len);
 }
 
 int cuzk_pce_fault(const cuzk_pce *p, char *err, size_t err_len)
@@ -315,17 +292,23 @@ int cuzk_pce_open(cuzk_pce **out, const char *path, const cuzk_pce_identity *exp
         errno = e;
         return CUZK_ERR_IO;
     }
-    struct stat st;
-    if (fstat(fd, &st) || st.st_size < (off_t)PCE_HEADER_BYTES) {
+    cuzk_file_id fid;
+    if (cuzk_file_id_get(&fid, path, fd, err, err_len)) {
         close(fd);
-        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: shorter than a PCE header (truncated?)", path);
+        return CUZK_ERR_IO;
+    }
+    if (fid.size < PCE_HEADER_BYTES || fid.size > SIZE_MAX) {
+        close(fd);
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: %" PRIu64 " bytes: %s", path, fid.size,
+                         fid.size < PCE_HEADER_BYTES ? "shorter than a PCE header (truncated?)"
+                                                     : "too large");
     }
     cuzk_pce *p = calloc(1, sizeof *p);
     if (p && !(p->path = strdup(path))) {
         free(p);
         p = NULL;
     }
-    void *m = p ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0) : MAP_FAILED;
+    void *m = p ? mmap(NULL, (size_t)fid.size, PROT_READ, MAP_SHARED, fd, 0) : MAP_FAILED;
     int map_errno = errno;
     close(fd);
     if (m == MAP_FAILED) {
@@ -335,8 +318,8 @@ int cuzk_pce_open(cuzk_pce **out, const char *path, const cuzk_pce_identity *exp
                          rc == CUZK_ERR_IO ? strerror(map_errno) : "out of memory");
     }
     p->map = m;
-    p->map_len = (size_t)st.st_size;
-    id_of(&p->fid, &st);
+    p->map_len = (size_t)fid.size;
+    p->fid = fid;
     int rc = verify_map(p, expect, path, err, err_len);
     if (rc) {
         cuzk_pce_close(p);

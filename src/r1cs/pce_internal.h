@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "cuzk/mapguard.h"
 #include "cuzk/pce.h"
 #include "cuzk/status.h"
 
@@ -86,16 +87,10 @@ typedef struct {
 int cuzk_pce_layout_make(pce_layout *l, uint64_t constraints, uint64_t inputs, uint64_t aux, uint64_t dict,
                          uint64_t rec_len);
 
-/* What "changed while in use" compares: the file as it was opened. */
-typedef struct {
-    uint64_t size, ino, dev;
-    int64_t mtime_ns;
-} pce_file_id;
-
 struct cuzk_pce {
     cuzk_pce_info info;
-    char *path;      /* as opened, for the change check and messages */
-    pce_file_id fid; /* at open */
+    char *path;       /* as opened, for the change check and messages */
+    cuzk_file_id fid; /* at open: what "changed while in use" compares */
     const uint8_t *map;
     size_t map_len;
     pce_layout lay;
