@@ -8,8 +8,9 @@
 # bash's TIMEFORMAT), and a crash leaves crash-* in FUZZ_OUT/artifacts/.
 # Totals per harness: tests/fuzz/long.sh --report.  --merge minimizes each
 # working corpus into tests/fuzz/corpus/NAME (-merge=1), what make test
-# replays; inputs over MAX_COMMIT bytes (default 150000) are left out,
-# regress-* inputs (fixed findings) are kept as they are.
+# replays; inputs over MAX_COMMIT bytes (default 20000) are left out,
+# regress-* (fixed findings) and seed-* (real files worth replaying whole,
+# e.g. a 100 KB C1) are kept as they are.
 #
 #   FUZZ_OUT=build-fuzz tests/fuzz/long.sh SECONDS [ROUNDS] [NAME...]
 #   FUZZ_OUT=build-fuzz tests/fuzz/long.sh --report | --merge [NAME...]
@@ -28,11 +29,11 @@ names() {
 if [ "${1:-}" = --report ]; then
   shift
   [ -f "$TSV" ] || { echo "no $TSV"; exit 1; }
+  printf "%-8s %5s %9s %9s %12s %7s %s\n" harness runs wall_s cpu_s execs corpus crashes
   awk -F'\t' -v only="$*" 'BEGIN { n = split(only, o, " "); for (i = 1; i <= n; i++) want[o[i]] = 1 }
     n && !want[$1] { next }
     { t[$1]++; w[$1] += $3; c[$1] += $4; e[$1] += $5; z[$1] = $6; if ($7 != "ok") bad[$1]++ }
-    END { printf "%-8s %5s %9s %9s %12s %7s %s\n", "harness", "runs", "wall_s", "cpu_s", "execs", "corpus", "crashes";
-          for (h in t) printf "%-8s %5d %9.0f %9.0f %12d %7d %d\n", h, t[h], w[h], c[h], e[h], z[h], bad[h] }' "$TSV" | sort
+    END { for (h in t) printf "%-8s %5d %9.0f %9.0f %12d %7d %d\n", h, t[h], w[h], c[h], e[h], z[h], bad[h] }' "$TSV" | sort
   exit 0
 fi
 
@@ -43,13 +44,13 @@ if [ "${1:-}" = --merge ]; then
     rm -rf "$tmp"; mkdir -p "$tmp" "$dst"
     # only inputs small enough to commit take part
     src="$OUT/corpus-small/$h"; rm -rf "$src"; mkdir -p "$src"
-    find "$OUT/corpus/$h" "$dst" -type f ! -name 'regress-*' -size -"${MAX_COMMIT:-150000}"c \
+    find "$OUT/corpus/$h" "$dst" -type f ! -name 'regress-*' ! -name 'seed-*' -size -"${MAX_COMMIT:-20000}"c \
       -exec cp -n {} "$src"/ \; 2>/dev/null
     (cd "$OUT" && ./fuzz_$h -merge=1 -rss_limit_mb=2048 -max_len="$(max_len "$h")" "$tmp" "$src" >"merge-$h.log" 2>&1) ||
       { echo "merge $h failed (log $OUT/merge-$h.log)"; continue; }
     # the committed corpus becomes the minimized set, named by content;
-    # regress-* (inputs of fixed findings) stay as they are
-    find "$dst" -type f ! -name 'regress-*' -delete
+    # regress-* and seed-* stay as they are
+    find "$dst" -type f ! -name 'regress-*' ! -name 'seed-*' -delete
     for f in "$tmp"/*; do cp "$f" "$dst/$(sha1sum "$f" | cut -c1-16)"; done
     echo "merge $h: $(ls "$dst" | wc -l) inputs, $(du -sk "$dst" | cut -f1) KiB"
   done
