@@ -300,7 +300,7 @@ const cuzk_pce *eng_pce_get(cuzk_engine *e, const char *circuit_id)
     cuzk_pce *p = NULL;
     bool open = s && s->state == S_UNKNOWN;
     if (s && s->state == S_READY && cuzk_pce_unchanged(s->pce, why, sizeof why))
-        retire_locked(c, s, why); /* a rewrite in place reads as another circuit: never use it */
+        retire_locked(c, s, why); /* its map may be cut short or hold another file's bytes */
     if (s && s->state == S_READY) p = s->pce;
     if (open) s->state = S_OPENING;
     pthread_mutex_unlock(&c->mu);
