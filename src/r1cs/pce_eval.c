@@ -4,10 +4,12 @@
  * the conversion of the cs into the PROVE-mode form the prover consumes.
  *
  * Per entry the coefficient code picks the cheapest operation: zero is
- * skipped, +-1 is an add or a subtract, +-2, +-4, +-8 a doubling chain, the
- * rest (larger powers, dictionary values) one Montgomery multiplication by
- * the code's precomputed value.  Field arithmetic is exact, so the sums
- * equal PROVE mode's bit for bit (both are canonical Montgomery forms).
+ * skipped, +-1 is an add or a subtract, +-2, +-4, +-8 a doubling chain,
+ * larger powers +-2^k a shift into an unreduced accumulator reduced once per
+ * row (fr_acc.h: bit packing was a multiplication per bit), dictionary
+ * values one Montgomery multiplication by the code's precomputed value; all
+ * inlined (docs/perf-notes.md "PCE mat-vec").  Field arithmetic is exact,
+ * so the sums equal PROVE mode's bit for bit (canonical Montgomery forms).
  *
  * Every read is bounds-checked against its chunk (a verified file is still
  * not trusted): lengths, columns (< inputs or aux) and codes (< codes).
@@ -20,6 +22,7 @@
 
 #include "cuzk/mapguard.h"
 #include "r1cs/cs_internal.h"
+#include "r1cs/fr_acc.h"
 #include "r1cs/pce_internal.h" /* first: cuzk/par.h */
 
 #define CHUNK_CKPTS 16 /* checkpoints per task: 16 K constraints */
@@ -58,64 +61,91 @@ static inline int rd_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
     return -1;
 }
 
-/* acc += code_val[code] * z with the cheap cases first. */
-static inline void accumulate(cuzk_fr *acc, const cuzk_fr *z, uint64_t code, const cuzk_fr *vals)
-{
-    cuzk_fr t;
-    switch (code) {
-    case 0:
-        return;
-    case 1:
-        cuzk_fr_add(acc, acc, z);
-        return;
-    case 2:
-        cuzk_fr_sub(acc, acc, z);
-        return;
-    case 3:
-    case 4: /* +-2 */
-        cuzk_fr_dbl(&t, z);
-        break;
-    case 5:
-    case 6: /* +-4 */
-        cuzk_fr_dbl(&t, z);
-        cuzk_fr_dbl(&t, &t);
-        break;
-    case 7:
-    case 8: /* +-8 */
-        cuzk_fr_dbl(&t, z);
-        cuzk_fr_dbl(&t, &t);
-        cuzk_fr_dbl(&t, &t);
-        break;
-    default:
-        cuzk_fr_mul(&t, &vals[code], z);
-        cuzk_fr_add(acc, acc, &t);
-        return;
-    }
-    if (code & 1)
-        cuzk_fr_add(acc, acc, &t);
-    else
-        cuzk_fr_sub(acc, acc, &t);
-}
+#define WIDE_MIN_K 4 /* +-2^k below: doublings (k = 1..3) */
 
-/* One entry: its value pointer and code, every field bounds-checked. */
-static inline const char *decode_entry(const eval_job *j, const uint8_t **pp, const uint8_t *end,
-                                       const cuzk_fr **z, uint32_t *code)
+/* What the decoder reads for every entry, copied out of the job so that the
+ * compiler keeps it in registers across the stores of the sums. */
+typedef struct {
+    const cuzk_fr *base[2]; /* values: inputs, aux (bit 31 of a column picks) */
+    size_t lim[2];          /* their counts */
+    size_t n_codes;
+    const cuzk_fr *vals; /* code values */
+    cuzk_fr c384;        /* 2^384 mod r, for fr_wide_reduce */
+} eval_ctx;
+
+/* One entry: its column and code, every field bounds-checked. */
+static inline const char *decode_entry(const eval_ctx *x, const uint8_t **pp, const uint8_t *end,
+                                       uint32_t *col, uint32_t *code)
 {
-    static const cuzk_fr one = {{0}}; /* check mode: any value will do */
-    const cuzk_pce *pc = j->p;
     const uint8_t *p = *pp;
     if (end - p < 5) return "record entries run past their chunk";
-    uint32_t col = pce_get32(p);
+    uint32_t c32 = pce_get32(p);
     p += 4;
     uint64_t c;
     if (rd_varint(&p, end, &c)) return "coefficient code runs past its chunk";
-    if (c >= pc->n_codes) return "coefficient code beyond the dictionary";
-    uint32_t idx = col & ~PCE_COL_AUX;
-    if ((col & PCE_COL_AUX) ? idx >= pc->info.aux : idx >= pc->info.inputs)
-        return "column beyond the recorded variables";
-    *z = !j->aux ? &one : (col & PCE_COL_AUX) ? &j->aux[idx] : &j->inp[idx];
+    if (c >= x->n_codes) return "coefficient code beyond the dictionary";
+    if ((c32 & ~PCE_COL_AUX) >= x->lim[c32 >> 31]) return "column beyond the recorded variables";
+    *col = c32;
     *code = (uint32_t)c;
     *pp = p;
+    return NULL;
+}
+
+/* The n entries of one side of a row, decoded and summed into *out.  Per
+ * entry: code 0 is skipped, +-1 is an add or a subtract, +-2^k a doubling
+ * chain below WIDE_MIN_K, else a shift into the lazy accumulator of its
+ * 64-bit quarter (fr_acc.h), the rest (dictionary values) one Montgomery
+ * multiplication by the code's value.  Each quarter used is reduced and
+ * scaled by 2^(64 q) once, at the end (the doublings stay for small k: a
+ * lone 2a, as in every SHA-256 xor, would pay that reduction for one term). */
+static inline const char *sum_side(const eval_ctx *x, const uint8_t **pp, const uint8_t *end, uint64_t n,
+                                   cuzk_fr *out)
+{
+    const char *why;
+    cuzk_fr acc = CUZK_FR_ZERO, t;
+    fr_wide wide[4];
+    unsigned used = 0; /* quarters with a lazy sum */
+    for (uint64_t e = 0; e < n; e++) {
+        uint32_t col, code;
+        if ((why = decode_entry(x, pp, end, &col, &code))) return why;
+        const cuzk_fr *z = x->base[col >> 31] + (col & ~PCE_COL_AUX);
+        if (code <= 2) {
+            if (code == 1)
+                cuzk_fr_add_inl(&acc, &acc, z);
+            else if (code == 2)
+                cuzk_fr_sub_inl(&acc, &acc, z);
+        } else if (code <= 2 * WIDE_MIN_K) { /* +-2^k, k < WIDE_MIN_K: doublings */
+            cuzk_fr_add_inl(&t, z, z);
+            for (uint32_t c = 5; c <= code; c += 2)
+                cuzk_fr_add_inl(&t, &t, &t);
+            if (code & 1)
+                cuzk_fr_add_inl(&acc, &acc, &t);
+            else
+                cuzk_fr_sub_inl(&acc, &acc, &t);
+        } else if (code < PCE_CODE_DICT) {
+            unsigned k = (code - 1) >> 1, q = k >> 6;
+            if (!(used >> q & 1)) wide[q] = (fr_wide){{0, 0, 0, 0, 0, 0}};
+            used |= 1u << q;
+            fr_wide_add_shl(&wide[q], z, k & 63, ~code & 1);
+        } else {
+            cuzk_fr_mul_inl(&t, &x->vals[code], z);
+            cuzk_fr_add_inl(&acc, &acc, &t);
+        }
+    }
+    for (unsigned q = 0; used; q++, used >>= 1) {
+        if (!(used & 1)) continue;
+        fr_wide_reduce(&t, &wide[q], &x->c384);
+        if (q) cuzk_fr_mul_inl(&t, &t, &x->vals[1 + 128 * q]); /* code of +2^(64 q) */
+        cuzk_fr_add_inl(&acc, &acc, &t);
+    }
+    /* limb by limb: acc was just written 8 bytes at a time, and a 16-byte
+     * copy of it would wait for those stores instead of forwarding them */
+    uint64_t l0 = acc.l[0], l1 = acc.l[1], l2 = acc.l[2], l3 = acc.l[3];
+    __asm__("" : "+r"(l0), "+r"(l1), "+r"(l2), "+r"(l3));
+    out->l[0] = l0;
+    out->l[1] = l1;
+    out->l[2] = l2;
+    out->l[3] = l3;
     return NULL;
 }
 
@@ -132,8 +162,8 @@ static inline const char *decode_lengths(const uint8_t **pp, const uint8_t *end,
 /* Decode and evaluate constraints [r0, r1) from bytes [p, end).  (Decoding
  * a batch of rows first and prefetching their values did not pay:
  * docs/perf-notes.md "PCE".) */
-static const char *eval_range(const eval_job *j, size_t r0, size_t r1, const uint8_t *p, const uint8_t *end,
-                              uint64_t nnz[3], size_t *bad)
+static const char *eval_range(const eval_job *j, const eval_ctx *x, size_t r0, size_t r1, const uint8_t *p,
+                              const uint8_t *end, uint64_t nnz[3], size_t *bad)
 {
     const char *why;
     for (size_t r = r0; r < r1; r++) {
@@ -141,15 +171,14 @@ static const char *eval_range(const eval_job *j, size_t r0, size_t r1, const uin
         uint64_t n[3];
         if ((why = decode_lengths(&p, end, n))) return why;
         for (int s = 0; s < 3; s++) {
-            cuzk_fr acc = CUZK_FR_ZERO;
-            for (uint64_t e = 0; e < n[s]; e++) {
-                const cuzk_fr *z;
-                uint32_t code;
-                if ((why = decode_entry(j, &p, end, &z, &code))) return why;
-                if (j->ev[s]) accumulate(&acc, z, code, j->p->code_val); /* else: decode and check only */
+            if (j->ev[s]) {
+                if ((why = sum_side(x, &p, end, n[s], &j->ev[s][r]))) return why;
+            } else { /* decode and check only */
+                uint32_t col, code;
+                for (uint64_t e = 0; e < n[s]; e++)
+                    if ((why = decode_entry(x, &p, end, &col, &code))) return why;
             }
             nnz[s] += n[s];
-            if (j->ev[s]) j->ev[s][r] = acc;
         }
     }
     if (p != end) return "chunk has bytes after its last record";
@@ -172,7 +201,10 @@ static void eval_leaf(void *arg)
     if (c1 > p->lay.n_ckpt - 1) c1 = p->lay.n_ckpt - 1;
     size_t r0 = c0 * PCE_CKPT_EVERY, r1 = c1 * PCE_CKPT_EVERY;
     if (r1 > p->info.constraints) r1 = p->info.constraints;
-    j->why[t] = eval_range(j, r0, r1, p->rec + p->ckpt[c0], p->rec + p->ckpt[c1], j->nnz[t], &j->bad_row[t]);
+    eval_ctx x = {{j->inp, j->aux}, {p->info.inputs, p->info.aux}, p->n_codes, p->code_val, {{0}}};
+    fr_wide_c384(&x.c384);
+    j->why[t] =
+        eval_range(j, &x, r0, r1, p->rec + p->ckpt[c0], p->rec + p->ckpt[c1], j->nnz[t], &j->bad_row[t]);
 }
 
 static void eval_task(void *arg, size_t t)
