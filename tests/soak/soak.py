@@ -164,7 +164,7 @@ class Soak:
         cfg = os.path.join(a.work, "cuzk.toml")
         with open(cfg, "w") as f:
             f.write('[daemon]\nlisten = "unix://%s"\nstatus_listen = "127.0.0.1:0"\n'
-                    '[srs]\nparam_cache = "%s"\nvalidate = false\n'
+                    '[srs]\nparam_cache = "%s"\n'
                     '[memory]\ntotal_budget = "%s"\n[logging]\nlevel = "info"\n' % (self.sock, a.params, a.budget))
         self.logf = open(self.log_path, "w")
         self.proc = subprocess.Popen([os.path.join(a.bin, "cuzk-daemon"), "--config", cfg],
