@@ -78,21 +78,13 @@ static bool await_proof(cuzk_engine *e, const char *id)
     return ok;
 }
 
-/* Run one job (during(), if not NULL, between submit and await) with
- * stderr captured; returns the captured log (malloc'd). */
-static char *prove_with(cuzk_engine *e, const char *rid, const char *extra, void (*during)(void), bool *ok)
+/* Run one job with stderr captured; returns the captured log (malloc'd). */
+static char *prove_logged(cuzk_engine *e, const char *rid, bool *ok)
 {
     char id[CUZK_JOB_ID_MAX];
     if (!log_begin()) return NULL;
-    *ok = submit(e, id, rid, extra);
-    if (*ok && during) during();
-    *ok = *ok && await_proof(e, id);
+    *ok = submit(e, id, rid, "") && await_proof(e, id);
     return log_end();
-}
-
-static char *prove_logged(cuzk_engine *e, const char *rid, bool *ok)
-{
-    return prove_with(e, rid, "", NULL, ok);
 }
 
 static bool wait_valid(const char *path, unsigned ms)
@@ -182,10 +174,20 @@ static void cut_pce(void)
     CHECK(stat(pce_file, &sb) == 0 && truncate(pce_file, sb.st_size / 2 / page * page) == 0);
 }
 
-static void cut_pce_later(void)
+/* Until a worker is in state for job id (engine status), or 60 s. */
+static bool wait_worker(cuzk_engine *e, const char *state, const char *id)
 {
-    sleep_ms(400); /* the partition holds the PCE and sleeps in synthesis */
-    cut_pce();
+    for (uint64_t t0 = mono_ms(); mono_ms() - t0 < 60000; sleep_ms(5)) {
+        cuzk_engine_status st;
+        if (cuzk_engine_get_status(e, &st)) continue;
+        bool found = false;
+        for (size_t i = 0; i < st.n_workers; i++)
+            found |= !strcmp(st.workers[i].state, state) && !strcmp(st.workers[i].job_id, id);
+        cuzk_engine_status_clear(&st);
+        if (found) return true;
+    }
+    fprintf(stderr, "  no worker became '%s' for %s\n", state, id);
+    return false;
 }
 
 static bool has(const char *log, const char *what)
@@ -195,21 +197,40 @@ static bool has(const char *log, const char *what)
     return false;
 }
 
-/* The file is extracted again after the proof, then used (the slot is
- * opened again only once the extraction thread has said so: a proof that
- * starts just after the rename may still go direct). */
-static void reextracted(cuzk_engine *e, const char *rid)
+/* The file extracted again after a proof (and the slot told so: the
+ * extraction thread takes the cache's lock after its rename). */
+static void reextracted(void)
 {
-    bool ok = false, used = false;
     CHECK(wait_valid(pce_file, 60000));
-    for (int i = 0; i < 3 && !used; i++) {
-        char *log = prove_logged(e, rid, &ok);
-        CHECK(ok);
-        used = log && strstr(log, "uses the PCE");
-        free(log);
-        if (!used) sleep_ms(200);
-    }
-    CHECK(used);
+    sleep_ms(200);
+}
+
+/* A job whose partition holds the PCE (it opens it) and sleeps in the
+ * provider: the file is cut meanwhile, so its mat-vec reads past the end. */
+static char *prove_cut_during(cuzk_engine *e, bool *ok)
+{
+    char id[CUZK_JOB_ID_MAX];
+    if (!log_begin()) return NULL;
+    *ok = submit(e, id, "cut-during", "sleep_ms=600") && wait_worker(e, "synthesizing", id);
+    sleep_ms(100); /* past eng_pce_get, inside the provider's sleep */
+    cut_pce();
+    *ok = *ok && await_proof(e, id);
+    return log_end();
+}
+
+/* A is synthesized through the PCE and waits in the prover for B to batch
+ * with it (B sleeps in synthesis); the file is cut: B's mat-vec faults (B
+ * goes direct), A's fill_c faults in H, the batch is synthesized again,
+ * directly, and both jobs complete. */
+static char *prove_cut_waiting(cuzk_engine *e, bool *ok)
+{
+    char ida[CUZK_JOB_ID_MAX], idb[CUZK_JOB_ID_MAX];
+    if (!log_begin()) return NULL;
+    *ok = submit(e, idb, "slow", "sleep_ms=1000 x0=9") && submit(e, ida, "lean", "x0=7") &&
+          wait_worker(e, "batching", ida);
+    cut_pce();
+    *ok = *ok && await_proof(e, ida) && await_proof(e, idb);
+    return log_end();
 }
 
 static void test_engine_pce_changed(void)
@@ -220,41 +241,41 @@ static void test_engine_pce_changed(void)
     c.log_level = CUZK_LOG_INFO;
     c.synthesis_threads = 2;
     c.max_batch_size = 2;
-    c.max_batch_wait_ms = 20000;
+    c.max_batch_wait_ms = 60000;
     unlink(pce_file); /* extracted by this engine, opened by its next proof */
     cuzk_engine *e = start(&c);
     REQUIRE(e);
     bool ok = false;
     free(prove_logged(e, "first", &ok));
     CHECK(ok);
-    reextracted(e, "uses");
+    reextracted();
+    char *log = prove_logged(e, "uses", &ok);
+    CHECK(ok && has(log, "uses the PCE"));
+    free(log);
 
     /* between two proofs: seen by the check before use */
     cut_pce();
-    char *log = prove_logged(e, "cut-between", &ok);
+    log = prove_logged(e, "cut-between", &ok);
     CHECK(ok && has(log, "changed while in use: size") && has(log, "retired") && !strstr(log, "FAILED"));
     free(log);
-    reextracted(e, "again");
+    reextracted();
 
-    /* during synthesis: the mat-vec reads past the new end */
-    log = prove_with(e, "cut-during", "sleep_ms=1000", cut_pce_later, &ok);
-    CHECK(ok && has(log, "failed (PCE file") && has(log, "changed while in use: size"));
+    /* during synthesis (the job opens the file extracted again first) */
+    log = prove_cut_during(e, &ok);
+    CHECK(ok && has(log, "uses the PCE") && has(log, "failed (PCE file") &&
+          has(log, "changed while in use: size") && !strstr(log, "FAILED"));
     free(log);
-    reextracted(e, "again2");
+    reextracted();
 
-    /* while a lean partition waits for the prover: A is synthesized
-     * through the PCE and waits for B to batch with it; the file is cut;
-     * B's mat-vec faults (B goes direct) and A's fill_c faults in H: the
-     * batch is synthesized again, directly, and both jobs complete */
-    char ida[CUZK_JOB_ID_MAX], idb[CUZK_JOB_ID_MAX];
-    REQUIRE(log_begin());
-    ok = submit(e, idb, "slow", "sleep_ms=1000 x0=9") && submit(e, ida, "lean", "x0=7");
-    if (ok) cut_pce_later();
-    ok = ok && await_proof(e, ida) && await_proof(e, idb);
-    log = log_end();
-    CHECK(ok && has(log, "requeued for direct synthesis") && has(log, "changed while in use"));
+    /* while a lean partition waits for the prover */
+    log = prove_logged(e, "again", &ok);
+    CHECK(ok && has(log, "uses the PCE"));
     free(log);
-    reextracted(e, "again3");
+    log = prove_cut_waiting(e, &ok);
+    CHECK(ok && has(log, "requeued for direct synthesis") && has(log, "changed while in use") &&
+          !strstr(log, "FAILED"));
+    free(log);
+    reextracted();
     cuzk_engine_destroy(e);
 }
 
