@@ -122,6 +122,77 @@ static const uint64_t fr_wide_r1[4] = {0xffffffff00000001ull, 0x53bda402fffe5bfe
 static const uint64_t fr_wide_r2[4] = {0xfffffffe00000002ull, 0xa77b4805fffcb7fdull, 0x6673b0101343b00aull,
                                        0xe7db4ea6533afa90ull};
 
+/* acc = acc + b and acc - b mod r, with acc in registers (the field layer's
+ * cuzk_fr_add_inl works through memory, which puts a store-to-load
+ * forwarding delay on the row's dependency chain).  Pre: acc, b < r. */
+#if defined(__x86_64__) && !defined(FR_ACC_PORTABLE)
+static inline __attribute__((always_inline)) void fr_acc_add(cuzk_fr *acc, const cuzk_fr *b)
+{
+    uint64_t t0, t1, t2, t3;
+    /* acc + b < 2r < 2^256: no carry out; the borrow of (acc + b) - r picks */
+    __asm__(
+        "addq %[b0], %[a0]\n\t"
+        "adcq %[b1], %[a1]\n\t"
+        "adcq %[b2], %[a2]\n\t"
+        "adcq %[b3], %[a3]\n\t"
+        "movq %[a0], %[t0]\n\t"
+        "subq %[m0], %[t0]\n\t"
+        "movq %[a1], %[t1]\n\t"
+        "sbbq %[m1], %[t1]\n\t"
+        "movq %[a2], %[t2]\n\t"
+        "sbbq %[m2], %[t2]\n\t"
+        "movq %[a3], %[t3]\n\t"
+        "sbbq %[m3], %[t3]\n\t"
+        "cmovncq %[t0], %[a0]\n\t"
+        "cmovncq %[t1], %[a1]\n\t"
+        "cmovncq %[t2], %[a2]\n\t"
+        "cmovncq %[t3], %[a3]\n\t"
+        : [a0] "+r"(acc->l[0]), [a1] "+r"(acc->l[1]), [a2] "+r"(acc->l[2]), [a3] "+r"(acc->l[3]),
+          [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3)
+        : [b0] "rm"(b->l[0]), [b1] "rm"(b->l[1]), [b2] "rm"(b->l[2]), [b3] "rm"(b->l[3]),
+          [m0] "m"(fr_wide_r1[0]), [m1] "m"(fr_wide_r1[1]), [m2] "m"(fr_wide_r1[2]), [m3] "m"(fr_wide_r1[3])
+        : "cc");
+}
+
+static inline __attribute__((always_inline)) void fr_acc_sub(cuzk_fr *acc, const cuzk_fr *b)
+{
+    uint64_t t0, t1, t2, t3;
+    /* acc - b, and if that borrowed, + r (selected by cmov: mov keeps the flags) */
+    __asm__(
+        "subq %[b0], %[a0]\n\t"
+        "sbbq %[b1], %[a1]\n\t"
+        "sbbq %[b2], %[a2]\n\t"
+        "sbbq %[b3], %[a3]\n\t"
+        "movq $0, %[t0]\n\t"
+        "movq $0, %[t1]\n\t"
+        "movq $0, %[t2]\n\t"
+        "movq $0, %[t3]\n\t"
+        "cmovcq %[m0], %[t0]\n\t"
+        "cmovcq %[m1], %[t1]\n\t"
+        "cmovcq %[m2], %[t2]\n\t"
+        "cmovcq %[m3], %[t3]\n\t"
+        "addq %[t0], %[a0]\n\t"
+        "adcq %[t1], %[a1]\n\t"
+        "adcq %[t2], %[a2]\n\t"
+        "adcq %[t3], %[a3]\n\t"
+        : [a0] "+r"(acc->l[0]), [a1] "+r"(acc->l[1]), [a2] "+r"(acc->l[2]), [a3] "+r"(acc->l[3]),
+          [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3)
+        : [b0] "rm"(b->l[0]), [b1] "rm"(b->l[1]), [b2] "rm"(b->l[2]), [b3] "rm"(b->l[3]),
+          [m0] "m"(fr_wide_r1[0]), [m1] "m"(fr_wide_r1[1]), [m2] "m"(fr_wide_r1[2]), [m3] "m"(fr_wide_r1[3])
+        : "cc");
+}
+#else
+static inline __attribute__((always_inline)) void fr_acc_add(cuzk_fr *acc, const cuzk_fr *b)
+{
+    cuzk_fr_add_inl(acc, acc, b);
+}
+
+static inline __attribute__((always_inline)) void fr_acc_sub(cuzk_fr *acc, const cuzk_fr *b)
+{
+    cuzk_fr_sub_inl(acc, acc, b);
+}
+#endif
+
 /* The canonical residue of w mod r.  c384 = 2^384 mod r (fr_wide_c384). */
 static inline void fr_wide_reduce(cuzk_fr *out, const fr_wide *w, const cuzk_fr *c384)
 {

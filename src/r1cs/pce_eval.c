@@ -91,37 +91,67 @@ static inline const char *decode_entry(const eval_ctx *x, const uint8_t **pp, co
     return NULL;
 }
 
-/* The n entries of one side of a row, decoded and summed into *out.  Per
- * entry: code 0 is skipped, +-1 is an add or a subtract, +-2^k a doubling
+/* decode_entry for a row whose bytes were counted: decode_lengths found 5
+ * per entry, which holds while every code takes one byte, so only a longer
+ * code checks again (left: entries of the row after this one). */
+static inline __attribute__((always_inline)) const char *decode_fast(const eval_ctx *x, const uint8_t **pp,
+                                                                     const uint8_t *end, uint64_t left,
+                                                                     uint32_t *col, uint32_t *code)
+{
+    const uint8_t *p = *pp;
+    uint32_t c32 = pce_get32(p);
+    uint64_t c = p[4];
+    p += 5;
+    if (__builtin_expect(c >= 0x80, 0)) {
+        p--;
+        if (rd_varint(&p, end, &c)) return "coefficient code runs past its chunk";
+        if ((uint64_t)(end - p) / 5 < left) return "record entries run past their chunk";
+    }
+    if (c >= x->n_codes) return "coefficient code beyond the dictionary";
+    if ((c32 & ~PCE_COL_AUX) >= x->lim[c32 >> 31]) return "column beyond the recorded variables";
+    *col = c32;
+    *code = (uint32_t)c;
+    *pp = p;
+    return NULL;
+}
+
+/* The n entries of one side of a row (rest: the row's entries after them),
+ * decoded and summed into *out.  Per entry: code 0 is skipped, +-1 is an add or a subtract, +-2^k a doubling
  * chain below WIDE_MIN_K, else a shift into the lazy accumulator of its
  * 64-bit quarter (fr_acc.h), the rest (dictionary values) one Montgomery
  * multiplication by the code's value.  Each quarter used is reduced and
  * scaled by 2^(64 q) once, at the end (the doublings stay for small k: a
  * lone 2a, as in every SHA-256 xor, would pay that reduction for one term). */
 static inline const char *sum_side(const eval_ctx *x, const uint8_t **pp, const uint8_t *end, uint64_t n,
-                                   cuzk_fr *out)
+                                   uint64_t rest, cuzk_fr *out)
 {
     const char *why;
+    if (n == 1 && (*pp)[4] == 1) { /* a lone +1 (every B of PoRep): a copy */
+        uint32_t col, code;
+        if ((why = decode_fast(x, pp, end, rest, &col, &code))) return why;
+        *out = x->base[col >> 31][col & ~PCE_COL_AUX];
+        return NULL;
+    }
     cuzk_fr acc = CUZK_FR_ZERO, t;
     fr_wide wide[4];
     unsigned used = 0; /* quarters with a lazy sum */
     for (uint64_t e = 0; e < n; e++) {
         uint32_t col, code;
-        if ((why = decode_entry(x, pp, end, &col, &code))) return why;
+        if ((why = decode_fast(x, pp, end, n - e - 1 + rest, &col, &code))) return why;
         const cuzk_fr *z = x->base[col >> 31] + (col & ~PCE_COL_AUX);
         if (code <= 2) {
             if (code == 1)
-                cuzk_fr_add_inl(&acc, &acc, z);
+                fr_acc_add(&acc, z);
             else if (code == 2)
-                cuzk_fr_sub_inl(&acc, &acc, z);
+                fr_acc_sub(&acc, z);
         } else if (code <= 2 * WIDE_MIN_K) { /* +-2^k, k < WIDE_MIN_K: doublings */
-            cuzk_fr_add_inl(&t, z, z);
-            for (uint32_t c = 5; c <= code; c += 2)
-                cuzk_fr_add_inl(&t, &t, &t);
+            t = *z;
+            for (uint32_t c = 3; c <= code; c += 2)
+                fr_acc_add(&t, &t);
             if (code & 1)
-                cuzk_fr_add_inl(&acc, &acc, &t);
+                fr_acc_add(&acc, &t);
             else
-                cuzk_fr_sub_inl(&acc, &acc, &t);
+                fr_acc_sub(&acc, &t);
         } else if (code < PCE_CODE_DICT) {
             unsigned k = (code - 1) >> 1, q = k >> 6;
             if (!(used >> q & 1)) wide[q] = (fr_wide){{0, 0, 0, 0, 0, 0}};
@@ -129,17 +159,18 @@ static inline const char *sum_side(const eval_ctx *x, const uint8_t **pp, const 
             fr_wide_add_shl(&wide[q], z, k & 63, ~code & 1);
         } else {
             cuzk_fr_mul_inl(&t, &x->vals[code], z);
-            cuzk_fr_add_inl(&acc, &acc, &t);
+            fr_acc_add(&acc, &t);
         }
     }
     for (unsigned q = 0; used; q++, used >>= 1) {
         if (!(used & 1)) continue;
         fr_wide_reduce(&t, &wide[q], &x->c384);
         if (q) cuzk_fr_mul_inl(&t, &t, &x->vals[1 + 128 * q]); /* code of +2^(64 q) */
-        cuzk_fr_add_inl(&acc, &acc, &t);
+        fr_acc_add(&acc, &t);
     }
-    /* limb by limb: acc was just written 8 bytes at a time, and a 16-byte
-     * copy of it would wait for those stores instead of forwarding them */
+    /* limb by limb: a 16-byte copy of acc would wait for its 8-byte stores
+     * instead of forwarding them (non-temporal stores: slower into fresh
+     * pages, docs/perf-notes.md "PCE mat-vec") */
     uint64_t l0 = acc.l[0], l1 = acc.l[1], l2 = acc.l[2], l3 = acc.l[3];
     __asm__("" : "+r"(l0), "+r"(l1), "+r"(l2), "+r"(l3));
     out->l[0] = l0;
@@ -172,7 +203,8 @@ static const char *eval_range(const eval_job *j, const eval_ctx *x, size_t r0, s
         if ((why = decode_lengths(&p, end, n))) return why;
         for (int s = 0; s < 3; s++) {
             if (j->ev[s]) {
-                if ((why = sum_side(x, &p, end, n[s], &j->ev[s][r]))) return why;
+                uint64_t rest = s == 0 ? n[1] + n[2] : s == 1 ? n[2] : 0;
+                if ((why = sum_side(x, &p, end, n[s], rest, &j->ev[s][r]))) return why;
             } else { /* decode and check only */
                 uint32_t col, code;
                 for (uint64_t e = 0; e < n[s]; e++)
