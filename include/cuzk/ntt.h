@@ -24,10 +24,14 @@
  * Domain: created once per size by cuzk_ntt_domain_create (the only
  * allocation; transforms allocate nothing) and read-only afterwards, so one
  * domain may serve many concurrent transforms.  Memory:
- * cuzk_ntt_domain_bytes(), 18 * n bytes plus a small header: omega^i for
- * i < n/2 (16 n bytes) and contiguous per-stage tables for the stages that
- * would read that table at a stride above 8 elements (2 n bytes); 288 MiB
- * at 2^24, 2.25 GiB at 2^27.
+ * cuzk_ntt_domain_bytes(), 36 * T bytes plus a small header with T =
+ * min(n/2, 2^21): the twiddles w_{2T}^i for i < T (32 T bytes) and
+ * contiguous per-stage tables for the stages that would read that table at
+ * a stride above 8 elements (4 T bytes): 18 * n bytes up to 2^22 (72 MiB
+ * there), 72 MiB from 2^22 to 2^27 (was 2.25 GiB at 2^27).  The stages
+ * above 2^21 butterflies per block compute their twiddles from that table
+ * and a few small ones (one multiplication per twiddle) into a 12 KiB
+ * buffer on the stack of the thread running the task.
  *
  * Kernels: radix-4 depth-first DIF plus a cache-blocked bit reversal.  On
  * CPUs with AVX-512 IFMA (checked at run time when a domain is created)

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "cuzk/engine.h"
+#include "cuzk/ntt.h"
 #include "cuzk/pce_lean.h"
 #include "cuzk/pool.h"
 #include "cuzk/status.h"
@@ -225,20 +226,23 @@ void eng_srs_discover(cuzk_engine *e, const char *circuit_id);
  * user releases it.  Takes mu. */
 void eng_srs_fault(cuzk_engine *e, srs_entry *s, int st, char *err, size_t err_len);
 /* Providers' partition_bytes from the constraint count c (with the input
- * constraints) and the H domain m, from the peak measured through H
- * (docs/perf-notes.md "A lean partition in flight").  Direct PROVE
- * synthesis: a, b, c at m each, the assignment (c), the NTT domain tables
- * (18 bytes a point = 9m/16 elements) and three density maps (3 bits a
- * variable) are resident together during H, the peak; the MSMs after it
- * keep their scratch and canonical aux in the dead vectors.  A partition
- * synthesized through a PCE takes the lean form (one domain vector less)
- * and hands eng_lean_saving back after its synthesis (sched.c).  32 GiB
- * PoRep (c = 130.3 M, m = 2^27): 19.53 GB reserved direct, 15.24 GB lean;
- * measured lean RssAnon peak 15.21 GB (at 512 MiB both forms were
- * measured: they differ by exactly one domain vector). */
+ * constraints) and the H domain m (a power of two), from the peak measured
+ * through H (docs/perf-notes.md "A lean partition in flight", "NTT domain:
+ * two-level twiddles").  Direct PROVE synthesis: a, b, c at m each, the
+ * assignment (c), the NTT domain (cuzk_ntt_domain_bytes: 18 bytes a point
+ * up to 2^22, 72 MiB above) and three density maps (3 bits a variable) are
+ * resident together during H, the peak; the MSMs after it keep their
+ * scratch and canonical aux in the dead vectors.  A partition synthesized
+ * through a PCE takes the lean form (one domain vector less) and hands
+ * eng_lean_saving back after its synthesis (sched.c).  32 GiB PoRep (c =
+ * 130.3 M, m = 2^27): 17.19 GB reserved direct, 12.90 GB lean; measured
+ * lean RssAnon peak 12.87 GB (at 512 MiB both forms were measured: they
+ * differ by exactly one domain vector). */
 static inline uint64_t eng_partition_bytes(uint64_t c, uint64_t m)
 {
-    return (3 * m + 9 * m / 16 + c) * sizeof(cuzk_fr) + 3 * c / 8 + (8u << 20);
+    unsigned log_m = m > 1 ? (unsigned)(63 - __builtin_clzll(m - 1)) + 1 : 0;
+    uint64_t dom = cuzk_ntt_domain_bytes(log_m < CUZK_NTT_MAX_LOG ? log_m : CUZK_NTT_MAX_LOG);
+    return (3 * m + c) * sizeof(cuzk_fr) + dom + 3 * c / 8 + (8u << 20);
 }
 static inline uint64_t eng_lean_saving(uint64_t m)
 {
