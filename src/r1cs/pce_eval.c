@@ -19,6 +19,8 @@
  * reported as the change (CUZK_ERR_CHANGED), not as corruption. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "cuzk/mapguard.h"
 #include "r1cs/cs_internal.h"
@@ -190,6 +192,23 @@ static inline const char *decode_lengths(const uint8_t **pp, const uint8_t *end,
     return NULL;
 }
 
+/* Fault in the pages of ev[r0, r1) that lie wholly inside it with one call
+ * (MADV_POPULATE_WRITE, Linux 5.14) instead of one page fault each in the
+ * loop: less system time for fresh output memory, and no fault interrupts
+ * the decoding (docs/perf-notes.md "PCE mat-vec").  Per task, so the
+ * workers fault their own ranges in parallel.  Best effort: an older kernel
+ * or a page size the range does not fit leaves the pages to the loop. */
+static void prefault_rows(cuzk_fr *ev, size_t r0, size_t r1)
+{
+#ifdef MADV_POPULATE_WRITE
+    uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t a = ((uintptr_t)(ev + r0) + pg - 1) & ~(pg - 1), b = (uintptr_t)(ev + r1) & ~(pg - 1);
+    if (a < b) (void)madvise((void *)a, b - a, MADV_POPULATE_WRITE);
+#else
+    (void)ev, (void)r0, (void)r1;
+#endif
+}
+
 /* Decode and evaluate constraints [r0, r1) from bytes [p, end).  (Decoding
  * a batch of rows first and prefetching their values did not pay:
  * docs/perf-notes.md "PCE".) */
@@ -197,6 +216,8 @@ static const char *eval_range(const eval_job *j, const eval_ctx *x, size_t r0, s
                               const uint8_t *end, uint64_t nnz[3], size_t *bad)
 {
     const char *why;
+    for (int s = 0; s < 3; s++)
+        if (j->ev[s]) prefault_rows(j->ev[s], r0, r1);
     for (size_t r = r0; r < r1; r++) {
         *bad = r;
         uint64_t n[3];
