@@ -266,6 +266,10 @@ int cuzk_srs_params_load(cuzk_groth16_params **out, const char *path, cuzk_srs_v
     *out = NULL;
     cuzk_groth16_load_opts o = opts ? *opts : (cuzk_groth16_load_opts){0};
     char digest[33] = "";
+    struct stat sb;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) /* before hashing: a directory reads as EISDIR */
+        return cuzk_errf(o.err, o.err_len, CUZK_ERR_IO, "params: %s is %s, not a params file", path,
+                         S_ISDIR(sb.st_mode) ? "a directory" : "not a regular file");
     int st = cuzk_srs_file_id_get(&info->id, path, o.err, o.err_len);
     if (!st) st = decide(&info->how, digest, path, mode, state_dir, info, o.err, o.err_len);
     if (st) return st;

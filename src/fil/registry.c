@@ -269,7 +269,7 @@ int cuzk_fil_file_digest(char out[33], const char *path, char *err, size_t err_l
     size_t n;
     while ((n = fread(buf, 1, cap, f)) > 0) EVP_DigestUpdate(ctx, buf, n);
     if (ferror(f)) {
-        st = cuzk_errf(err, err_len, CUZK_ERR_IO, "reading %s failed", path);
+        st = cuzk_errf(err, err_len, CUZK_ERR_IO, "reading %s failed: %s", path, strerror(errno));
         goto done;
     }
     uint8_t md[64];
