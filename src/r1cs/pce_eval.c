@@ -196,14 +196,17 @@ static inline const char *decode_lengths(const uint8_t **pp, const uint8_t *end,
  * (MADV_POPULATE_WRITE, Linux 5.14) instead of one page fault each in the
  * loop: less system time for fresh output memory, and no fault interrupts
  * the decoding (docs/perf-notes.md "PCE mat-vec").  Per task, so the
- * workers fault their own ranges in parallel.  Best effort: an older kernel
- * or a page size the range does not fit leaves the pages to the loop. */
+ * workers fault their own ranges in parallel; skipped where the first page
+ * is resident already.  Best effort: an older kernel or a page size the
+ * range does not fit leaves the pages to the loop. */
 static void prefault_rows(cuzk_fr *ev, size_t r0, size_t r1)
 {
 #ifdef MADV_POPULATE_WRITE
     uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
     uintptr_t a = ((uintptr_t)(ev + r0) + pg - 1) & ~(pg - 1), b = (uintptr_t)(ev + r1) & ~(pg - 1);
-    if (a < b) (void)madvise((void *)a, b - a, MADV_POPULATE_WRITE);
+    unsigned char in_core = 0; /* written before (a reused buffer): populating costs, not pays */
+    if (a < b && (mincore((void *)a, pg, &in_core) || !(in_core & 1)))
+        (void)madvise((void *)a, b - a, MADV_POPULATE_WRITE);
 #else
     (void)ev, (void)r0, (void)r1;
 #endif
