@@ -192,6 +192,7 @@ static void test_lru(void)
     CHECK(cuzk_engine_srs_preload(e, NULL, NULL, "chain-8", NULL, 0) == CUZK_OK);
     CHECK(cuzk_engine_srs_preload(e, NULL, NULL, ids[0], NULL, 0) == CUZK_OK);
     uint64_t t_a = mono_ms(); /* >= ids[0]'s last use */
+    sleep_ms(5); /* last uses are in ms: loaded in the same ms, ids[0] and ids[1] would tie */
     CHECK(cuzk_engine_srs_preload(e, NULL, NULL, ids[1], NULL, 0) == CUZK_OK);
     char set[64];
     snprintf(set, sizeof set, "n=8 mem=%llu", (unsigned long long)big);
