@@ -13,6 +13,10 @@
  * a 384-bit signed accumulator holds any sum of fewer than 2^64 terms (a
  * row's terms are 5-byte records of one mapped file: far fewer); no bound
  * is tracked.
+ *
+ * Also here: fr_acc_add / fr_acc_sub, the row's reduced sum kept in
+ * registers (the field layer's inlinable add works through memory).
+ *
  * Everything on values is constant time: branches only on shift counts and
  * signs, which come from the public coefficient codes.  The reduced value
  * is the canonical residue, the same one a cuzk_fr_add chain gives. */
