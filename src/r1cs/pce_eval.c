@@ -8,8 +8,10 @@
  * larger powers +-2^k a shift into an unreduced accumulator reduced once per
  * row (fr_acc.h: bit packing was a multiplication per bit), dictionary
  * values one Montgomery multiplication by the code's precomputed value; all
- * inlined (docs/perf-notes.md "PCE mat-vec").  Field arithmetic is exact,
- * so the sums equal PROVE mode's bit for bit (canonical Montgomery forms).
+ * inlined (docs/perf-notes.md "PCE mat-vec").  Each task faults its output
+ * rows in first and drops the file pages it has read behind it.  Field
+ * arithmetic is exact, so the sums equal PROVE mode's bit for bit
+ * (canonical Montgomery forms).
  *
  * Every read is bounds-checked against its chunk (a verified file is still
  * not trusted): lengths, columns (< inputs or aux) and codes (< codes).
