@@ -9,7 +9,7 @@
  * row (fr_acc.h: bit packing was a multiplication per bit), dictionary
  * values one Montgomery multiplication by the code's precomputed value; all
  * inlined (docs/perf-notes.md "PCE mat-vec").  Each task faults its output
- * rows in first and drops the file pages it has read behind it.  Field
+ * rows in first.  Field
  * arithmetic is exact, so the sums equal PROVE mode's bit for bit
  * (canonical Montgomery forms).
  *
@@ -214,18 +214,6 @@ static void prefault_rows(cuzk_fr *ev, size_t r0, size_t r1)
 #endif
 }
 
-/* Drop the mapping's pages wholly inside [a, b), records just evaluated:
- * the pages stay in the page cache (a later pass or partition maps them
- * again with a minor fault), but the process stops holding them, so the
- * kernel can reclaim them cheaply while the evaluation takes fresh pages
- * for a, b, c (peak RSS -4 GB at 32 GiB; docs/perf-notes.md "PCE mat-vec"). */
-static void drop_behind(const uint8_t *a, const uint8_t *b)
-{
-    uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
-    uintptr_t lo = ((uintptr_t)a + pg - 1) & ~(pg - 1), hi = (uintptr_t)b & ~(pg - 1);
-    if (lo < hi) (void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
-}
-
 /* Decode and evaluate constraints [r0, r1) from bytes [p, end).  (Decoding
  * a batch of rows first and prefetching their values did not pay:
  * docs/perf-notes.md "PCE".) */
@@ -233,13 +221,8 @@ static const char *eval_range(const eval_job *j, const eval_ctx *x, size_t r0, s
                               const uint8_t *end, uint64_t nnz[3], size_t *bad)
 {
     const char *why;
-    const uint8_t *p0 = p;
-    bool sums = false;
     for (int s = 0; s < 3; s++)
-        if (j->ev[s]) {
-            prefault_rows(j->ev[s], r0, r1);
-            sums = true;
-        }
+        if (j->ev[s]) prefault_rows(j->ev[s], r0, r1);
     for (size_t r = r0; r < r1; r++) {
         *bad = r;
         uint64_t n[3];
@@ -257,7 +240,6 @@ static const char *eval_range(const eval_job *j, const eval_ctx *x, size_t r0, s
         }
     }
     if (p != end) return "chunk has bytes after its last record";
-    if (sums) drop_behind(p0, end);
     *bad = SIZE_MAX;
     return NULL;
 }
