@@ -340,10 +340,7 @@ static void test_porep_parallel(void)
     REQUIRE(cuzk_porep_shape_for(&one, info) == CUZK_OK);
     REQUIRE(cuzk_porep_shape_make(&rw.shape, one.nodes, 2, 3, &one.tree) == CUZK_OK);
     cuzk_porep_circuit_ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.shape = rw.shape;
-    ctx.witness = cuzk_porep_random_witness_fn;
-    ctx.wctx = &rw;
+    cuzk_porep_random_circuit(&ctx, &rw);
     cuzk_pool *pool = NULL;
     REQUIRE(cuzk_pool_create(&pool, 2) == CUZK_OK);
     cuzk_par rev = {rev_for_each, 2, NULL};

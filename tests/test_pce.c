@@ -220,10 +220,7 @@ static void test_porep_2k(void)
     cuzk_porep_random_witness rw = {test_rand64(), {0}};
     REQUIRE(cuzk_porep_shape_for(&rw.shape, info) == CUZK_OK);
     cuzk_porep_circuit_ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.shape = rw.shape;
-    ctx.witness = cuzk_porep_random_witness_fn;
-    ctx.wctx = &rw;
+    cuzk_porep_random_circuit(&ctx, &rw);
     cuzk_pool *pool = NULL;
     REQUIRE(cuzk_pool_create(&pool, 2) == CUZK_OK);
     cuzk_pce_identity id = {.kind = CUZK_PCE_KIND_POREP, .registered_proof = 5, .id = "porep-2k"};

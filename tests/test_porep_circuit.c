@@ -175,10 +175,7 @@ static void test_prove_matches_shape(void)
     cuzk_porep_random_witness rw = {test_rand64(), {0}};
     CHECK(cuzk_porep_shape_for(&rw.shape, info) == CUZK_OK);
     cuzk_porep_circuit_ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.shape = rw.shape;
-    ctx.witness = cuzk_porep_random_witness_fn;
-    ctx.wctx = &rw;
+    cuzk_porep_random_circuit(&ctx, &rw);
     cuzk_cs *cs = NULL;
     CHECK(cuzk_cs_new(&cs, CUZK_CS_PROVE, 0) == CUZK_OK);
     CHECK(cuzk_cs_synthesize(cs, cuzk_porep_circuit, &ctx) == CUZK_OK);

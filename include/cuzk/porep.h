@@ -130,6 +130,9 @@ typedef struct {
 } cuzk_porep_random_witness;
 int cuzk_porep_random_witness_fn(void *wctx, size_t i, cuzk_porep_challenge_witness *out, char *err,
                                  size_t err_len);
+/* The circuit of rw->shape with rw's random witness (ctx zeroed first; rw
+ * must outlive ctx): what benchmarks and tests synthesize without a C1. */
+void cuzk_porep_random_circuit(cuzk_porep_circuit_ctx *ctx, cuzk_porep_random_witness *rw);
 
 /* ---- public inputs and verify_seal (porep_verify.c) ----------------------- */
 

@@ -265,6 +265,14 @@ static void rand_path(cuzk_porep_path_witness *p, const cuzk_por_shape *s, uint6
     }
 }
 
+void cuzk_porep_random_circuit(cuzk_porep_circuit_ctx *ctx, cuzk_porep_random_witness *rw)
+{
+    memset(ctx, 0, sizeof *ctx);
+    ctx->shape = rw->shape;
+    ctx->witness = cuzk_porep_random_witness_fn;
+    ctx->wctx = rw;
+}
+
 int cuzk_porep_random_witness_fn(void *wctx, size_t i, cuzk_porep_challenge_witness *out, char *err,
                                  size_t err_len)
 {
