@@ -21,6 +21,23 @@
 #include "server_access.h"
 #include "server_internal.h"
 
+/* Every srv_call crosses threads through gRPC's completion queue: the
+ * thread that starts an operation (request_call: main or cq thread;
+ * srv_reply: a handler thread) writes the call, gRPC's poller completes it,
+ * and cq_main reads (and may free) it.  Debian's libgrpc is not built with
+ * ThreadSanitizer, so that ordering is invisible to it and every hand-off
+ * would read as a race.  Under TSan the start of an operation releases its
+ * tag and cq_main acquires the tag it receives -- exactly the happens-before
+ * edge that the queue provides -- so that TSan checks everything else. */
+#if defined(__SANITIZE_THREAD__)
+#include <sanitizer/tsan_interface.h>
+#define TAG_HANDOFF(tag) __tsan_release(tag)
+#define TAG_RECEIVED(tag) __tsan_acquire(tag)
+#else
+#define TAG_HANDOFF(tag) ((void)(tag))
+#define TAG_RECEIVED(tag) ((void)(tag))
+#endif
+
 enum { TAG_NEW, TAG_CLOSE, TAG_SEND, TAG_SHUTDOWN };
 typedef struct srv_tag {
     int type;
@@ -140,6 +157,7 @@ static void request_call(cuzk_server *s, int m)
     c->t_close = (srv_tag){TAG_CLOSE, c};
     c->t_send = (srv_tag){TAG_SEND, c};
     grpc_metadata_array_init(&c->md);
+    TAG_HANDOFF(&c->t_new);
     grpc_call_error ce =
         grpc_server_request_registered_call(s->server, s->methods[m].handle, &c->call, &c->deadline, &c->md,
                                             &c->payload, s->cq, s->cq, &c->t_new);
@@ -167,6 +185,7 @@ static void request_generic(cuzk_server *s)
     c->t_send = (srv_tag){TAG_SEND, c};
     grpc_metadata_array_init(&c->md);
     grpc_call_details_init(&c->generic);
+    TAG_HANDOFF(&c->t_new);
     grpc_call_error ce =
         grpc_server_request_call(s->server, &c->call, &c->generic, &c->md, s->cq, s->cq, &c->t_new);
     if (ce != GRPC_CALL_OK) {
@@ -214,7 +233,9 @@ void srv_reply(srv_call *c, int code, const char *msg, const ProtobufCMessage *r
         cuzk_log(CUZK_LOG_DEBUG, NULL, "%s -> %s: %s",
                  c->method < M_COUNT ? c->srv->methods[c->method].path : "(unregistered)",
                  cuzk_rpc_code_name(code), msg ? msg : "");
-    if (grpc_call_start_batch(c->call, ops, n, &c->t_send, NULL) != GRPC_CALL_OK) call_unref(c);
+    grpc_call *call = c->call; /* read before the hand-off: cq_main may free c */
+    TAG_HANDOFF(&c->t_send);
+    if (grpc_call_start_batch(call, ops, n, &c->t_send, NULL) != GRPC_CALL_OK) call_unref(c);
 }
 
 static void *handler_main(void *arg)
@@ -238,6 +259,7 @@ static void dispatch(cuzk_server *s, srv_call *c)
     memset(&op, 0, sizeof op);
     op.op = GRPC_OP_RECV_CLOSE_ON_SERVER;
     op.data.recv_close_on_server.cancelled = &c->close_cancelled;
+    TAG_HANDOFF(&c->t_close);
     if (grpc_call_start_batch(c->call, &op, 1, &c->t_close, NULL) != GRPC_CALL_OK)
         atomic_fetch_sub(&c->refs, 1);
 
@@ -284,6 +306,7 @@ static void *cq_main(void *arg)
         if (ev.type == GRPC_QUEUE_SHUTDOWN) break;
         if (ev.type != GRPC_OP_COMPLETE) continue;
         srv_tag *tag = ev.tag;
+        TAG_RECEIVED(tag);
         srv_call *c = tag->call;
         switch (tag->type) {
         case TAG_NEW:
@@ -416,6 +439,7 @@ static void grpc_teardown(cuzk_server *s, bool bound)
 {
     if (bound) {
         s->shutdown_tag = (srv_tag){TAG_SHUTDOWN, NULL};
+        TAG_HANDOFF(&s->shutdown_tag);
         grpc_server_shutdown_and_notify(s->server, s->cq, &s->shutdown_tag);
         while (grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).tag !=
                &s->shutdown_tag)
@@ -534,6 +558,7 @@ void cuzk_server_stop(cuzk_server *s, uint32_t grace_ms)
 {
     if (!s) return;
     s->shutdown_tag = (srv_tag){TAG_SHUTDOWN, NULL};
+    TAG_HANDOFF(&s->shutdown_tag);
     grpc_server_shutdown_and_notify(s->server, s->cq, &s->shutdown_tag);
     cuzk_engine_shutdown(s->e, grace_ms);
     /* The engine has answered every waiter: handler threads finish now. */

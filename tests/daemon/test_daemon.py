@@ -41,9 +41,15 @@ MiB = 1 << 20
 OPTS = [("grpc.max_send_message_length", 300 * MiB), ("grpc.max_receive_message_length", 300 * MiB)]
 # Params for the chain circuits are created once per run and shared.
 PARAMS = tempfile.mkdtemp(prefix="cuzk-params-")
-# A sanitizer build of the daemon (make test-asan): slow tests are skipped.
+# A sanitizer build of the daemon (make test-asan, make test-tsan): the slow
+# PoRep/Snap proves are skipped there (each is minutes of circuit arithmetic
+# that crosses no thread boundary the other tests do not cross).
 with open(os.path.join(BIN, "cuzk-daemon"), "rb") as _f:
-    ASAN = b"__asan_init" in _f.read()
+    _exe = _f.read()
+    ASAN = b"__asan_init" in _exe
+    TSAN = b"__tsan_init" in _exe
+    SANITIZER = "ASan" if ASAN else "TSan" if TSAN else ""
+    del _exe
 # 2 KiB PoRep and SnapDeals TEST params: made (once, cached) by scripts/cli-tests.sh.
 POREP_PARAMS = os.environ.get("CUZK_POREP_TEST_PARAMS",
                               os.path.join(os.path.expanduser("~"), ".cache", "cuzk", "test-params-porep-2k"))
@@ -176,7 +182,13 @@ class Daemon:
             self.proc.send_signal(sig)
             self.proc.wait(timeout)
         self.channel.close()
+        if self.proc.returncode:  # e.g. 66: a sanitizer report, which is in the log
+            self.exit_log = self.log_text()[-8000:]
         return self.proc.returncode
+
+    def exit_message(self):
+        """What a failed exit-code assertion shows: the end of the daemon's log."""
+        return "daemon exit code; the end of its log:\n" + getattr(self, "exit_log", "")
 
     def close(self):
         try:
@@ -206,7 +218,7 @@ class DaemonCase(unittest.TestCase):
     def tearDown(self):
         rc = self.d.stop()
         self.d.close()
-        self.assertEqual(rc, 0, "daemon exit code")
+        self.assertEqual(rc, 0, self.d.exit_message())
 
     def prove(self, r, timeout=60):
         return self.s.Prove(pb.ProveRequest(submit=r), timeout=timeout).result
@@ -595,7 +607,7 @@ class CachedParamsCase(unittest.TestCase):
         cls.d.close()
         shutil.rmtree(cls.work, ignore_errors=True)
         if rc != 0:
-            raise AssertionError("daemon exit code %d" % rc)
+            raise AssertionError("%d: %s" % (rc, cls.d.exit_message()))
 
     @classmethod
     def bench(cls, *args, timeout=120):
@@ -643,9 +655,10 @@ class CachedParamsCase(unittest.TestCase):
         self.assertEqual(v.returncode, 1, v.stdout + v.stderr)
         self.assertTrue(v.stdout.startswith("invalid: "), v.stdout)
 
-    def skip_slow_prove_under_asan(self, what, how_long):
-        if ASAN and os.environ.get("CUZK_SLOW_TESTS") != "1":
-            self.skipTest(skipped("%s prove under ASan: %s there (CUZK_SLOW_TESTS=1 runs it)" % (what, how_long)))
+    def skip_slow_prove_under_sanitizer(self, what, how_long):
+        if SANITIZER and os.environ.get("CUZK_SLOW_TESTS") != "1":
+            self.skipTest(skipped("%s prove under %s: %s there (CUZK_SLOW_TESTS=1 runs it)"
+                                  % (what, SANITIZER, how_long)))
 
 
 class TestPoRep(CachedParamsCase):
@@ -690,7 +703,7 @@ class TestPoRep(CachedParamsCase):
         # Under ASan+UBSan the 2.7 M-constraint prove takes ~3 minutes (vs
         # ~30 s); the PoRep job and circuit run under the sanitizers in ctest
         # (test_porep_job), and the C1 input path in the test above.
-        self.skip_slow_prove_under_asan("PoRep", "~3 minutes")
+        self.skip_slow_prove_under_sanitizer("PoRep", "~2.5 minutes")
         r = self.submit(self.envelope)
         self.check_proved(r, "porep 2 KiB")
         self.check_verifies(r.proof, self.verify_porep)
@@ -751,7 +764,7 @@ class TestSnap(CachedParamsCase):
         # Two proves: ~12 s in release, ~85 s under ASan+UBSan.  The Snap job
         # and circuit run under the sanitizers in ctest, and the input checks
         # in the test above.
-        self.skip_slow_prove_under_asan("SnapDeals", "~1.5 minutes")
+        self.skip_slow_prove_under_sanitizer("SnapDeals", "~1.5 minutes")
         r = self.submit(vanilla_proofs=[self.partition0])
         self.check_proved(r, "snap 2 KiB (bincode)")
         self.check_verifies(r.proof, self.verify_snap)

@@ -70,7 +70,7 @@ class FaultCase(unittest.TestCase):
         if self.d:
             rc = self.d.stop()
             self.d.close()
-            self.assertEqual(rc, 0, "daemon exit code")
+            self.assertEqual(rc, 0, self.d.exit_message())
         subprocess.run(["chmod", "-R", "u+rwx", self.cache])
         shutil.rmtree(self.cache, ignore_errors=True)
 
