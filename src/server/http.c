@@ -2,7 +2,9 @@
  * /status (the engine's JSON status page), /config (effective config).
  * One thread, one connection at a time: a scraper or an operator's curl,
  * not a web server.  Bound to loopback unless daemon.status_allow_remote
- * (cuzk_server_check_access): it has no authentication.
+ * (cuzk_server_check_access): it has no authentication.  Which page a
+ * request asks for is decided by cuzk_http_route_of (http_parse.c, a pure
+ * function of the bytes received: unit-tested and fuzzed).
  *
  * Nothing a client does may hold the thread, since stopping joins it (and
  * SIGTERM waits for that): each exchange -- request in, answer out -- has
@@ -26,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "http_parse.h"
 #include "server.h"
 
 struct cuzk_http {
@@ -98,8 +101,9 @@ static void respond(const http_conn *c, int code, const char *reason, const char
     if (send_all(c, h, (size_t)n)) send_all(c, body, len);
 }
 
-/* The request line (headers are read up to the buffer and ignored). */
-static bool read_request(const http_conn *c, char *req, size_t cap)
+/* The request line (headers are read up to the buffer and ignored): *len
+ * bytes, not NUL-terminated (cuzk_http_route_of takes them as they are). */
+static bool read_request(const http_conn *c, char *req, size_t cap, size_t *len)
 {
     size_t n = 0;
     while (n < cap - 1 && !memchr(req, '\n', n)) {
@@ -109,39 +113,39 @@ static bool read_request(const http_conn *c, char *req, size_t cap)
         if (r <= 0) return false;
         n += (size_t)r;
     }
-    req[n] = 0;
+    *len = n;
     return true;
 }
 
 static void serve(const http_conn *c)
 {
     char req[4096];
-    if (!read_request(c, req, sizeof req)) return;
-    char method[8], path[256];
-    if (sscanf(req, "%7s %255s", method, path) != 2) {
+    size_t n;
+    if (!read_request(c, req, sizeof req, &n)) return;
+    cuzk_http_route route = cuzk_http_route_of(req, n);
+    if (route == CUZK_HTTP_BAD_REQUEST) {
         respond(c, 400, "Bad Request", "text/plain", "bad request\n", 12);
         return;
     }
-    path[strcspn(path, "?")] = 0;
-    if (strcmp(method, "GET")) {
+    if (route == CUZK_HTTP_NOT_GET) {
         respond(c, 405, "Method Not Allowed", "text/plain", "GET only\n", 9);
         return;
     }
     char *body = NULL;
     size_t len = 0;
-    if (!strcmp(path, "/metrics")) {
+    if (route == CUZK_HTTP_METRICS) {
         if (cuzk_engine_metrics_text(c->h->e, &body, &len) == CUZK_OK)
             respond(c, 200, "OK", "text/plain; version=0.0.4; charset=utf-8", body, len);
         else
             respond(c, 500, "Internal Server Error", "text/plain", "metrics failed\n", 15);
-    } else if (!strcmp(path, "/status")) {
+    } else if (route == CUZK_HTTP_STATUS) {
         if (cuzk_engine_status_json(c->h->e, &body, &len) == CUZK_OK)
             respond(c, 200, "OK", "application/json", body, len);
         else
             respond(c, 500, "Internal Server Error", "text/plain", "status failed\n", 14);
-    } else if (!strcmp(path, "/config")) {
+    } else if (route == CUZK_HTTP_CONFIG) {
         respond(c, 200, "OK", "application/json", c->h->config_json, strlen(c->h->config_json));
-    } else if (!strcmp(path, "/")) {
+    } else if (route == CUZK_HTTP_INDEX) {
         static const char idx[] = "cuzk-daemon: /metrics /status /config\n";
         respond(c, 200, "OK", "text/plain", idx, sizeof idx - 1);
     } else {
