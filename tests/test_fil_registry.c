@@ -126,6 +126,11 @@ static void test_json_lookup_synthetic(void)
     CHECK(cuzk_fil_params_json_lookup(&e, bad, strlen(bad), "a.params", err, sizeof err) ==
           CUZK_ERR_FORMAT);
     CHECK(strstr(err, "a.params") != NULL);
+    /* a raw control character is not JSON: a NUL in the cid once cut it short silently (fuzz_paramsjson) */
+    static const char nul[] = "{\"a.params\": {\"cid\": \"Qm\0x\", \"digest\": \"0123\", \"sector_size\": 2048}}";
+    CHECK(cuzk_fil_params_json_lookup(&e, nul, sizeof nul - 1, "a.params", err, sizeof err) == CUZK_ERR_FORMAT);
+    static const char tab[] = "{\"a.params\": {\"cid\": \"Qm1\", \"digest\": \"01\t23\", \"sector_size\": 2048}}";
+    CHECK(cuzk_fil_params_json_lookup(&e, tab, sizeof tab - 1, "a.params", err, sizeof err) == CUZK_ERR_FORMAT);
 }
 
 static void test_digest(void)

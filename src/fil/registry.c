@@ -182,13 +182,15 @@ static const char *fil_skip_ws(const char *p, const char *end)
     return p;
 }
 
-/* Copy a JSON string (no escapes expected in these files) at p ('"'). */
+/* Copy a JSON string (no escapes expected in these files) at p ('"').
+ * A control character -- raw, JSON has none in strings (RFC 8259 section 7)
+ * -- is refused: a NUL would cut the copy short without a word. */
 static const char *fil_json_string(char *out, size_t cap, const char *p, const char *end)
 {
     if (p >= end || *p != '"') return NULL;
     const char *q = ++p;
     while (q < end && *q != '"') {
-        if (*q == '\\') return NULL;
+        if (*q == '\\' || (unsigned char)*q < 0x20) return NULL;
         q++;
     }
     if (q >= end || (size_t)(q - p) >= cap) return NULL;
