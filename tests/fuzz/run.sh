@@ -69,6 +69,7 @@ for h in "${harnesses[@]}"; do
       fi
       extra=(-I"$GEN" -I"$ROOT/src/server" "$GEN/cuzk/v1/proving.pb-c.c" "$ROOT/src/server/wire.c" -lprotobuf-c) ;;
     config) extra=(-I"$ROOT/src/server" "$ROOT/src/server/config.c") ;;
+    http) extra=(-I"$ROOT/src/server" "$ROOT/src/server/http_parse.c") ;;
   esac
   exe="$OUT/fuzz_$h"
   if [ ! -x "$exe" ] || [ -n "$(find "$HERE/fuzz_$h.c" "$ROOT/src" "$ROOT/include" "$OUT/obj" -newer "$exe" \
