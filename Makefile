@@ -68,7 +68,7 @@ test-npm: build
 
 # libFuzzer harnesses: replay of tests/fuzz/corpus, then briefly each
 # (skipped, with the reason, without clang; a failure under CI=true)
-FUZZ_SECONDS ?= 8
+FUZZ_SECONDS ?= 4
 test-fuzz: build
 	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(BUILD)/bin
 

@@ -335,6 +335,11 @@ class TestBenchRustForms(td.CachedParamsCase):
 
     @classmethod
     def setUpClass(cls):
+        if td.TSAN and os.environ.get("CUZK_SLOW_TESTS") != "1":
+            # input forms of the client, no thread hand-off the other tests lack;
+            # the release and ASan runs check them
+            raise unittest.SkipTest(td.skipped("cuzk-bench's Rust input forms under TSan: 40 s of WindowPoSt setup "
+                                               "and proves there (CUZK_SLOW_TESTS=1 runs them)", "test_curio.py"))
         cls.PARAMS = tempfile.mkdtemp(prefix="cuzk-rustforms-params-")
         cls.other = tempfile.mkdtemp(prefix="cuzk-rustforms-other-")
         for out, seed in ((cls.PARAMS, "cuzk-test-seed"), (cls.other, "other")):
