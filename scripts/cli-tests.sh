@@ -162,6 +162,8 @@ for kind in winning window; do
   P=$(ls "$T/$kind"/*.params | head -1); VK=$(ls "$T/$kind"/*.vk | head -1)
   check post-$kind-prove 0 "$BIN/cuzk-bench" prove --circuit $kind-post --sector-size 2KiB --params "$P" \
     --vanilla "$T/sec/$kind-post.vproof" --randomness $R --miner-id 1000 --out "$T/$kind.proof" --inputs-out "$T/$kind.in"
+  # setup wrote the validation record: the one-shot prove does not validate the points again
+  expect_out post-$kind-prove-record "params load [0-9.]+ s \(validation record\)"
   check post-$kind-verify 0 "$BIN/cuzk-bench" verify --circuit $kind-post --sector-size 2KiB --vk "$VK" \
     --proof "$T/$kind.proof" --randomness $R --sector "1:$COMM_R" --miner-id 1000
   expect_out post-$kind-valid "^valid$"
@@ -255,6 +257,7 @@ if [ -f "$PPC/.done-porep-2k" ] && [ -n "$PP" ] && [ -f "$PVK" ]; then
   # their ~11 M points are not checked again
   check porep-prove-2k 0 "$BIN/cuzk-bench" prove --circuit porep --params "$PP" --c1 "$T/porep-5/c1.json" \
     --out "$T/porep.proof" --inputs-out "$T/porep.in"
+  expect_out porep-prove-2k-record "params load [0-9.]+ s \(validation record\)"
   SEED=$(sj seed "$S")
   pv=("$BIN/cuzk-bench" verify --circuit porep --sector-size 2KiB --vk "$PVK" --comm-r "$(sj comm_r "$S")"
     --comm-d "$(sj comm_d "$S")" --prover-id "$(sj prover_id "$S")" --ticket "$(sj ticket "$S")")
@@ -357,6 +360,7 @@ if [ -f "$SPC/.done-snap-2k" ] && [ -n "$SP" ] && [ -f "$SVK" ]; then
   sv=("$BIN/cuzk-bench" verify --circuit snap --sector-size 2KiB --vk "$SVK")
   check snap-prove-2k-bincode 0 "${sp[@]}" --vanilla "$T/snap-2k/partition-0.bin" "${SC[@]}" \
     --out "$T/snap.proof" --inputs-out "$T/snap.in"
+  expect_out snap-prove-2k-record "params load [0-9.]+ s \(validation record\)"
   check snap-prove-2k-json 0 "${sp[@]}" --vanilla "$T/snap-2k/vanilla-proofs.json" "${SC[@]}" \
     --out "$T/snap-json.proof"
   check snap-proof-192-bytes 0 test "$(stat -c %s "$T/snap.proof")" = 192

@@ -8,7 +8,10 @@
  *   prove  --circuit C --sector-size S --params F --vanilla F [--vanilla F ...]
  *          --randomness HEX (--prover-id HEX | --miner-id N) [--partition K]
  *          --out PROOF [--inputs-out F] [--threads T] [--deterministic] [--reps R] [--cpu-time]
- *          (--cpu-time: prover phases in process CPU seconds, for shared machines)
+ *          [--validate digest|full|none]
+ *          (--cpu-time: prover phases in process CPU seconds, for shared machines;
+ *          --validate: as srs.validate, default digest -- a file with a matching
+ *          validation record or official digest skips point validation)
  *   verify --circuit C --sector-size S --vk F --proof F --randomness HEX
  *          --sector N:COMM_R_HEX [--sector ...] [--partition K] [--prover-id HEX]
  *          (prints `valid` / `invalid: <reason>`; exit 0 / 1, 2 for bad arguments)
@@ -30,6 +33,7 @@
 #include "cli_util.h"
 #include "cuzk/pool.h"
 #include "cuzk/post.h"
+#include "cuzk/srs_trust.h"
 #include "cuzk/status.h"
 #include "g16_cli.h"
 #include "post_cmds.h"
@@ -47,6 +51,7 @@ typedef struct {
     bool have_miner, json, det, cpu_time, random_witness;
     uint32_t partition;
     size_t threads, reps;
+    cuzk_srs_validate validate;
 } pb_args;
 
 bool cuzk_bench_post_wants(int argc, char **argv)
@@ -64,6 +69,7 @@ static int pb_parse(pb_args *a, int argc, char **argv, const char *usage)
     long long reg = -1;
     a->threads = 2;
     a->reps = 1;
+    a->validate = CUZK_SRS_VALIDATE_DIGEST;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(o, "--json")) {
@@ -108,6 +114,9 @@ static int pb_parse(pb_args *a, int argc, char **argv, const char *usage)
             a->seed = v;
         else if (!strcmp(o, "--mode"))
             a->mode = v;
+        else if (!strcmp(o, "--validate")) {
+            if (cuzk_srs_validate_parse(&a->validate, v)) goto bad;
+        }
         else if (!strcmp(o, "--miner-id")) {
             a->miner_id = strtoull(v, NULL, 10);
             a->have_miner = true;
@@ -269,7 +278,7 @@ int cuzk_bench_post_prove(int argc, char **argv)
         "usage: cuzk-bench prove --circuit winning-post|window-post --sector-size S --params F "
         "--vanilla F [--vanilla F ...] --randomness HEX (--prover-id HEX | --miner-id N) "
         "[--partition K] --out PROOF [--inputs-out F] [--threads T] [--deterministic] [--reps R] "
-        "[--cpu-time]\n";
+        "[--cpu-time] [--validate digest|full|none]\n";
     if (pb_parse(&a, argc, argv, usage)) return 2;
     if (!a.params || !a.n_vanilla || !a.rnd_hex || !a.out) {
         fputs(usage, stderr);
@@ -289,10 +298,12 @@ int cuzk_bench_post_prove(int argc, char **argv)
     rc = 1;
     cuzk_groth16_load_opts lo = {.par = cuzk_pool_par(pool), .err = err, .err_len = sizeof err};
     double t0 = cli_now();
-    if (cuzk_groth16_params_load(&p, a.params, &lo)) {
+    cuzk_srs_load_info li;
+    if (cuzk_srs_params_load(&p, a.params, a.validate, NULL, &lo, &li)) {
         fprintf(stderr, "cuzk-bench prove: %s: %s\n", a.params, err);
         goto done;
     }
+    if (li.note[0]) fprintf(stderr, "cuzk-bench prove: warning: %s\n", li.note);
     double t_load = cli_now() - t0;
     if (cuzk_groth16_params_is_test(p))
         fprintf(stderr, "cuzk-bench prove: WARNING: %s are TEST parameters\n", a.params);
@@ -320,9 +331,10 @@ int cuzk_bench_post_prove(int argc, char **argv)
         }
         fprintf(stderr,
                 "prove: %s rep %zu: synthesis %.3f s, prove %.3f s (h %.3f, msm l %.3f a %.3f b1 %.3f "
-                "b2 %.3f)%s, total %.3f s wall; params load %.3f s, %zu threads\n",
+                "b2 %.3f)%s, total %.3f s wall; params load %.3f s (%s), %zu threads\n",
                 a.info->name, r, t_syn, tm.total, tm.h_ntt + tm.msm_h, tm.msm_l, tm.msm_a, tm.msm_b_g1,
-                tm.msm_b_g2, a.cpu_time ? " cpu-s" : "", cli_now() - t1, t_load, a.threads);
+                tm.msm_b_g2, a.cpu_time ? " cpu-s" : "", cli_now() - t1, t_load, cuzk_srs_trust_name(li.how),
+                a.threads);
     }
     if (cli_write_file(a.out, proof, sizeof proof)) goto done;
     if (a.inputs_out) {

@@ -336,6 +336,8 @@ int g16_cli_prove_partitions(const g16_cli_prove_job *job)
         goto done;
     }
     double t_load = now_s() - t0;
+    fprintf(stderr, "prove: params load %.3f s (%s)\n", t_load, cuzk_srs_trust_name(li.how));
+    if (li.note[0]) fprintf(stderr, "cuzk-bench prove: warning: %s\n", li.note);
     if (cuzk_groth16_params_is_test(p))
         fprintf(stderr, "cuzk-bench prove: WARNING: %s are TEST parameters\n", job->params);
     cuzk_groth16_pvk pvk;
