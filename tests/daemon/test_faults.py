@@ -146,7 +146,7 @@ class FaultCase(unittest.TestCase):
             self.assertEqual(r.status, R.FAILED)
             self.assertIn("Permission denied", r.error_message)
         else:
-            td.skipped("test_faults: the mode-000 param cache case (root ignores permissions)")
+            td.skipped("the mode-000 param cache case (root ignores permissions)", "test_faults.py")
 
     def test_disk_full_writing_params(self):
         limit = 256 * 1024  # chain-4000's params are ~2.4 MB
