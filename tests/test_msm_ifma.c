@@ -85,13 +85,13 @@ static void check_ifma_g2_mul(int it)
                 rand_fp_raw(c[q]);
         }
     }
-    msm_ifma_g2_mul8(got, a, b);
+    cuzk_msm_ifma_g2_mul8(got, a, b);
     for (unsigned e = 0; e < 8; e++) {
         cuzk_fp2_mul(&want, &a[e], &b[e]);
         CHECK(memcmp(&got[e], &want, sizeof want) == 0);
     }
     const cuzk_fp2 *x = it & 1 ? a : b;
-    msm_ifma_g2_sqr8(got, x);
+    cuzk_msm_ifma_g2_sqr8(got, x);
     for (unsigned e = 0; e < 8; e++) {
         cuzk_fp2_mul(&want, &x[e], &x[e]);
         CHECK(memcmp(&got[e], &want, sizeof want) == 0);
@@ -102,7 +102,7 @@ static void check_ifma_g2_mul(int it)
  * bit for bit. */
 static void test_ifma_mul(void)
 {
-    if (!msm_ifma_available()) {
+    if (!cuzk_msm_ifma_available()) {
         test_skip("CPU without AVX-512 IFMA/VBMI2 or portable build");
         return;
     }
@@ -121,12 +121,12 @@ static void test_ifma_mul(void)
                 rand_fp_raw(&b[e]);
             }
         }
-        msm_ifma_mul8(got, a, b);
+        cuzk_msm_ifma_mul8(got, a, b);
         for (unsigned e = 0; e < 8; e++) {
             cuzk_fp_mul(&want, &a[e], &b[e]);
             CHECK(memcmp(&got[e], &want, sizeof want) == 0);
         }
-        msm_ifma_sqr8(got, it & 1 ? a : b);
+        cuzk_msm_ifma_sqr8(got, it & 1 ? a : b);
         for (unsigned e = 0; e < 8; e++) {
             const cuzk_fp *x = it & 1 ? &a[e] : &b[e];
             cuzk_fp_mul(&want, x, x);
@@ -222,8 +222,8 @@ typedef struct {
                                 .eq = G##_eq,                                                                \
                                 .naive = G##_naive,                                                          \
                                 .msm = G##_msm};
-GRP_DEF(g1, fp, CUZK_FP_ONE, msm_ifma_pairs, msm_ifma_work_bytes)
-GRP_DEF(g2, fp2, CUZK_FP2_ONE, msm_ifma_g2_pairs, msm_ifma_g2_work_bytes)
+GRP_DEF(g1, fp, CUZK_FP_ONE, cuzk_msm_ifma_pairs, cuzk_msm_ifma_work_bytes)
+GRP_DEF(g2, fp2, CUZK_FP2_ONE, cuzk_msm_ifma_g2_pairs, cuzk_msm_ifma_g2_work_bytes)
 
 #define AT(p, i) ((uint8_t *)(p) + (size_t)(i)*g->aff)
 
@@ -233,7 +233,7 @@ GRP_DEF(g2, fp2, CUZK_FP2_ONE, msm_ifma_g2_pairs, msm_ifma_g2_work_bytes)
  * place (O = A, io = ia). */
 static void run_ifma_pairs(const grp *g)
 {
-    if (!msm_ifma_available()) {
+    if (!cuzk_msm_ifma_available()) {
         test_skip("CPU without AVX-512 IFMA/VBMI2 or portable build");
         return;
     }
@@ -300,7 +300,7 @@ static void run_ifma_paths(const grp *g, size_t maxn)
 {
     /* Without the kernels both runs below would take the scalar path and
      * compare it with itself: only the naive-sum check is meaningful. */
-    const int ifma = msm_ifma_available();
+    const int ifma = cuzk_msm_ifma_available();
     static const size_t ns[] = {0, 1, 3, 17, 255, 1001, 5003};
     static const unsigned cs[] = {4, 9, 12, 13};
     for (size_t q = 0; q < sizeof ns / sizeof ns[0] && ns[q] <= maxn; q++)
@@ -335,10 +335,10 @@ static void run_ifma_paths(const grp *g, size_t maxn)
                     void *s = malloc(len);
                     uint8_t *w0 = malloc(nw * g->jac), *w1 = malloc(nw * g->jac);
                     CHECK(s && w0 && w1);
-                    msm_ifma_force_scalar(1);
+                    cuzk_msm_ifma_force_scalar(1);
                     CHECK(g->tile(w0, b, idx, ks, n, c, nw, st, s, len) == CUZK_OK);
-                    msm_ifma_force_scalar(0);
-                    CHECK(msm_ifma_active()); /* w1 really comes from the kernels */
+                    cuzk_msm_ifma_force_scalar(0);
+                    CHECK(cuzk_msm_ifma_active()); /* w1 really comes from the kernels */
                     CHECK(g->tile(w1, b, idx, ks, n, c, nw, st, s, len) == CUZK_OK);
                     /* c = 12: lane running sums on the IFMA path only (the
                      * same points, other coordinates) */
@@ -351,9 +351,9 @@ static void run_ifma_paths(const grp *g, size_t maxn)
             if (n <= 1001) {
                 uint8_t ref[sizeof(cuzk_g2)], got[sizeof(cuzk_g2)];
                 g->naive(ref, b, k, n);
-                msm_ifma_force_scalar(1);
+                cuzk_msm_ifma_force_scalar(1);
                 CHECK(g->msm(got, b, ks, n) == CUZK_OK);
-                msm_ifma_force_scalar(0);
+                cuzk_msm_ifma_force_scalar(0);
                 CHECK(g->eq(got, ref));
             }
             free(b), free(k), free(ks), free(idx);

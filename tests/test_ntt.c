@@ -9,7 +9,7 @@
 #include "cuzk/pool.h"
 #include "cuzk/status.h"
 #include "harness.h"
-#include "poly/ntt_internal.h" /* ntt_ifma_disabled, ntt_ifma_available */
+#include "poly/ntt_internal.h" /* cuzk_ntt_ifma_disabled, cuzk_ntt_ifma_available */
 
 static void rand_fr(cuzk_fr *r)
 {
@@ -282,7 +282,7 @@ static void test_errors(void)
  * two paths must agree bit for bit. */
 static void test_scalar_path(void)
 {
-    ntt_ifma_disabled = 1;
+    cuzk_ntt_ifma_disabled = 1;
     test_small_vs_naive();
     cuzk_pool *pool;
     CHECK(cuzk_pool_create(&pool, 2) == CUZK_OK);
@@ -291,13 +291,13 @@ static void test_scalar_path(void)
     for (unsigned k = 5; k <= 16; k += 1 + (k >= 12)) {
         size_t n = (size_t)1 << k;
         cuzk_ntt_domain *ds, *dv;
-        ntt_ifma_disabled = 1;
+        cuzk_ntt_ifma_disabled = 1;
         CHECK(cuzk_ntt_domain_create(&ds, k, NULL) == CUZK_OK);
-        ntt_ifma_disabled = 0;
+        cuzk_ntt_ifma_disabled = 0;
         CHECK(cuzk_ntt_domain_create(&dv, k, NULL) == CUZK_OK);
         if (!ds || !dv) break;
         CHECK(ds->ifma == 0);
-        CHECK(dv->ifma == ntt_ifma_available());
+        CHECK(dv->ifma == cuzk_ntt_ifma_available());
         cuzk_fr *x = rand_vec(n), *y = copy_vec(x, n), *z = copy_vec(x, n);
         for (int f = 0; f < 4; f++) {
             CHECK(fns[f](ds, cuzk_pool_par(pool), y, n) == CUZK_OK);
@@ -311,8 +311,8 @@ static void test_scalar_path(void)
         cuzk_ntt_domain_destroy(dv);
     }
     cuzk_pool_destroy(pool);
-    ntt_ifma_disabled = 0;
-    if (!ntt_ifma_available())
+    cuzk_ntt_ifma_disabled = 0;
+    if (!cuzk_ntt_ifma_available())
         test_skip("no AVX-512 IFMA (or CUZK_NTT_NO_IFMA set): only the scalar path runs here");
 }
 
@@ -372,7 +372,7 @@ static void test_generated_stages(void)
     cuzk_pool *pool;
     CHECK(cuzk_pool_create(&pool, 3) == CUZK_OK);
     for (int scalar = 0; scalar < 2; scalar++) {
-        ntt_ifma_disabled = scalar;
+        cuzk_ntt_ifma_disabled = scalar;
         for (int t = 0; t < 3; t++) {
             for (unsigned k = tops[t] + 1; k <= tops[t] + 6; k++) {
                 cuzk_ntt_domain *d, *full;
@@ -382,7 +382,7 @@ static void test_generated_stages(void)
                 CHECK(cuzk_ntt_domain_create(&full, k, NULL) == CUZK_OK);
                 if (!d || !full) break;
                 CHECK(d->top == (size_t)1 << tops[t] && full->top == (size_t)1 << (k - 1));
-                CHECK(d->ifma == (!scalar && ntt_ifma_available()));
+                CHECK(d->ifma == (!scalar && cuzk_ntt_ifma_available()));
                 if (k <= 10) check_vs_naive(d, k);
                 check_vs_full(d, full, k, cuzk_pool_par(pool));
                 cuzk_ntt_domain_destroy(d);
@@ -390,9 +390,9 @@ static void test_generated_stages(void)
             }
         }
     }
-    ntt_ifma_disabled = 0;
+    cuzk_ntt_ifma_disabled = 0;
     cuzk_pool_destroy(pool);
-    if (!ntt_ifma_available()) test_skip("no AVX-512 IFMA (or CUZK_NTT_NO_IFMA set): scalar kernels only");
+    if (!cuzk_ntt_ifma_available()) test_skip("no AVX-512 IFMA (or CUZK_NTT_NO_IFMA set): scalar kernels only");
 }
 
 static const test_case tests[] = {

@@ -212,7 +212,7 @@ static char *prove_cut_during(cuzk_engine *e, bool *ok)
     char id[CUZK_JOB_ID_MAX];
     if (!log_begin()) return NULL;
     *ok = submit(e, id, "cut-during", "sleep_ms=600") && wait_worker(e, "synthesizing", id);
-    sleep_ms(100); /* past eng_pce_get, inside the provider's sleep */
+    sleep_ms(100); /* past cuzk_eng_pce_get, inside the provider's sleep */
     cut_pce();
     *ok = *ok && await_proof(e, id);
     return log_end();

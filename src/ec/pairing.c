@@ -236,8 +236,8 @@ static void cyclotomic_exp_x(cuzk_fp12 *r, const cuzk_fp12 *a)
         int done = 0;
         if (k >= CYC_COMPRESS_MIN) {
             cuzk_fp2 z[4] = {acc.c1.c0, acc.c0.c2, acc.c0.c1, acc.c1.c2};
-            for (int i = 0; i < k; i++) tower_fp12_cyc_sqr_compressed(z);
-            done = tower_fp12_cyc_decompress(&acc, z);
+            for (int i = 0; i < k; i++) cuzk_tower_fp12_cyc_sqr_compressed(z);
+            done = cuzk_tower_fp12_cyc_decompress(&acc, z);
         }
         if (!done)
             for (int i = 0; i < k; i++) cuzk_fp12_cyclotomic_sqr(&acc, &acc);
@@ -251,7 +251,7 @@ void cuzk_final_exp(cuzk_fp12 *r, const cuzk_fp12 *f)
 {
     cuzk_fp12 g, t0, t1, t2;
     /* easy part */
-    tower_fp12_inv(&t0, f, 1);   /* public data: variable-time inversion */
+    cuzk_tower_fp12_inv(&t0, f, 1);   /* public data: variable-time inversion */
     cuzk_fp12_conj(&g, f);
     cuzk_fp12_mul(&g, &g, &t0);
     cuzk_fp12_frobenius(&t0, &g, 2);

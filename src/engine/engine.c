@@ -12,7 +12,7 @@
 
 #include "engine/engine_internal.h"
 
-uint64_t eng_now_ms(void)
+uint64_t cuzk_eng_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -22,7 +22,7 @@ uint64_t eng_now_ms(void)
 /* Absolute CLOCK_MONOTONIC deadline for pthread_cond_timedwait (every
  * condition variable here is created with that clock: wall-clock jumps
  * must not stretch or cut awaits). */
-void eng_timeout_at(struct timespec *ts, uint64_t ms_from_now)
+void cuzk_eng_timeout_at(struct timespec *ts, uint64_t ms_from_now)
 {
     clock_gettime(CLOCK_MONOTONIC, ts);
     ts->tv_sec += (time_t)(ms_from_now / 1000u);
@@ -43,21 +43,21 @@ static unsigned id_hash(const char *s)
     return h % ENGINE_HASH;
 }
 
-job *eng_find_locked(cuzk_engine *e, const char *id)
+job *cuzk_eng_find_locked(cuzk_engine *e, const char *id)
 {
     for (job *j = e->table[id_hash(id)]; j; j = j->hnext)
         if (!strcmp(j->id, id)) return j;
     return NULL;
 }
 
-void eng_table_insert_locked(cuzk_engine *e, job *j)
+void cuzk_eng_table_insert_locked(cuzk_engine *e, job *j)
 {
     unsigned h = id_hash(j->id);
     j->hnext = e->table[h];
     e->table[h] = j;
 }
 
-void eng_table_remove_locked(cuzk_engine *e, job *j)
+void cuzk_eng_table_remove_locked(cuzk_engine *e, job *j)
 {
     job **pp = &e->table[id_hash(j->id)];
     while (*pp && *pp != j)
@@ -71,7 +71,7 @@ void eng_table_remove_locked(cuzk_engine *e, job *j)
  * ended and no worker holds one of its parts, and give its bytes back to
  * memory.request_budget.  Only the result is retained.  free_state only
  * frees (engine.h), so calling it under mu is cheap. */
-void eng_job_inputs_free_locked(cuzk_engine *e, job *j)
+void cuzk_eng_job_inputs_free_locked(cuzk_engine *e, job *j)
 {
     if (j->status == CUZK_JOB_UNKNOWN || j->n_inflight || j->parsing) return;
     if (j->state && j->prov.free_state) j->prov.free_state(j->prov.ctx, j->state);
@@ -80,7 +80,7 @@ void eng_job_inputs_free_locked(cuzk_engine *e, job *j)
     j->req_bytes = 0;
 }
 
-void eng_free_job_locked(cuzk_engine *e, job *j)
+void cuzk_eng_free_job_locked(cuzk_engine *e, job *j)
 {
     if (j->parts)
         for (size_t k = 0; k < j->nparts; k++) {
@@ -95,9 +95,9 @@ void eng_free_job_locked(cuzk_engine *e, job *j)
     free(j);
 }
 
-void eng_unlink_job_locked(cuzk_engine *e, job *j)
+void cuzk_eng_unlink_job_locked(cuzk_engine *e, job *j)
 {
-    eng_table_remove_locked(e, j);
+    cuzk_eng_table_remove_locked(e, j);
     if (j->prev)
         j->prev->next = j->next;
     else
@@ -110,16 +110,16 @@ void eng_unlink_job_locked(cuzk_engine *e, job *j)
 
 /* Results are kept result_retention_ms after the end; a job is never freed
  * while a caller waits on it or a worker still holds one of its parts. */
-void eng_reap_locked(cuzk_engine *e, uint64_t now)
+void cuzk_eng_reap_locked(cuzk_engine *e, uint64_t now)
 {
     job *j = e->jobs_head;
     while (j) {
         job *nx = j->next;
         if (j->status != CUZK_JOB_UNKNOWN && !j->waiters && !j->n_inflight && !j->parsing &&
             now - j->t_end >= e->cfg.result_retention_ms) {
-            eng_unlink_job_locked(e, j);
+            cuzk_eng_unlink_job_locked(e, j);
             cuzk_log(CUZK_LOG_DEBUG, j->id, "result reaped");
-            eng_free_job_locked(e, j);
+            cuzk_eng_free_job_locked(e, j);
         }
         j = nx;
     }
@@ -127,7 +127,7 @@ void eng_reap_locked(cuzk_engine *e, uint64_t now)
 
 /* ---- ending jobs and releasing parts ---------------------------------------- */
 
-void eng_end_job_locked(cuzk_engine *e, job *j, cuzk_job_status st, const char *fmt, ...)
+void cuzk_eng_end_job_locked(cuzk_engine *e, job *j, cuzk_job_status st, const char *fmt, ...)
 {
     if (j->status != CUZK_JOB_UNKNOWN) return; /* ends exactly once */
     j->status = st;
@@ -138,20 +138,20 @@ void eng_end_job_locked(cuzk_engine *e, job *j, cuzk_job_status st, const char *
         vsnprintf(j->error, sizeof j->error, fmt, ap);
         va_end(ap);
     }
-    uint64_t now = eng_now_ms();
+    uint64_t now = cuzk_eng_now_ms();
     j->t_end = now;
     j->t.total_ms = now - j->t_submit;
     if (!j->t_start) j->t.queue_wait_ms = j->t.total_ms;
     j->end_seq = ++e->end_seq;
     e->n_live--;
-    if (j->in_ready) eng_ready_remove_locked(e, j);
-    eng_proveq_drop_job_locked(e, j);
+    if (j->in_ready) cuzk_eng_ready_remove_locked(e, j);
+    cuzk_eng_proveq_drop_job_locked(e, j);
     if (st != CUZK_JOB_COMPLETED) {
         free(j->proof);
         j->proof = NULL;
     }
-    eng_stats_record_locked(e, j);
-    eng_job_inputs_free_locked(e, j);
+    cuzk_eng_stats_record_locked(e, j);
+    cuzk_eng_job_inputs_free_locked(e, j);
     if (st == CUZK_JOB_COMPLETED)
         cuzk_log(CUZK_LOG_INFO, j->id,
                  "%s COMPLETED: %zu partition(s), total %llu ms "
@@ -169,7 +169,7 @@ void eng_end_job_locked(cuzk_engine *e, job *j, cuzk_job_status st, const char *
 
 /* A part leaves the pipeline (proved or dropped): give back its memory
  * reservation and SRS reference. */
-void eng_part_release_locked(cuzk_engine *e, part *p)
+void cuzk_eng_part_release_locked(cuzk_engine *e, part *p)
 {
     cuzk_cs_free(p->cs);
     p->cs = NULL;
@@ -177,13 +177,13 @@ void eng_part_release_locked(cuzk_engine *e, part *p)
         free(p->ev[q]);
         p->ev[q] = NULL;
     }
-    if (p->srs) eng_srs_release_locked(e, p->srs);
+    if (p->srs) cuzk_eng_srs_release_locked(e, p->srs);
     p->srs = NULL;
     e->mem_reserved -= p->reserved;
     p->reserved = 0;
     p->j->n_inflight--;
     if (p->state != P_DONE) p->state = P_DROPPED;
-    eng_job_inputs_free_locked(e, p->j);
+    cuzk_eng_job_inputs_free_locked(e, p->j);
     pthread_cond_broadcast(&e->cv_work);
 }
 
@@ -298,14 +298,14 @@ static int start_threads(cuzk_engine *e, char *err, size_t err_len)
         else
             snprintf(w->info.name, sizeof w->info.name, "synth-%zu", i);
         snprintf(w->info.state, sizeof w->info.state, "idle");
-        st = start_thread(&w->started, &w->th, eng_synth_main, w);
+        st = start_thread(&w->started, &w->th, cuzk_eng_synth_main, w);
     }
     e->prover.e = e;
     /* "prover": the name engine.h documents and GetStatus looks for */
     snprintf(e->prover.info.name, sizeof e->prover.info.name, "prover");
     snprintf(e->prover.info.state, sizeof e->prover.info.state, "idle");
-    if (!st) st = start_thread(&e->prover.started, &e->prover.th, eng_prover_main, &e->prover);
-    if (!st) st = start_thread(&e->house_started, &e->house, eng_house_main, e);
+    if (!st) st = start_thread(&e->prover.started, &e->prover.th, cuzk_eng_prover_main, &e->prover);
+    if (!st) st = start_thread(&e->house_started, &e->house, cuzk_eng_house_main, e);
     return st ? cuzk_errf(err, err_len, st, "engine: cannot start threads") : CUZK_OK;
 }
 
@@ -321,7 +321,7 @@ int cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg, char *e
     derive_limits(e);
     cuzk_log_set_level(e->cfg.log_level);
     e->accepting = true;
-    e->t_create = eng_now_ms();
+    e->t_create = cuzk_eng_now_ms();
     e->proving_prio = CUZK_PRIO_DEFAULT;
     if (e->cfg.test_provider) {
         cuzk_engine_test_provider(&e->prov[CUZK_PROOF_TEST]);
@@ -329,7 +329,7 @@ int cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg, char *e
     }
     st = init_sync(e, err, err_len);
     if (!st) st = alloc_prover(e, err, err_len);
-    if (!st) st = eng_pce_init(e, err, err_len);
+    if (!st) st = cuzk_eng_pce_init(e, err, err_len);
     if (!st) st = start_threads(e, err, err_len);
     if (st) { /* the one cleanup path: destroy copes with any phase reached */
         cuzk_engine_destroy(e);
@@ -386,13 +386,13 @@ void cuzk_engine_shutdown(cuzk_engine *e, uint32_t grace_ms)
     cuzk_log(CUZK_LOG_INFO, NULL, "shutdown: %zu job(s) in flight, grace %u ms", count_live_locked(e),
              grace_ms);
     struct timespec dl;
-    eng_timeout_at(&dl, grace_ms);
+    cuzk_eng_timeout_at(&dl, grace_ms);
     while (count_live_locked(e) > 0)
         if (pthread_cond_timedwait(&e->cv_done, &e->mu, &dl) == ETIMEDOUT) break;
     atomic_store(&e->abort_work, true);
     for (job *j = e->jobs_head; j; j = j->next)
         if (j->status == CUZK_JOB_UNKNOWN && !j->parsing)
-            eng_end_job_locked(e, j, CUZK_JOB_CANCELLED,
+            cuzk_eng_end_job_locked(e, j, CUZK_JOB_CANCELLED,
                                "engine shut down before the job finished (grace %u ms)", grace_ms);
     e->stopping = true;
     pthread_cond_broadcast(&e->cv_work);
@@ -447,10 +447,10 @@ void cuzk_engine_destroy(cuzk_engine *e)
     }
     for (job *j = e->jobs_head, *nx; j; j = nx) {
         nx = j->next;
-        eng_free_job_locked(e, j); /* no other thread is left */
+        cuzk_eng_free_job_locked(e, j); /* no other thread is left */
     }
-    eng_pce_free(e);
-    eng_srs_free_all(e);
+    cuzk_eng_pce_free(e);
+    cuzk_eng_srs_free_all(e);
     cuzk_pool_destroy(e->pool);
     cuzk_pool_destroy(e->synth_pool);
     free(e->batch_table);
@@ -487,7 +487,7 @@ static int cancel_locked(cuzk_engine *e, job *j, bool *was_running, const char *
     if (was_running) *was_running = false;
     if (j->status != CUZK_JOB_UNKNOWN) return CUZK_OK;
     if (was_running) *was_running = j->next_part > 0;
-    eng_end_job_locked(e, j, CUZK_JOB_CANCELLED, "%s", why);
+    cuzk_eng_end_job_locked(e, j, CUZK_JOB_CANCELLED, "%s", why);
     return CUZK_OK;
 }
 
@@ -496,17 +496,17 @@ int cuzk_engine_await_ex(cuzk_engine *e, cuzk_engine_result *res, const char *jo
 {
     if (!e || !res || !job_id || !opts) return CUZK_ERR_ARG;
     pthread_mutex_lock(&e->mu);
-    job *j = eng_find_locked(e, job_id);
+    job *j = cuzk_eng_find_locked(e, job_id);
     if (!j) {
         pthread_mutex_unlock(&e->mu);
         return CUZK_ENGINE_ERR_NOT_FOUND;
     }
     j->waiters++;
     e->api_waiters++;
-    uint64_t t0 = eng_now_ms();
+    uint64_t t0 = cuzk_eng_now_ms();
     int rc = CUZK_OK;
     while (j->status == CUZK_JOB_UNKNOWN) {
-        uint64_t now = eng_now_ms();
+        uint64_t now = cuzk_eng_now_ms();
         if (opts->abandon && atomic_load(opts->abandon)) {
             rc = CUZK_ENGINE_ERR_ABANDONED;
             break;
@@ -521,7 +521,7 @@ int cuzk_engine_await_ex(cuzk_engine *e, cuzk_engine_result *res, const char *jo
             pthread_cond_wait(&e->cv_done, &e->mu);
         } else {
             struct timespec dl;
-            eng_timeout_at(&dl, wait);
+            cuzk_eng_timeout_at(&dl, wait);
             pthread_cond_timedwait(&e->cv_done, &e->mu, &dl);
         }
     }
@@ -531,7 +531,7 @@ int cuzk_engine_await_ex(cuzk_engine *e, cuzk_engine_result *res, const char *jo
             cancel_locked(e, j, NULL, "cancelled: the only waiting client went away");
     } else if (j->status == CUZK_JOB_UNKNOWN) {
         fill_result_locked(res, j, CUZK_JOB_TIMEOUT);
-        res->t.total_ms = eng_now_ms() - j->t_submit;
+        res->t.total_ms = cuzk_eng_now_ms() - j->t_submit;
         snprintf(res->error, sizeof res->error, "await timed out after %llu ms; the job is still running",
                  (unsigned long long)opts->timeout_ms);
     } else {
@@ -554,7 +554,7 @@ int cuzk_engine_cancel(cuzk_engine *e, bool *was_running, const char *job_id)
     if (!e || !job_id) return CUZK_ERR_ARG;
     if (was_running) *was_running = false;
     pthread_mutex_lock(&e->mu);
-    job *j = eng_find_locked(e, job_id);
+    job *j = cuzk_eng_find_locked(e, job_id);
     int rc = j ? cancel_locked(e, j, was_running, "cancelled by request") : CUZK_ENGINE_ERR_NOT_FOUND;
     pthread_mutex_unlock(&e->mu);
     return rc;

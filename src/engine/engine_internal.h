@@ -42,7 +42,7 @@ typedef struct part {
                                           to clobber (owned here while set) */
     cuzk_pce_lean lean;                /* lean.pce set: cs is WITNESS-mode, ev[0], ev[1] hold A
                                           and B at the domain size, C comes from the PCE
-                                          during H (pce_cache.c eng_pce_synthesize) */
+                                          during H (pce_cache.c cuzk_eng_pce_synthesize) */
     struct part *redo;                 /* next partition to synthesize again (job's list) */
     srs_entry *srs;                    /* referenced from start to end */
     uint64_t reserved;                 /* budget bytes held */
@@ -180,51 +180,50 @@ struct cuzk_engine {
 };
 
 /* engine.c */
-uint64_t eng_now_ms(void);
-job *eng_find_locked(cuzk_engine *e, const char *id);
-void eng_table_insert_locked(cuzk_engine *e, job *j);
-void eng_table_remove_locked(cuzk_engine *e, job *j);
-void eng_unlink_job_locked(cuzk_engine *e, job *j); /* table and jobs list */
-void eng_free_job_locked(cuzk_engine *e, job *j);
-void eng_job_inputs_free_locked(cuzk_engine *e, job *j);
-void eng_end_job_locked(cuzk_engine *e, job *j, cuzk_job_status st, const char *fmt, ...)
+uint64_t cuzk_eng_now_ms(void);
+job *cuzk_eng_find_locked(cuzk_engine *e, const char *id);
+void cuzk_eng_table_insert_locked(cuzk_engine *e, job *j);
+void cuzk_eng_table_remove_locked(cuzk_engine *e, job *j);
+void cuzk_eng_unlink_job_locked(cuzk_engine *e, job *j); /* table and jobs list */
+void cuzk_eng_free_job_locked(cuzk_engine *e, job *j);
+void cuzk_eng_job_inputs_free_locked(cuzk_engine *e, job *j);
+void cuzk_eng_end_job_locked(cuzk_engine *e, job *j, cuzk_job_status st, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-void eng_part_release_locked(cuzk_engine *e, part *p);
-void eng_reap_locked(cuzk_engine *e, uint64_t now);
-void eng_timeout_at(struct timespec *ts, uint64_t ms_from_now);
+void cuzk_eng_part_release_locked(cuzk_engine *e, part *p);
+void cuzk_eng_reap_locked(cuzk_engine *e, uint64_t now);
+void cuzk_eng_timeout_at(struct timespec *ts, uint64_t ms_from_now);
 /* pce_cache.c: pre-compiled constraint evaluators (cuzk/pce.h) */
 typedef struct eng_pce_cache eng_pce_cache;
-int eng_pce_init(cuzk_engine *e, char *err, size_t err_len);
-void eng_pce_free(cuzk_engine *e); /* stops and joins a background extraction */
-const struct cuzk_pce *eng_pce_get(cuzk_engine *e, const char *circuit_id); /* without mu; NULL = direct */
+int cuzk_eng_pce_init(cuzk_engine *e, char *err, size_t err_len);
+void cuzk_eng_pce_free(cuzk_engine *e); /* stops and joins a background extraction */
+const struct cuzk_pce *cuzk_eng_pce_get(cuzk_engine *e, const char *circuit_id); /* without mu; NULL = direct */
 /* failed: p is retired when its file changed (extracted again), else FAILED */
-void eng_pce_put(cuzk_engine *e, const struct cuzk_pce *p, bool failed);
-void eng_pce_proved_locked(cuzk_engine *e, const char *circuit_id); /* may start an extraction */
+void cuzk_eng_pce_put(cuzk_engine *e, const struct cuzk_pce *p, bool failed);
+void cuzk_eng_pce_proved_locked(cuzk_engine *e, const char *circuit_id); /* may start an extraction */
 /* Synthesize partition pt (P_SYNTH: this worker's alone) into *out, PCE
  * (lean form: pt->ev[0..1], pt->lean) or direct; without mu. */
-int eng_pce_synthesize(cuzk_engine *e, part *pt, const cuzk_engine_task *task, cuzk_cs **out, char *err,
+int cuzk_eng_pce_synthesize(cuzk_engine *e, part *pt, const cuzk_engine_task *task, cuzk_cs **out, char *err,
                        size_t err_len);
 /* sched.c */
-void *eng_synth_main(void *arg);
-void *eng_prover_main(void *arg);
-void *eng_house_main(void *arg);
-void eng_ready_insert_locked(cuzk_engine *e, job *j);
-void eng_ready_remove_locked(cuzk_engine *e, job *j);
-void eng_proveq_drop_job_locked(cuzk_engine *e, job *j);
-void eng_worker_set(worker *w, const char *state, const job *j);
+void *cuzk_eng_synth_main(void *arg);
+void *cuzk_eng_prover_main(void *arg);
+void *cuzk_eng_house_main(void *arg);
+void cuzk_eng_ready_insert_locked(cuzk_engine *e, job *j);
+void cuzk_eng_ready_remove_locked(cuzk_engine *e, job *j);
+void cuzk_eng_proveq_drop_job_locked(cuzk_engine *e, job *j);
 /* srs.c */
-int eng_srs_acquire(cuzk_engine *e, srs_entry **out, const char *circuit_id, uint64_t *load_ms, char *err,
+int cuzk_eng_srs_acquire(cuzk_engine *e, srs_entry **out, const char *circuit_id, uint64_t *load_ms, char *err,
                     size_t err_len); /* called with mu held; may drop it */
-void eng_srs_release_locked(cuzk_engine *e, srs_entry *s);
-bool eng_srs_evict_idle_locked(cuzk_engine *e, uint64_t need);
-void eng_srs_free_all(cuzk_engine *e);
+void cuzk_eng_srs_release_locked(cuzk_engine *e, srs_entry *s);
+bool cuzk_eng_srs_evict_idle_locked(cuzk_engine *e, uint64_t need);
+void cuzk_eng_srs_free_all(cuzk_engine *e);
 /* Add a COLD entry for id if its params file exists in param_cache. */
-void eng_srs_discover(cuzk_engine *e, const char *circuit_id);
+void cuzk_eng_srs_discover(cuzk_engine *e, const char *circuit_id);
 /* The prover failed with st on s: if s's file changed (or st is
  * CUZK_ERR_CHANGED, a fault in the map), err becomes "params file X changed
  * while in use: size A -> B, inode I -> J" and s goes COLD when its last
  * user releases it.  Takes mu. */
-void eng_srs_fault(cuzk_engine *e, srs_entry *s, int st, char *err, size_t err_len);
+void cuzk_eng_srs_fault(cuzk_engine *e, srs_entry *s, int st, char *err, size_t err_len);
 /* Providers' partition_bytes from the constraint count c (with the input
  * constraints) and the H domain m (a power of two), from the peak measured
  * through H (docs/perf-notes.md "A lean partition in flight", "NTT domain:
@@ -264,8 +263,7 @@ static inline int eng_inputs_copy(cuzk_fr *out, size_t cap, size_t *n, const cuz
 int cuzk_engine_porep_register(cuzk_engine *e);
 /* snap_provider.c: the SnapDeals provider (called by register_builtin). */
 int cuzk_engine_snap_register(cuzk_engine *e);
-int eng_srs_lookup_locked(cuzk_engine *e, srs_entry **out, const char *circuit_id, char *err, size_t err_len);
 /* report.c */
-void eng_stats_record_locked(cuzk_engine *e, const job *j);
+void cuzk_eng_stats_record_locked(cuzk_engine *e, const job *j);
 
 #endif

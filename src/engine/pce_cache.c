@@ -4,7 +4,7 @@
  * first synthesis that wants it, extracted by one background thread after
  * a circuit's first proof when it is missing, stale or corrupt.
  *
- * Synthesis asks eng_pce_get for a verified evaluator; NULL (switched off,
+ * Synthesis asks cuzk_eng_pce_get for a verified evaluator; NULL (switched off,
  * absent, being opened or extracted, or a circuit below the size where the
  * PCE pays: docs/pce.md) means direct PROVE-mode synthesis, so a PCE can
  * only ever make a proof faster, never block or fail it.  A slot that
@@ -16,7 +16,7 @@
  * run under the SIGBUS guard (cuzk/mapguard.h, installed before the first
  * open) so that a file cut during a mat-vec fails it with CUZK_ERR_CHANGED,
  * and a failure in a changed file retires the evaluator (kept mapped until
- * eng_pce_free: partitions in flight may still hold it) and marks the slot
+ * cuzk_eng_pce_free: partitions in flight may still hold it) and marks the slot
  * ABSENT, so that the partition is synthesized directly and the file
  * extracted again after the circuit's next proof.  A fault in the prover's
  * fill_c sends the batch back to direct synthesis (sched.c).
@@ -149,7 +149,7 @@ typedef struct {
     cuzk_pce *pce;
 } pce_slot;
 
-/* An evaluator whose file changed: closed at eng_pce_free. */
+/* An evaluator whose file changed: closed at cuzk_eng_pce_free. */
 typedef struct pce_retired {
     cuzk_pce *pce;
     struct pce_retired *next;
@@ -168,7 +168,7 @@ struct eng_pce_cache {
     pce_slot *job; /* the slot being extracted */
 };
 
-int eng_pce_init(cuzk_engine *e, char *err, size_t err_len)
+int cuzk_eng_pce_init(cuzk_engine *e, char *err, size_t err_len)
 {
     const char *m = e->cfg.synthesis_pce;
     if (*m && strcmp(m, "auto") && strcmp(m, "off"))
@@ -186,7 +186,7 @@ int eng_pce_init(cuzk_engine *e, char *err, size_t err_len)
     return CUZK_OK;
 }
 
-void eng_pce_free(cuzk_engine *e)
+void cuzk_eng_pce_free(cuzk_engine *e)
 {
     eng_pce_cache *c = e->pce;
     if (!c) return;
@@ -290,7 +290,7 @@ static pce_slot *slot_of_locked(eng_pce_cache *c, const cuzk_pce *p)
     return NULL;
 }
 
-const cuzk_pce *eng_pce_get(cuzk_engine *e, const char *circuit_id)
+const cuzk_pce *cuzk_eng_pce_get(cuzk_engine *e, const char *circuit_id)
 {
     eng_pce_cache *c = e->pce;
     if (!c || c->off) return NULL;
@@ -307,10 +307,10 @@ const cuzk_pce *eng_pce_get(cuzk_engine *e, const char *circuit_id)
     return open ? open_slot(e, s) : p;
 }
 
-/* Evaluators stay open until eng_pce_free (a lean partition holds its
+/* Evaluators stay open until cuzk_eng_pce_free (a lean partition holds its
  * one until its proof), so only a failure needs telling: p is retired when
  * its file changed, else its slot is FAILED (no new users). */
-void eng_pce_put(cuzk_engine *e, const cuzk_pce *p, bool failed)
+void cuzk_eng_pce_put(cuzk_engine *e, const cuzk_pce *p, bool failed)
 {
     eng_pce_cache *c = e->pce;
     if (!c || !p || !failed) return;
@@ -359,7 +359,7 @@ static void *extract_main(void *arg)
     cuzk_circuit_fn fn;
     void *ctx = NULL;
     char err[512], path[1200];
-    uint64_t t0 = eng_now_ms();
+    uint64_t t0 = cuzk_eng_now_ms();
     int st = cuzk_pce_filecoin_circuit(s->circuit_id, &id, &fn, &ctx, err, sizeof err);
     if (!st) st = extract_to(e, s->circuit_id, path, sizeof path);
     if (!st) {
@@ -373,7 +373,7 @@ static void *extract_main(void *arg)
                  "PCE of %s not extracted: %s; synthesis stays direct", s->circuit_id, err);
     else
         cuzk_log(CUZK_LOG_INFO, NULL, "PCE of %s extracted in %llu ms", s->circuit_id,
-                 (unsigned long long)(eng_now_ms() - t0));
+                 (unsigned long long)(cuzk_eng_now_ms() - t0));
     pthread_mutex_lock(&e->mu);
     e->mem_reserved -= PCE_EXTRACT_BYTES;
     pthread_mutex_lock(&c->mu);
@@ -385,7 +385,7 @@ static void *extract_main(void *arg)
     return NULL;
 }
 
-void eng_pce_proved_locked(cuzk_engine *e, const char *circuit_id)
+void cuzk_eng_pce_proved_locked(cuzk_engine *e, const char *circuit_id)
 {
     eng_pce_cache *c = e->pce;
     if (!c || c->off || e->stopping) return;
@@ -412,7 +412,7 @@ void eng_pce_proved_locked(cuzk_engine *e, const char *circuit_id)
 
 /* The lean form (cuzk/pce_lean.h): A and B straight into the part's two
  * domain buffers, C left to the prover's fill_c; the PCE stays open until
- * eng_pce_free, after every part is gone. */
+ * cuzk_eng_pce_free, after every part is gone. */
 static int lean_ab(cuzk_engine *e, part *pt, const cuzk_pce *p, cuzk_cs *cs, size_t m, char *err,
                    size_t err_len)
 {
@@ -436,12 +436,12 @@ static int lean_ab(cuzk_engine *e, part *pt, const cuzk_pce *p, cuzk_cs *cs, siz
  * whose evaluations are reserved at m up front, so that take_evals finds
  * them in place (no regrowth copies).  A PCE that fails to evaluate is
  * retired and the partition synthesized directly. */
-int eng_pce_synthesize(cuzk_engine *e, part *pt, const cuzk_engine_task *task, cuzk_cs **out, char *err,
+int cuzk_eng_pce_synthesize(cuzk_engine *e, part *pt, const cuzk_engine_task *task, cuzk_cs **out, char *err,
                        size_t err_len)
 {
     job *j = pt->j;
     size_t k = pt->k, m = cuzk_groth16_params_count(pt->srs->params, CUZK_G16_H) + 1;
-    const cuzk_pce *p = eng_pce_get(e, j->circuit_id);
+    const cuzk_pce *p = cuzk_eng_pce_get(e, j->circuit_id);
     pt->lean = (cuzk_pce_lean){0};
     for (;;) {
         cuzk_cs *cs = NULL;
@@ -458,13 +458,13 @@ int eng_pce_synthesize(cuzk_engine *e, part *pt, const cuzk_engine_task *task, c
         if (!st && p && (st = lean_ab(e, pt, p, cs, m, err, err_len))) {
             cuzk_log(CUZK_LOG_WARN, j->id, "PCE of %s failed (%s): synthesizing directly", j->circuit_id,
                      err);
-            eng_pce_put(e, p, true);
+            cuzk_eng_pce_put(e, p, true);
             p = NULL;
             cuzk_cs_free(cs);
             err[0] = 0;
             continue;
         }
-        eng_pce_put(e, p, false);
+        cuzk_eng_pce_put(e, p, false);
         *out = cs;
         return st;
     }

@@ -143,7 +143,7 @@ int cuzk_engine_porep_register(cuzk_engine *e)
     int st = cuzk_engine_register(e, CUZK_PROOF_POREP, &p);
     for (uint64_t id = 5; !st && id < 10; id++) {
         const cuzk_fil_seal_info *info;
-        if (!cuzk_fil_seal_lookup(&info, id)) eng_srs_discover(e, info->circuit_id);
+        if (!cuzk_fil_seal_lookup(&info, id)) cuzk_eng_srs_discover(e, info->circuit_id);
     }
     return st;
 }

@@ -148,7 +148,7 @@ int cuzk_engine_register_builtin(cuzk_engine *e)
     /* The COLD tier lists every PoSt circuit whose params are on disk. */
     const cuzk_fil_post_info *info;
     for (uint64_t id = 0; !st && cuzk_fil_post_lookup(&info, id) == CUZK_OK; id++)
-        eng_srs_discover(e, info->circuit_id);
+        cuzk_eng_srs_discover(e, info->circuit_id);
     if (!st) st = cuzk_engine_porep_register(e);
     if (!st) st = cuzk_engine_snap_register(e);
     return st;

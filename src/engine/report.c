@@ -21,7 +21,7 @@ static const double bucket_s[HIST_BUCKETS] = {0.05, 0.1, 0.25, 0.5, 1,   2.5,  5
                                               10,   30,  60,   300, 900, 3600, 14400};
 static const char *const phase_names[5] = {"queue_wait", "srs_load", "synthesis", "prove", "total"};
 
-void eng_stats_record_locked(cuzk_engine *e, const job *j)
+void cuzk_eng_stats_record_locked(cuzk_engine *e, const job *j)
 {
     kind_stats *k = &e->stats[j->kind < CUZK_PROOF_KINDS ? j->kind : 0];
     if (j->status == CUZK_JOB_COMPLETED)
@@ -49,7 +49,7 @@ int cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out)
     if (!e || !out) return CUZK_ERR_ARG;
     memset(out, 0, sizeof *out);
     pthread_mutex_lock(&e->mu);
-    out->uptime_s = (eng_now_ms() - e->t_create) / 1000u;
+    out->uptime_s = (cuzk_eng_now_ms() - e->t_create) / 1000u;
     for (int k = 0; k < CUZK_PROOF_KINDS; k++) {
         out->completed += e->stats[k].completed;
         out->failed += e->stats[k].failed;
@@ -82,7 +82,7 @@ int cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out)
         cuzk_engine_status_clear(out);
         return CUZK_ERR_NOMEM;
     }
-    uint64_t now = eng_now_ms();
+    uint64_t now = cuzk_eng_now_ms();
     for (srs_entry *s = e->srs; s; s = s->next) {
         cuzk_engine_srs_info *i = &out->srs[out->n_srs++];
         snprintf(i->circuit_id, sizeof i->circuit_id, "%s", s->id);
@@ -409,7 +409,7 @@ int cuzk_engine_status_json(cuzk_engine *e, char **out, size_t *len)
     sb_printf(&b, "],\"jobs\":[");
     cuzk_engine_status_clear(&st);
     pthread_mutex_lock(&e->mu);
-    uint64_t now = eng_now_ms();
+    uint64_t now = cuzk_eng_now_ms();
     bool first = true;
     for (job *j = e->jobs_head; j; j = j->next) {
         sb_printf(&b, "%s{\"job_id\":\"", first ? "" : ",");

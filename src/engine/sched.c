@@ -24,7 +24,7 @@
 
 #include "engine/engine_internal.h"
 
-void eng_worker_set(worker *w, const char *state, const job *j)
+static void worker_set(worker *w, const char *state, const job *j)
 {
     snprintf(w->info.state, sizeof w->info.state, "%s", state);
     snprintf(w->info.job_id, sizeof w->info.job_id, "%s", j ? j->id : "");
@@ -36,7 +36,7 @@ static bool before(cuzk_priority pa, uint64_t sa, cuzk_priority pb, uint64_t sb)
     return pa != pb ? pa > pb : sa < sb;
 }
 
-void eng_ready_insert_locked(cuzk_engine *e, job *j)
+void cuzk_eng_ready_insert_locked(cuzk_engine *e, job *j)
 {
     job **pp = &e->ready;
     while (*pp && !before(j->prio, j->seq, (*pp)->prio, (*pp)->seq)) pp = &(*pp)->rnext;
@@ -45,7 +45,7 @@ void eng_ready_insert_locked(cuzk_engine *e, job *j)
     j->in_ready = true;
 }
 
-void eng_ready_remove_locked(cuzk_engine *e, job *j)
+void cuzk_eng_ready_remove_locked(cuzk_engine *e, job *j)
 {
     job **pp = &e->ready;
     while (*pp && *pp != j) pp = &(*pp)->rnext;
@@ -69,7 +69,7 @@ static void proveq_insert_locked(cuzk_engine *e, part *p)
     e->n_proveq++;
 }
 
-void eng_proveq_drop_job_locked(cuzk_engine *e, job *j)
+void cuzk_eng_proveq_drop_job_locked(cuzk_engine *e, job *j)
 {
     part **pp = &e->proveq;
     while (*pp) {
@@ -78,7 +78,7 @@ void eng_proveq_drop_job_locked(cuzk_engine *e, job *j)
             *pp = p->pnext;
             p->pnext = NULL;
             e->n_proveq--;
-            eng_part_release_locked(e, p);
+            cuzk_eng_part_release_locked(e, p);
         } else {
             pp = &p->pnext;
         }
@@ -102,7 +102,7 @@ static job *pick_locked(cuzk_engine *e, const worker *w)
         return NULL;
     uint64_t need = j->part_bytes;
     if (e->mem_reserved + e->srs_hot_bytes + need > e->mem_limit &&
-        !eng_srs_evict_idle_locked(e, need))
+        !cuzk_eng_srs_evict_idle_locked(e, need))
         return NULL;
     return j;
 }
@@ -117,8 +117,8 @@ static void synth_one_locked(cuzk_engine *e, worker *w, job *j)
     } else {
         p = &j->parts[j->next_part++];
     }
-    if (j->next_part == j->nparts && !j->redo) eng_ready_remove_locked(e, j);
-    uint64_t now = eng_now_ms();
+    if (j->next_part == j->nparts && !j->redo) cuzk_eng_ready_remove_locked(e, j);
+    uint64_t now = cuzk_eng_now_ms();
     p->state = P_SYNTH;
     p->reserved = j->part_bytes;
     e->mem_reserved += p->reserved;
@@ -132,26 +132,26 @@ static void synth_one_locked(cuzk_engine *e, worker *w, job *j)
     p->t_start = now;
     char err[CUZK_ENGINE_ERR_LEN] = "";
 
-    eng_worker_set(w, "loading", j);
+    worker_set(w, "loading", j);
     uint64_t load_ms = 0;
-    int st = eng_srs_acquire(e, &p->srs, j->circuit_id, &load_ms, err, sizeof err);
+    int st = cuzk_eng_srs_acquire(e, &p->srs, j->circuit_id, &load_ms, err, sizeof err);
     j->t.srs_load_ms += load_ms;
     if (st) p->srs = NULL;
     if (st && j->status == CUZK_JOB_UNKNOWN)
-        eng_end_job_locked(e, j, CUZK_JOB_FAILED, "parameters for %s: %s", j->circuit_id, err);
+        cuzk_eng_end_job_locked(e, j, CUZK_JOB_FAILED, "parameters for %s: %s", j->circuit_id, err);
     cuzk_cs *cs = NULL;
     if (!st && j->status == CUZK_JOB_UNKNOWN) {
-        eng_worker_set(w, "synthesizing", j);
+        worker_set(w, "synthesizing", j);
         /* alone in synthesis: the idle synthesis threads help with this partition */
         if (e->synth_pool && e->n_synth == 1 && !e->synth_pool_busy) {
             e->synth_pool_busy = true;
             p->synth_par = cuzk_pool_par(e->synth_pool);
         }
         pthread_mutex_unlock(&e->mu);
-        uint64_t t0 = eng_now_ms();
+        uint64_t t0 = cuzk_eng_now_ms();
         cuzk_engine_task task = {e, j};
-        st = eng_pce_synthesize(e, p, &task, &cs, err, sizeof err); /* pce_cache.c */
-        uint64_t dt = eng_now_ms() - t0;
+        st = cuzk_eng_pce_synthesize(e, p, &task, &cs, err, sizeof err); /* pce_cache.c */
+        uint64_t dt = cuzk_eng_now_ms() - t0;
         pthread_mutex_lock(&e->mu);
         if (p->synth_par) e->synth_pool_busy = false;
         p->synth_par = NULL;
@@ -172,7 +172,7 @@ static void synth_one_locked(cuzk_engine *e, worker *w, job *j)
     if (!st && j->status == CUZK_JOB_UNKNOWN) {
         p->cs = cs;
         p->state = P_READY;
-        p->t_ready = eng_now_ms();
+        p->t_ready = cuzk_eng_now_ms();
         proveq_insert_locked(e, p);
         if (j->prio == CUZK_PRIO_CRITICAL && e->proving_preemptible) {
             atomic_store(&e->preempt, true);
@@ -180,17 +180,17 @@ static void synth_one_locked(cuzk_engine *e, worker *w, job *j)
         }
     } else {
         if (st && st != CUZK_ENGINE_ERR_CANCELLED && j->status == CUZK_JOB_UNKNOWN)
-            eng_end_job_locked(e, j, CUZK_JOB_FAILED, "partition %zu synthesis failed: %s", p->k,
+            cuzk_eng_end_job_locked(e, j, CUZK_JOB_FAILED, "partition %zu synthesis failed: %s", p->k,
                                err[0] ? err : cuzk_engine_strerror(st));
         else if (st == CUZK_ENGINE_ERR_CANCELLED && j->status == CUZK_JOB_UNKNOWN)
-            eng_end_job_locked(e, j, CUZK_JOB_CANCELLED, "partition %zu: synthesis cancelled", p->k);
+            cuzk_eng_end_job_locked(e, j, CUZK_JOB_CANCELLED, "partition %zu: synthesis cancelled", p->k);
         p->cs = cs;
-        eng_part_release_locked(e, p);
+        cuzk_eng_part_release_locked(e, p);
     }
     pthread_cond_broadcast(&e->cv_work);
 }
 
-void *eng_synth_main(void *arg)
+void *cuzk_eng_synth_main(void *arg)
 {
     worker *w = arg;
     cuzk_engine *e = w->e;
@@ -198,13 +198,13 @@ void *eng_synth_main(void *arg)
     while (!e->stopping) {
         job *j = pick_locked(e, w);
         if (!j) {
-            eng_worker_set(w, e->ready ? "waiting" : "idle", NULL);
+            worker_set(w, e->ready ? "waiting" : "idle", NULL);
             pthread_cond_wait(&e->cv_work, &e->mu);
             continue;
         }
         synth_one_locked(e, w, j);
     }
-    eng_worker_set(w, "stopped", NULL);
+    worker_set(w, "stopped", NULL);
     pthread_mutex_unlock(&e->mu);
     return NULL;
 }
@@ -325,11 +325,11 @@ static int part_witness(cuzk_groth16_witness *w, part *p, const cuzk_groth16_par
 static void requeue_synth_locked(cuzk_engine *e, part *p)
 {
     job *j = p->j;
-    eng_part_release_locked(e, p); /* cs, evaluations, SRS reference, reservation */
+    cuzk_eng_part_release_locked(e, p); /* cs, evaluations, SRS reference, reservation */
     p->state = P_QUEUED;
     p->redo = j->redo;
     j->redo = p;
-    if (!j->in_ready) eng_ready_insert_locked(e, j);
+    if (!j->in_ready) cuzk_eng_ready_insert_locked(e, j);
 }
 
 /* One prove call's buffers and outcome. */
@@ -370,7 +370,7 @@ static bool pce_changed(cuzk_engine *e, part **ps, size_t n)
     bool changed = false;
     for (size_t i = 0; i < n; i++)
         if (ps[i]->lean.pce && cuzk_pce_unchanged(ps[i]->lean.pce, NULL, 0)) {
-            eng_pce_put(e, ps[i]->lean.pce, true);
+            cuzk_eng_pce_put(e, ps[i]->lean.pce, true);
             changed = true;
         }
     return changed;
@@ -385,24 +385,24 @@ static void run_prove(cuzk_engine *e, worker *w, batch *b, batch_run *r)
     for (size_t i = 0; i < n && !r->st; i++)
         if ((r->st = part_witness(&r->wit[i], ps[i], ps[0]->srs->params)))
             cuzk_errf(r->err, sizeof r->err, r->st, "partition %zu: not a finished PROVE-mode system", ps[i]->k);
-    r->t0 = eng_now_ms();
+    r->t0 = cuzk_eng_now_ms();
     if (!r->st) {
         cuzk_groth16_prove_opts o = {.par = cuzk_pool_par(e->pool), .err = r->err, .err_len = sizeof r->err,
                                      .checkpoint = batch_checkpoint, .checkpoint_ctx = b};
         r->st = cuzk_groth16_prove(r->proofs, ps[0]->srs->params, r->wit, n, &o);
         if (r->st && !(r->pce_changed = pce_changed(e, ps, n)))
-            eng_srs_fault(e, ps[0]->srs, r->st, r->err, sizeof r->err);
-        r->prove_ms = eng_now_ms() - r->t0;
+            cuzk_eng_srs_fault(e, ps[0]->srs, r->st, r->err, sizeof r->err);
+        r->prove_ms = cuzk_eng_now_ms() - r->t0;
     }
     if (r->st) return;
     pthread_mutex_lock(&e->mu);
-    eng_worker_set(w, "verifying", ps[0]->j);
+    worker_set(w, "verifying", ps[0]->j);
     pthread_mutex_unlock(&e->mu);
-    uint64_t t1 = eng_now_ms();
+    uint64_t t1 = cuzk_eng_now_ms();
     for (size_t i = 0; i < n; i++)
         if (!atomic_load(&ps[i]->j->ended))
             r->vst[i] = verify_part(ps[i], r->proofs[i], r->verr[i], CUZK_ENGINE_ERR_LEN);
-    r->verify_ms = eng_now_ms() - t1;
+    r->verify_ms = cuzk_eng_now_ms() - t1;
 }
 
 /* Preempted for a CRITICAL partition.  The prover transforms the
@@ -413,16 +413,16 @@ static void requeue_batch_locked(cuzk_engine *e, part **ps, size_t n, const batc
     for (size_t i = 0; i < n; i++) {
         part *p = ps[i];
         p->preempted++;
-        p->j->t.prove_ms += (eng_now_ms() - r->t0) / n;
+        p->j->t.prove_ms += (cuzk_eng_now_ms() - r->t0) / n;
         if (p->j->status == CUZK_JOB_UNKNOWN)
             requeue_synth_locked(e, p);
         else
-            eng_part_release_locked(e, p);
+            cuzk_eng_part_release_locked(e, p);
     }
     pthread_cond_broadcast(&e->cv_work);
     e->n_preemptions++;
     cuzk_log(CUZK_LOG_INFO, ps[0]->j->id, "prover preempted after %llu ms; %zu partition(s) requeued for synthesis",
-             (unsigned long long)(eng_now_ms() - r->t0), n);
+             (unsigned long long)(cuzk_eng_now_ms() - r->t0), n);
 }
 
 /* After pce_changed: the batch's partitions are synthesized again. */
@@ -432,7 +432,7 @@ static void requeue_pce_locked(cuzk_engine *e, part **ps, size_t n, const batch_
         if (ps[i]->j->status == CUZK_JOB_UNKNOWN)
             requeue_synth_locked(e, ps[i]);
         else
-            eng_part_release_locked(e, ps[i]);
+            cuzk_eng_part_release_locked(e, ps[i]);
     pthread_cond_broadcast(&e->cv_work);
     cuzk_log(CUZK_LOG_WARN, ps[0]->j->id, "prover: %s; %zu partition(s) requeued for direct synthesis",
              r->err[0] ? r->err : cuzk_engine_strerror(r->st), n);
@@ -451,23 +451,23 @@ static void commit_batch_locked(cuzk_engine *e, part **ps, size_t n, const batch
         if (j->status != CUZK_JOB_UNKNOWN) {
             /* ended meanwhile (cancelled, another partition failed) */
         } else if (r->st == CUZK_ENGINE_ERR_CANCELLED) {
-            eng_end_job_locked(e, j, CUZK_JOB_CANCELLED, "cancelled while proving");
+            cuzk_eng_end_job_locked(e, j, CUZK_JOB_CANCELLED, "cancelled while proving");
         } else if (r->st) {
-            eng_end_job_locked(e, j, CUZK_JOB_FAILED, "partition %zu: %s", p->k,
+            cuzk_eng_end_job_locked(e, j, CUZK_JOB_FAILED, "partition %zu: %s", p->k,
                                r->err[0] ? r->err : cuzk_engine_strerror(r->st));
         } else if (r->vst[i]) {
-            eng_end_job_locked(e, j, CUZK_JOB_FAILED, "partition %zu: self-verification failed: %s", p->k,
+            cuzk_eng_end_job_locked(e, j, CUZK_JOB_FAILED, "partition %zu: self-verification failed: %s", p->k,
                                r->verr[i]);
         } else {
             memcpy(j->proof + p->k * CUZK_G16_PROOF_BYTES, r->proofs[i], CUZK_G16_PROOF_BYTES);
             p->state = P_DONE;
-            p->t_done = eng_now_ms();
+            p->t_done = cuzk_eng_now_ms();
             j->n_done++;
-            eng_pce_proved_locked(e, j->circuit_id); /* pce_cache.c: background extraction */
+            cuzk_eng_pce_proved_locked(e, j->circuit_id); /* pce_cache.c: background extraction */
         }
-        eng_part_release_locked(e, p);
+        cuzk_eng_part_release_locked(e, p);
         if (j->status == CUZK_JOB_UNKNOWN && j->n_done == j->nparts)
-            eng_end_job_locked(e, j, CUZK_JOB_COMPLETED, NULL);
+            cuzk_eng_end_job_locked(e, j, CUZK_JOB_COMPLETED, NULL);
     }
 }
 
@@ -489,7 +489,7 @@ static void prove_batch(cuzk_engine *e, worker *w, part **ps, size_t n)
     run_free(&r);
 }
 
-void *eng_prover_main(void *arg)
+void *cuzk_eng_prover_main(void *arg)
 {
     worker *w = arg;
     cuzk_engine *e = w->e;
@@ -499,19 +499,19 @@ void *eng_prover_main(void *arg)
     while (!e->stopping) {
         part *head = e->proveq;
         if (!head) {
-            eng_worker_set(w, "idle", NULL);
+            worker_set(w, "idle", NULL);
             pthread_cond_wait(&e->cv_work, &e->mu);
             continue;
         }
         size_t have = 0;
         for (part *q = head; q && have < max; q = q->pnext) have += same_batch(q, head);
-        uint64_t now = eng_now_ms(), dl = head->t_ready + e->cfg.max_batch_wait_ms;
+        uint64_t now = cuzk_eng_now_ms(), dl = head->t_ready + e->cfg.max_batch_wait_ms;
         if (have < max && now < dl && more_coming_locked(e, head)) {
             /* Waiting re-reads the head on every wake-up: a more urgent
              * partition arriving becomes the head and is proved first. */
-            eng_worker_set(w, "batching", head->j);
+            worker_set(w, "batching", head->j);
             struct timespec ts;
-            eng_timeout_at(&ts, dl - now);
+            cuzk_eng_timeout_at(&ts, dl - now);
             pthread_cond_timedwait(&e->cv_work, &e->mu, &ts);
             continue;
         }
@@ -529,7 +529,7 @@ void *eng_prover_main(void *arg)
                 pp = &q->pnext;
             }
         }
-        eng_worker_set(w, "proving", ps[0]->j);
+        worker_set(w, "proving", ps[0]->j);
         e->proving_prio = ps[0]->j->prio;
         e->proving_preemptible = batch_preemptible(e, ps, n);
         atomic_store(&e->preempt, false);
@@ -541,19 +541,19 @@ void *eng_prover_main(void *arg)
         pthread_mutex_unlock(&e->mu);
         prove_batch(e, w, ps, n); /* returns with mu held */
     }
-    eng_worker_set(w, "stopped", NULL);
+    worker_set(w, "stopped", NULL);
     pthread_mutex_unlock(&e->mu);
     return NULL;
 }
 
 /* ---- housekeeping -------------------------------------------------------------------- */
 
-void *eng_house_main(void *arg)
+void *cuzk_eng_house_main(void *arg)
 {
     cuzk_engine *e = arg;
     pthread_mutex_lock(&e->mu);
     while (!e->stopping) {
-        eng_reap_locked(e, eng_now_ms());
+        cuzk_eng_reap_locked(e, cuzk_eng_now_ms());
         /* SRS entries become evictable by the passing of time
          * (eviction_min_idle), which no event announces: let workers
          * waiting for memory look again. */
@@ -561,7 +561,7 @@ void *eng_house_main(void *arg)
         uint64_t period = e->cfg.result_retention_ms / 4;
         period = period < 10 ? 10 : period > 1000 ? 1000 : period;
         struct timespec ts;
-        eng_timeout_at(&ts, period);
+        cuzk_eng_timeout_at(&ts, period);
         pthread_cond_timedwait(&e->cv_house, &e->mu, &ts);
     }
     pthread_mutex_unlock(&e->mu);

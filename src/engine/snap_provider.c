@@ -128,7 +128,7 @@ int cuzk_engine_snap_register(cuzk_engine *e)
     int st = cuzk_engine_register(e, CUZK_PROOF_SNAP, &p);
     for (uint64_t id = 0; !st && id < 5; id++) {
         const cuzk_snap_info *info;
-        if (!cuzk_snap_lookup(&info, id)) eng_srs_discover(e, info->circuit_id);
+        if (!cuzk_snap_lookup(&info, id)) cuzk_eng_srs_discover(e, info->circuit_id);
     }
     return st;
 }

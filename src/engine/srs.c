@@ -23,7 +23,7 @@
  * entry is dropped to COLD and loaded again, one in use is marked stale
  * and the acquiring job fails with the change; a WARM file that shrinks
  * during a prove fails that prove with CUZK_ERR_CHANGED (the map guard
- * installed here turns the SIGBUS into a status) and eng_srs_fault words it
+ * installed here turns the SIGBUS into a status) and cuzk_eng_srs_fault words it
  * the same way.  A stale entry goes COLD when its last user releases it. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +39,7 @@ static srs_entry *find_entry_locked(cuzk_engine *e, const char *id)
     return NULL;
 }
 
-int eng_srs_lookup_locked(cuzk_engine *e, srs_entry **out, const char *id, char *err, size_t err_len)
+static int srs_lookup_locked(cuzk_engine *e, srs_entry **out, const char *id, char *err, size_t err_len)
 {
     srs_entry *s = find_entry_locked(e, id);
     if (s) {
@@ -89,7 +89,7 @@ int eng_srs_lookup_locked(cuzk_engine *e, srs_entry **out, const char *id, char 
     struct stat sb;
     s->file_size = stat(s->path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
     s->size = s->file_size;
-    s->last_used = eng_now_ms();
+    s->last_used = cuzk_eng_now_ms();
     s->next = e->srs;
     e->srs = s;
     *out = s;
@@ -117,9 +117,9 @@ static uint64_t demote_locked(cuzk_engine *e, srs_entry *s)
     return freed;
 }
 
-bool eng_srs_evict_idle_locked(cuzk_engine *e, uint64_t need)
+bool cuzk_eng_srs_evict_idle_locked(cuzk_engine *e, uint64_t need)
 {
-    uint64_t now = eng_now_ms();
+    uint64_t now = cuzk_eng_now_ms();
     while (e->mem_reserved + e->srs_hot_bytes + need > e->mem_limit) {
         srs_entry *lru = NULL;
         for (srs_entry *s = e->srs; s; s = s->next)
@@ -195,7 +195,7 @@ static int load_locked(cuzk_engine *e, srs_entry *s, int mode, char *err, size_t
         est = s->file_size; /* 96/192-byte points on disk ~ resident affine points */
         if (mode != 2) {
             hot =
-                e->mem_reserved + e->srs_hot_bytes + est <= e->mem_limit || eng_srs_evict_idle_locked(e, est);
+                e->mem_reserved + e->srs_hot_bytes + est <= e->mem_limit || cuzk_eng_srs_evict_idle_locked(e, est);
             if (!hot && mode == 1) {
                 st = CUZK_ENGINE_ERR_TOO_BIG;
                 snprintf(err, err_len,
@@ -228,7 +228,7 @@ static int load_locked(cuzk_engine *e, srs_entry *s, int mode, char *err, size_t
         s->size = s->file_size;
         s->tier = CUZK_SRS_WARM;
     }
-    s->last_used = eng_now_ms();
+    s->last_used = cuzk_eng_now_ms();
     cuzk_log(CUZK_LOG_INFO, NULL, "srs %s loaded %s: %llu MiB%s", s->id, hot ? "HOT" : "WARM (mmap)",
              (unsigned long long)(s->size >> 20),
              cuzk_groth16_params_is_test(params)
@@ -271,14 +271,14 @@ static int check_file_locked(cuzk_engine *e, srs_entry *s, char *changed, size_t
     return CUZK_OK;
 }
 
-int eng_srs_acquire(cuzk_engine *e, srs_entry **out, const char *id, uint64_t *load_ms, char *err,
+int cuzk_eng_srs_acquire(cuzk_engine *e, srs_entry **out, const char *id, uint64_t *load_ms, char *err,
                     size_t err_len)
 {
-    uint64_t t0 = eng_now_ms();
+    uint64_t t0 = cuzk_eng_now_ms();
     bool waited = false;
     srs_entry *s;
     char changed[CUZK_ENGINE_ERR_LEN] = "";
-    int st = eng_srs_lookup_locked(e, &s, id, err, err_len);
+    int st = srs_lookup_locked(e, &s, id, err, err_len);
     if (st) return st;
     for (;;) {
         if (e->stopping) {
@@ -296,16 +296,16 @@ int eng_srs_acquire(cuzk_engine *e, srs_entry **out, const char *id, uint64_t *l
         if ((st = load_locked(e, s, 0, err, err_len))) return changed_reload_err(st, changed, err, err_len);
     }
     s->refs++;
-    s->last_used = eng_now_ms();
+    s->last_used = cuzk_eng_now_ms();
     *load_ms = waited ? s->last_used - t0 : 0;
     *out = s;
     return CUZK_OK;
 }
 
-void eng_srs_release_locked(cuzk_engine *e, srs_entry *s)
+void cuzk_eng_srs_release_locked(cuzk_engine *e, srs_entry *s)
 {
     s->refs--;
-    s->last_used = eng_now_ms();
+    s->last_used = cuzk_eng_now_ms();
     if (s->stale && !s->refs && !s->loading) {
         cuzk_log(CUZK_LOG_INFO, NULL, "srs %s: changed on disk; dropped to COLD (last user done)", s->id);
         demote_locked(e, s);
@@ -313,7 +313,7 @@ void eng_srs_release_locked(cuzk_engine *e, srs_entry *s)
     pthread_cond_broadcast(&e->cv_work);
 }
 
-void eng_srs_fault(cuzk_engine *e, srs_entry *s, int st, char *err, size_t err_len)
+void cuzk_eng_srs_fault(cuzk_engine *e, srs_entry *s, int st, char *err, size_t err_len)
 {
     pthread_mutex_lock(&e->mu);
     char why[CUZK_ENGINE_ERR_LEN];
@@ -332,7 +332,7 @@ void eng_srs_fault(cuzk_engine *e, srs_entry *s, int st, char *err, size_t err_l
     pthread_mutex_unlock(&e->mu);
 }
 
-void eng_srs_free_all(cuzk_engine *e)
+void cuzk_eng_srs_free_all(cuzk_engine *e)
 {
     for (srs_entry *s = e->srs, *nx; s; s = nx) {
         nx = s->next;
@@ -342,12 +342,12 @@ void eng_srs_free_all(cuzk_engine *e)
     e->srs = NULL;
 }
 
-void eng_srs_discover(cuzk_engine *e, const char *id)
+void cuzk_eng_srs_discover(cuzk_engine *e, const char *id)
 {
     char err[CUZK_ENGINE_ERR_LEN];
     srs_entry *s;
     pthread_mutex_lock(&e->mu);
-    if (!eng_srs_lookup_locked(e, &s, id, err, sizeof err) && !s->file_size && s->tier == CUZK_SRS_COLD &&
+    if (!srs_lookup_locked(e, &s, id, err, sizeof err) && !s->file_size && s->tier == CUZK_SRS_COLD &&
         !s->refs && !s->loading) {
         /* not on disk: forget it again (it was just added, or never used) */
         srs_entry **pp = &e->srs;
@@ -372,18 +372,18 @@ int cuzk_engine_srs_preload(cuzk_engine *e, bool *already, uint64_t *load_ms, co
     if (!e || !circuit_id) return CUZK_ERR_ARG;
     char tmp[CUZK_ENGINE_ERR_LEN];
     if (!err) err = tmp, err_len = sizeof tmp;
-    uint64_t t0 = eng_now_ms();
+    uint64_t t0 = cuzk_eng_now_ms();
     if (already) *already = false;
     if (load_ms) *load_ms = 0;
     pthread_mutex_lock(&e->mu);
     srs_entry *s;
     char changed[CUZK_ENGINE_ERR_LEN] = "";
-    int st = eng_srs_lookup_locked(e, &s, circuit_id, err, err_len);
+    int st = srs_lookup_locked(e, &s, circuit_id, err, err_len);
     if (!st) wait_idle_load_locked(e, s);
     if (!st) st = check_file_locked(e, s, changed, sizeof changed, err, err_len);
     if (!st && s->tier == CUZK_SRS_HOT) {
         if (already) *already = true;
-        s->last_used = eng_now_ms();
+        s->last_used = cuzk_eng_now_ms();
     } else if (!st) {
         if (s->tier == CUZK_SRS_WARM && s->refs) {
             st = CUZK_ENGINE_ERR_BUSY;
@@ -395,7 +395,7 @@ int cuzk_engine_srs_preload(cuzk_engine *e, bool *already, uint64_t *load_ms, co
         }
     }
     pthread_mutex_unlock(&e->mu);
-    if (load_ms) *load_ms = eng_now_ms() - t0;
+    if (load_ms) *load_ms = cuzk_eng_now_ms() - t0;
     return st;
 }
 
@@ -407,7 +407,7 @@ int cuzk_engine_srs_map(cuzk_engine *e, const char *circuit_id, char *err, size_
     pthread_mutex_lock(&e->mu);
     srs_entry *s;
     char changed[CUZK_ENGINE_ERR_LEN] = "";
-    int st = eng_srs_lookup_locked(e, &s, circuit_id, err, err_len);
+    int st = srs_lookup_locked(e, &s, circuit_id, err, err_len);
     if (!st) wait_idle_load_locked(e, s);
     if (!st) st = check_file_locked(e, s, changed, sizeof changed, err, err_len);
     if (!st && s->tier == CUZK_SRS_COLD)
@@ -426,7 +426,7 @@ int cuzk_engine_srs_evict(cuzk_engine *e, bool *was_loaded, uint64_t *freed_byte
     if (freed_bytes) *freed_bytes = 0;
     pthread_mutex_lock(&e->mu);
     srs_entry *s;
-    int st = eng_srs_lookup_locked(e, &s, circuit_id, err, err_len);
+    int st = srs_lookup_locked(e, &s, circuit_id, err, err_len);
     if (!st && (s->refs || s->loading)) {
         st = CUZK_ENGINE_ERR_BUSY;
         snprintf(err, err_len, "%s is %s (%u reference(s)); not evicted", s->id,

@@ -15,7 +15,7 @@
  *
  * Request memory: the decoded inputs live outside the partition budget.
  * They are counted in their own pool (memory.request_budget) from before
- * the parse until eng_job_inputs_free_locked frees them when the job ends;
+ * the parse until cuzk_eng_job_inputs_free_locked frees them when the job ends;
  * the number of live jobs is capped too (scheduler.max_queued_jobs).  Both
  * refusals are CUZK_ENGINE_ERR_EXHAUSTED with the figures in the message. */
 #include <errno.h>
@@ -143,12 +143,12 @@ static int resubmit_locked(cuzk_engine *e, job *old, const uint8_t digest[32])
              cuzk_job_status_name(old->status), same ? "" : " (with different content)");
     /* Out of the table now: AwaitProof on the id finds the new attempt.
      * The old one stays on the jobs list until no caller holds it. */
-    eng_table_remove_locked(e, old);
+    cuzk_eng_table_remove_locked(e, old);
     if (!old->waiters && !old->n_inflight && !old->parsing) {
-        eng_unlink_job_locked(e, old);
-        eng_free_job_locked(e, old);
+        cuzk_eng_unlink_job_locked(e, old);
+        cuzk_eng_free_job_locked(e, old);
     } else {
-        old->t_end = eng_now_ms() - e->cfg.result_retention_ms; /* reap as soon as free */
+        old->t_end = cuzk_eng_now_ms() - e->cfg.result_retention_ms; /* reap as soon as free */
     }
     return 0;
 }
@@ -189,10 +189,10 @@ static int assign_id_locked(cuzk_engine *e, job *j, const char *rid, char job_id
          * checking costs nothing and no two jobs may ever share a key. */
         do
             if (make_uuid(j->id)) return cuzk_errf(err, err_len, CUZK_ERR_IO, "submit: getrandom failed");
-        while (eng_find_locked(e, j->id));
+        while (cuzk_eng_find_locked(e, j->id));
         return CUZK_OK;
     }
-    job *old = eng_find_locked(e, rid);
+    job *old = cuzk_eng_find_locked(e, rid);
     int how = old ? resubmit_locked(e, old, j->digest) : 0;
     if (how == CUZK_ENGINE_ERR_EXISTS)
         return cuzk_errf(err, err_len, CUZK_ENGINE_ERR_EXISTS,
@@ -227,11 +227,11 @@ static int admit_locked(cuzk_engine *e, job *j, const cuzk_engine_request *req, 
     j->kind = req->kind;
     j->prio = req->priority ? req->priority : cuzk_priority_default(req->kind);
     j->seq = ++e->seq;
-    j->t_submit = eng_now_ms();
+    j->t_submit = cuzk_eng_now_ms();
     j->parsing = true;
     if (req->kind > 0 && req->kind < CUZK_PROOF_KINDS && e->has_prov[req->kind]) j->prov = e->prov[req->kind];
     /* Visible (for idempotence, await and cancel) before the unlocked parse. */
-    eng_table_insert_locked(e, j);
+    cuzk_eng_table_insert_locked(e, j);
     j->prev = e->jobs_tail;
     if (e->jobs_tail)
         e->jobs_tail->next = j;
@@ -295,19 +295,19 @@ static void commit_locked(cuzk_engine *e, job *j, parsed *p, uint32_t *queue_pos
                       "one partition of %s needs %llu MiB but memory.total_budget is %llu MiB", j->circuit_id,
                       (unsigned long long)(j->part_bytes >> 20), (unsigned long long)(e->mem_limit >> 20));
     if (j->status != CUZK_JOB_UNKNOWN) {
-        eng_job_inputs_free_locked(e, j); /* cancelled (or shut down) while parsing */
+        cuzk_eng_job_inputs_free_locked(e, j); /* cancelled (or shut down) while parsing */
         free(j->proof);
         j->proof = NULL;
     } else if (p->st) {
-        eng_end_job_locked(e, j, CUZK_JOB_FAILED, "%s", p->err);
+        cuzk_eng_end_job_locked(e, j, CUZK_JOB_FAILED, "%s", p->err);
     } else if (!e->accepting) {
-        eng_end_job_locked(e, j, CUZK_JOB_CANCELLED, "engine shut down before the job started");
+        cuzk_eng_end_job_locked(e, j, CUZK_JOB_CANCELLED, "engine shut down before the job started");
     } else {
         for (size_t k = 0; k < j->nparts; k++) {
             j->parts[k].j = j;
             j->parts[k].k = k;
         }
-        eng_ready_insert_locked(e, j);
+        cuzk_eng_ready_insert_locked(e, j);
         if (queue_position) *queue_position = ready_position_locked(e, j);
         cuzk_log(CUZK_LOG_INFO, j->id, "submitted %s %s, priority %d, %zu partition(s), %llu MiB each",
                  cuzk_proof_kind_name(j->kind), j->circuit_id, (int)j->prio, j->nparts,

@@ -128,17 +128,17 @@ void cuzk_fp12_mul(cuzk_fp12 *r, const cuzk_fp12 *a, const cuzk_fp12 *b)
 {
     fp6_wide t0, t1, m;
     cuzk_fp6 sa, sb;
-    fp6_mul_wide(&t0, &a->c0, &b->c0);
-    fp6_mul_wide(&t1, &a->c1, &b->c1);
+    cuzk_fp6_mul_wide(&t0, &a->c0, &b->c0);
+    cuzk_fp6_mul_wide(&t1, &a->c1, &b->c1);
     cuzk_fp6_add(&sa, &a->c0, &a->c1);
     cuzk_fp6_add(&sb, &b->c0, &b->c1);
-    fp6_mul_wide(&m, &sa, &sb);
-    fp6_wide_sub(&m, &m, &t0);
-    fp6_wide_sub(&m, &m, &t1);
-    fp6_wide_mul_v(&t1, &t1);
-    fp6_wide_add(&t0, &t0, &t1);
-    fp6_redc(&r->c0, &t0);
-    fp6_redc(&r->c1, &m);
+    cuzk_fp6_mul_wide(&m, &sa, &sb);
+    cuzk_fp6_wide_sub(&m, &m, &t0);
+    cuzk_fp6_wide_sub(&m, &m, &t1);
+    cuzk_fp6_wide_mul_v(&t1, &t1);
+    cuzk_fp6_wide_add(&t0, &t0, &t1);
+    cuzk_fp6_redc(&r->c0, &t0);
+    cuzk_fp6_redc(&r->c1, &m);
 }
 
 /* Complex squaring: with t = a0 a1,
@@ -147,17 +147,17 @@ void cuzk_fp12_sqr(cuzk_fp12 *r, const cuzk_fp12 *a)
 {
     fp6_wide t, s, vt;
     cuzk_fp6 x, y;
-    fp6_mul_wide(&t, &a->c0, &a->c1);
+    cuzk_fp6_mul_wide(&t, &a->c0, &a->c1);
     cuzk_fp6_add(&x, &a->c0, &a->c1);
     cuzk_fp6_mul_by_nonresidue(&y, &a->c1);
     cuzk_fp6_add(&y, &y, &a->c0);
-    fp6_mul_wide(&s, &x, &y);
-    fp6_wide_sub(&s, &s, &t);
-    fp6_wide_mul_v(&vt, &t);
-    fp6_wide_sub(&s, &s, &vt);
-    fp6_wide_add(&t, &t, &t);
-    fp6_redc(&r->c0, &s);
-    fp6_redc(&r->c1, &t);
+    cuzk_fp6_mul_wide(&s, &x, &y);
+    cuzk_fp6_wide_sub(&s, &s, &t);
+    cuzk_fp6_wide_mul_v(&vt, &t);
+    cuzk_fp6_wide_sub(&s, &s, &vt);
+    cuzk_fp6_wide_add(&t, &t, &t);
+    cuzk_fp6_redc(&r->c0, &s);
+    cuzk_fp6_redc(&r->c1, &t);
 }
 
 /* f * (L0 + L1 w) with L0 = l0 + l1 v, L1 = l3 v:
@@ -169,36 +169,36 @@ void cuzk_fp12_mul_by_line(cuzk_fp12 *f, const cuzk_fp2 *l0, const cuzk_fp2 *l1,
     fp6_wide t0, t1, m;
     cuzk_fp6 s;
     cuzk_fp2 l13;
-    fp6_mul_by_01_wide(&t0, &f->c0, l0, l1);
-    fp6_mul_by_1_wide(&t1, &f->c1, l3);
+    cuzk_fp6_mul_by_01_wide(&t0, &f->c0, l0, l1);
+    cuzk_fp6_mul_by_1_wide(&t1, &f->c1, l3);
     cuzk_fp6_add(&s, &f->c0, &f->c1);
     fp2_add(&l13, l1, l3);
-    fp6_mul_by_01_wide(&m, &s, l0, &l13);
-    fp6_wide_sub(&m, &m, &t0);
-    fp6_wide_sub(&m, &m, &t1);
-    fp6_wide_mul_v(&t1, &t1);
-    fp6_wide_add(&t0, &t0, &t1);
-    fp6_redc(&f->c0, &t0);
-    fp6_redc(&f->c1, &m);
+    cuzk_fp6_mul_by_01_wide(&m, &s, l0, &l13);
+    cuzk_fp6_wide_sub(&m, &m, &t0);
+    cuzk_fp6_wide_sub(&m, &m, &t1);
+    cuzk_fp6_wide_mul_v(&t1, &t1);
+    cuzk_fp6_wide_add(&t0, &t0, &t1);
+    cuzk_fp6_redc(&f->c0, &t0);
+    cuzk_fp6_redc(&f->c1, &m);
 }
 
 /* (a0 + a1 w)^-1 = (a0 - a1 w) / (a0^2 - v a1^2). */
-void tower_fp12_inv(cuzk_fp12 *r, const cuzk_fp12 *a, int var)
+void cuzk_tower_fp12_inv(cuzk_fp12 *r, const cuzk_fp12 *a, int var)
 {
     fp6_wide t0, t1;
     cuzk_fp6 d;
-    fp6_sqr_wide(&t0, &a->c0);
-    fp6_sqr_wide(&t1, &a->c1);
-    fp6_wide_mul_v(&t1, &t1);
-    fp6_wide_sub(&t0, &t0, &t1);
-    fp6_redc(&d, &t0);
-    tower_fp6_inv(&d, &d, var);
+    cuzk_fp6_sqr_wide(&t0, &a->c0);
+    cuzk_fp6_sqr_wide(&t1, &a->c1);
+    cuzk_fp6_wide_mul_v(&t1, &t1);
+    cuzk_fp6_wide_sub(&t0, &t0, &t1);
+    cuzk_fp6_redc(&d, &t0);
+    cuzk_tower_fp6_inv(&d, &d, var);
     cuzk_fp6_mul(&r->c0, &a->c0, &d);
     cuzk_fp6_mul(&r->c1, &a->c1, &d);
     cuzk_fp6_neg(&r->c1, &r->c1);
 }
 
-void cuzk_fp12_inv(cuzk_fp12 *r, const cuzk_fp12 *a) { tower_fp12_inv(r, a, 0); }
+void cuzk_fp12_inv(cuzk_fp12 *r, const cuzk_fp12 *a) { cuzk_tower_fp12_inv(r, a, 0); }
 
 void cuzk_fp12_conj(cuzk_fp12 *r, const cuzk_fp12 *a)
 {
@@ -301,7 +301,7 @@ void cuzk_fp12_cyclotomic_sqr(cuzk_fp12 *r, const cuzk_fp12 *a)
  * Math. Comp. 2013): in the formulas above A1' and A2' depend only on A1
  * and A2, so the four coefficients z = (g1, g4, g2, g5) can be squared on
  * their own: two Fp4 squarings instead of three. */
-void tower_fp12_cyc_sqr_compressed(cuzk_fp2 z[4])
+void cuzk_tower_fp12_cyc_sqr_compressed(cuzk_fp2 z[4])
 {
     cuzk_fp2 X1, Y1, X2, Y2, t, g1 = z[0], g4 = z[1], g2 = z[2], g5 = z[3];
     fp4_sqr(&X1, &Y1, &g1, &g4);   /* A1^2 */
@@ -322,7 +322,7 @@ void tower_fp12_cyc_sqr_compressed(cuzk_fp2 z[4])
  * so g0 = (xi h Q - c P) / (2 D), g3 = (e Q - d P) / (2 D), D = xi h d - e c.
  * Returns false (r untouched) when D = 0 (e.g. f = 1): the caller then
  * squares without compression.  Variable time (public data). */
-bool tower_fp12_cyc_decompress(cuzk_fp12 *r, const cuzk_fp2 z[4])
+bool cuzk_tower_fp12_cyc_decompress(cuzk_fp12 *r, const cuzk_fp2 z[4])
 {
     const cuzk_fp2 *c = &z[0], *d = &z[1], *e = &z[2], *h = &z[3];
     cuzk_fp2 P, Q, D, t, u, g0, g3;
@@ -332,7 +332,7 @@ bool tower_fp12_cyc_decompress(cuzk_fp12 *r, const cuzk_fp2 z[4])
     fp2_sub(&D, &D, &t);
     if (cuzk_fp2_is_zero(&D)) return false;
     fp2_dbl(&D, &D);
-    tower_fp2_inv(&D, &D, 1);
+    cuzk_tower_fp2_inv(&D, &D, 1);
 
     fp2_sqr(&P, c);
     fp2_sqr(&t, d);

@@ -35,7 +35,7 @@ void cuzk_fp2_mul_fp(cuzk_fp2 *r, const cuzk_fp2 *a, const cuzk_fp *b)
 /* (a0 + a1 u)^-1 = (a0 - a1 u) / (a0^2 + a1^2); the norm is in Fp, so one
  * Fp inversion (var: the variable-time one, for public data).  A zero
  * input gives a zero norm, and both Fp inversions map 0 to 0, hence 0 -> 0. */
-void tower_fp2_inv(cuzk_fp2 *r, const cuzk_fp2 *a, int var)
+void cuzk_tower_fp2_inv(cuzk_fp2 *r, const cuzk_fp2 *a, int var)
 {
     cuzk_fp t0, t1;
     fp_sqr(&t0, &a->c0);
@@ -48,7 +48,7 @@ void tower_fp2_inv(cuzk_fp2 *r, const cuzk_fp2 *a, int var)
     fp_neg(&r->c1, &t1);
 }
 
-void cuzk_fp2_inv(cuzk_fp2 *r, const cuzk_fp2 *a) { tower_fp2_inv(r, a, 0); }
+void cuzk_fp2_inv(cuzk_fp2 *r, const cuzk_fp2 *a) { cuzk_tower_fp2_inv(r, a, 0); }
 
 /* Left-to-right square and multiply.  The exponent is public, so branching
  * on its bits is fine; the sequence of operations does not depend on a. */

@@ -16,21 +16,21 @@ const cuzk_fp6 CUZK_FP6_ONE = {
     {{{0}}, {{0}}},
     {{{0}}, {{0}}}};
 
-void fp6_redc(cuzk_fp6 *r, const fp6_wide *t)
+void cuzk_fp6_redc(cuzk_fp6 *r, const fp6_wide *t)
 {
     fp2_redc(&r->c0, &t->c0);
     fp2_redc(&r->c1, &t->c1);
     fp2_redc(&r->c2, &t->c2);
 }
 
-void fp6_wide_add(fp6_wide *r, const fp6_wide *a, const fp6_wide *b)
+void cuzk_fp6_wide_add(fp6_wide *r, const fp6_wide *a, const fp6_wide *b)
 {
     fp2_wide_add(&r->c0, &a->c0, &b->c0);
     fp2_wide_add(&r->c1, &a->c1, &b->c1);
     fp2_wide_add(&r->c2, &a->c2, &b->c2);
 }
 
-void fp6_wide_sub(fp6_wide *r, const fp6_wide *a, const fp6_wide *b)
+void cuzk_fp6_wide_sub(fp6_wide *r, const fp6_wide *a, const fp6_wide *b)
 {
     fp2_wide_sub(&r->c0, &a->c0, &b->c0);
     fp2_wide_sub(&r->c1, &a->c1, &b->c1);
@@ -38,7 +38,7 @@ void fp6_wide_sub(fp6_wide *r, const fp6_wide *a, const fp6_wide *b)
 }
 
 /* r = a * v: (a0, a1, a2) -> (xi a2, a0, a1). */
-void fp6_wide_mul_v(fp6_wide *r, const fp6_wide *a)
+void cuzk_fp6_wide_mul_v(fp6_wide *r, const fp6_wide *a)
 {
     fp2_wide t;
     fp2_wide_mul_xi(&t, &a->c2);
@@ -53,7 +53,7 @@ void fp6_wide_mul_v(fp6_wide *r, const fp6_wide *a)
  *   c2 = (a0 + a2)(b0 + b2) - t0 - t2 + t1
  * with ti = ai bi.  The Fp2 sums are reduced mod p so that fp2_mul_wide's
  * own Karatsuba sums stay below 2p. */
-void fp6_mul_wide(fp6_wide *r, const cuzk_fp6 *a, const cuzk_fp6 *b)
+void cuzk_fp6_mul_wide(fp6_wide *r, const cuzk_fp6 *a, const cuzk_fp6 *b)
 {
     fp2_wide t0, t1, t2, m, c0, c1, c2;
     cuzk_fp2 sa, sb;
@@ -92,7 +92,7 @@ void fp6_mul_wide(fp6_wide *r, const cuzk_fp6 *a, const cuzk_fp6 *b)
 /* Chung-Hasan SQR2: s0 = a0^2, s1 = 2 a0 a1, s2 = (a0 - a1 + a2)^2,
  * s3 = 2 a1 a2, s4 = a2^2;  c0 = s0 + xi s3, c1 = s1 + xi s4,
  * c2 = s1 + s2 + s3 - s0 - s4.  Five Fp2 products instead of six. */
-void fp6_sqr_wide(fp6_wide *r, const cuzk_fp6 *a)
+void cuzk_fp6_sqr_wide(fp6_wide *r, const cuzk_fp6 *a)
 {
     fp2_wide s0, s1, s2, s3, s4, t;
     cuzk_fp2 d;
@@ -118,7 +118,7 @@ void fp6_sqr_wide(fp6_wide *r, const cuzk_fp6 *a)
 
 /* a * (b0 + b1 v) = (a0 b0 + xi a2 b1) + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) v
  *                   + (a2 b0 + a1 b1) v^2: five Fp2 products. */
-void fp6_mul_by_01_wide(fp6_wide *r, const cuzk_fp6 *a, const cuzk_fp2 *b0, const cuzk_fp2 *b1)
+void cuzk_fp6_mul_by_01_wide(fp6_wide *r, const cuzk_fp6 *a, const cuzk_fp2 *b0, const cuzk_fp2 *b1)
 {
     fp2_wide t0, t1, m, c0, c1, c2;
     cuzk_fp2 sa, sb;
@@ -144,7 +144,7 @@ void fp6_mul_by_01_wide(fp6_wide *r, const cuzk_fp6 *a, const cuzk_fp2 *b0, cons
 }
 
 /* a * (b1 v) = xi a2 b1 + a0 b1 v + a1 b1 v^2. */
-void fp6_mul_by_1_wide(fp6_wide *r, const cuzk_fp6 *a, const cuzk_fp2 *b1)
+void cuzk_fp6_mul_by_1_wide(fp6_wide *r, const cuzk_fp6 *a, const cuzk_fp2 *b1)
 {
     fp2_wide c0, c1, c2;
     fp2_mul_wide(&c0, &a->c2, b1);
@@ -159,15 +159,15 @@ void fp6_mul_by_1_wide(fp6_wide *r, const cuzk_fp6 *a, const cuzk_fp2 *b1)
 void cuzk_fp6_mul_by_01(cuzk_fp6 *r, const cuzk_fp6 *a, const cuzk_fp2 *b0, const cuzk_fp2 *b1)
 {
     fp6_wide t;
-    fp6_mul_by_01_wide(&t, a, b0, b1);
-    fp6_redc(r, &t);
+    cuzk_fp6_mul_by_01_wide(&t, a, b0, b1);
+    cuzk_fp6_redc(r, &t);
 }
 
 void cuzk_fp6_mul_by_1(cuzk_fp6 *r, const cuzk_fp6 *a, const cuzk_fp2 *b1)
 {
     fp6_wide t;
-    fp6_mul_by_1_wide(&t, a, b1);
-    fp6_redc(r, &t);
+    cuzk_fp6_mul_by_1_wide(&t, a, b1);
+    cuzk_fp6_redc(r, &t);
 }
 
 void cuzk_fp6_add(cuzk_fp6 *r, const cuzk_fp6 *a, const cuzk_fp6 *b)
@@ -194,15 +194,15 @@ void cuzk_fp6_neg(cuzk_fp6 *r, const cuzk_fp6 *a)
 void cuzk_fp6_mul(cuzk_fp6 *r, const cuzk_fp6 *a, const cuzk_fp6 *b)
 {
     fp6_wide t;
-    fp6_mul_wide(&t, a, b);
-    fp6_redc(r, &t);
+    cuzk_fp6_mul_wide(&t, a, b);
+    cuzk_fp6_redc(r, &t);
 }
 
 void cuzk_fp6_sqr(cuzk_fp6 *r, const cuzk_fp6 *a)
 {
     fp6_wide t;
-    fp6_sqr_wide(&t, a);
-    fp6_redc(r, &t);
+    cuzk_fp6_sqr_wide(&t, a);
+    cuzk_fp6_redc(r, &t);
 }
 
 void cuzk_fp6_mul_by_nonresidue(cuzk_fp6 *r, const cuzk_fp6 *a)
@@ -218,7 +218,7 @@ void cuzk_fp6_mul_by_nonresidue(cuzk_fp6 *r, const cuzk_fp6 *a)
  *   A = a0^2 - xi a1 a2,  B = xi a2^2 - a0 a1,  C = a1^2 - a0 a2,
  *   F = a0 A + xi (a2 B + a1 C)  (the norm to Fp2).
  * One Fp2 inversion; 0 maps to 0 because F = 0 then. */
-void tower_fp6_inv(cuzk_fp6 *r, const cuzk_fp6 *a, int var)
+void cuzk_tower_fp6_inv(cuzk_fp6 *r, const cuzk_fp6 *a, int var)
 {
     cuzk_fp2 A, B, C, F, t;
     fp2_sqr(&A, &a->c0);
@@ -241,14 +241,14 @@ void tower_fp6_inv(cuzk_fp6 *r, const cuzk_fp6 *a, int var)
     fp2_mul_xi(&F, &F);
     fp2_mul(&t, &a->c0, &A);
     fp2_add(&F, &F, &t);
-    tower_fp2_inv(&F, &F, var);
+    cuzk_tower_fp2_inv(&F, &F, var);
 
     fp2_mul(&r->c0, &A, &F);
     fp2_mul(&r->c1, &B, &F);
     fp2_mul(&r->c2, &C, &F);
 }
 
-void cuzk_fp6_inv(cuzk_fp6 *r, const cuzk_fp6 *a) { tower_fp6_inv(r, a, 0); }
+void cuzk_fp6_inv(cuzk_fp6 *r, const cuzk_fp6 *a) { cuzk_tower_fp6_inv(r, a, 0); }
 
 /* (sum ai v^i)^(p^k) = sum conj^k(ai) v^(i p^k), and
  * v^(p^k) = v * xi^((p^k - 1)/3) = v * gamma[k][2] since v = w^2.

@@ -702,16 +702,16 @@ TOWER_INLINE void fp2_mul_fp(cuzk_fp2 *r, const cuzk_fp2 *a, const cuzk_fp *b)
 }
 
 /* ---- Fp6 / Fp12 internals ------------------------------------------------ */
-/* Fp6 with unreduced coefficients; fp6_*_wide produce it, fp6_redc reduces. */
+/* Fp6 with unreduced coefficients; fp6_*_wide produce it, cuzk_fp6_redc reduces. */
 typedef struct { fp2_wide c0, c1, c2; } fp6_wide;
-void fp6_mul_wide(fp6_wide *r, const cuzk_fp6 *a, const cuzk_fp6 *b);
-void fp6_sqr_wide(fp6_wide *r, const cuzk_fp6 *a);
-void fp6_mul_by_01_wide(fp6_wide *r, const cuzk_fp6 *a, const cuzk_fp2 *b0, const cuzk_fp2 *b1);
-void fp6_mul_by_1_wide(fp6_wide *r, const cuzk_fp6 *a, const cuzk_fp2 *b1);
-void fp6_redc(cuzk_fp6 *r, const fp6_wide *t);
-void fp6_wide_add(fp6_wide *r, const fp6_wide *a, const fp6_wide *b);
-void fp6_wide_sub(fp6_wide *r, const fp6_wide *a, const fp6_wide *b);
-void fp6_wide_mul_v(fp6_wide *r, const fp6_wide *a);
+void cuzk_fp6_mul_wide(fp6_wide *r, const cuzk_fp6 *a, const cuzk_fp6 *b);
+void cuzk_fp6_sqr_wide(fp6_wide *r, const cuzk_fp6 *a);
+void cuzk_fp6_mul_by_01_wide(fp6_wide *r, const cuzk_fp6 *a, const cuzk_fp2 *b0, const cuzk_fp2 *b1);
+void cuzk_fp6_mul_by_1_wide(fp6_wide *r, const cuzk_fp6 *a, const cuzk_fp2 *b1);
+void cuzk_fp6_redc(cuzk_fp6 *r, const fp6_wide *t);
+void cuzk_fp6_wide_add(fp6_wide *r, const fp6_wide *a, const fp6_wide *b);
+void cuzk_fp6_wide_sub(fp6_wide *r, const fp6_wide *a, const fp6_wide *b);
+void cuzk_fp6_wide_mul_v(fp6_wide *r, const fp6_wide *a);
 
 /* r = a * (b0 + b1 v) (sparse Fp6 product). */
 void cuzk_fp6_mul_by_01(cuzk_fp6 *r, const cuzk_fp6 *a, const cuzk_fp2 *b0, const cuzk_fp2 *b1);
@@ -725,15 +725,15 @@ void cuzk_fp12_mul_by_line(cuzk_fp12 *f, const cuzk_fp2 *l0, const cuzk_fp2 *l1,
 /* Inversions with a choice of Fp inversion: var = 0 uses the constant-time
  * cuzk_fp_inv, var = 1 cuzk_fp_inv_var (public data only, e.g. the
  * pairing).  All map 0 to 0. */
-void tower_fp2_inv(cuzk_fp2 *r, const cuzk_fp2 *a, int var);
-void tower_fp6_inv(cuzk_fp6 *r, const cuzk_fp6 *a, int var);
-void tower_fp12_inv(cuzk_fp12 *r, const cuzk_fp12 *a, int var);
+void cuzk_tower_fp2_inv(cuzk_fp2 *r, const cuzk_fp2 *a, int var);
+void cuzk_tower_fp6_inv(cuzk_fp6 *r, const cuzk_fp6 *a, int var);
+void cuzk_tower_fp12_inv(cuzk_fp12 *r, const cuzk_fp12 *a, int var);
 
 /* Compressed cyclotomic squaring on z = (g1, g4, g2, g5) (the coefficients
  * of w, w^4, w^2, w^5) and decompression (false if it cannot: then square
  * uncompressed).  See fp12.c. */
-void tower_fp12_cyc_sqr_compressed(cuzk_fp2 z[4]);
-bool tower_fp12_cyc_decompress(cuzk_fp12 *r, const cuzk_fp2 z[4]);
+void cuzk_tower_fp12_cyc_sqr_compressed(cuzk_fp2 z[4]);
+bool cuzk_tower_fp12_cyc_decompress(cuzk_fp12 *r, const cuzk_fp2 z[4]);
 
 /* Frobenius coefficients: CUZK_FROB_GAMMA[k-1][j-1] = xi^(j (p^k - 1) / 6)
  * for k = 1..5, j = 1..5 (xi = 1 + u).  See fp12.c for the derivation;

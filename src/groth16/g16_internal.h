@@ -27,15 +27,14 @@ enum g16_mode { G16_CHECKED = 0, G16_NO_SUBGROUP = 1, G16_RAW = 2 };
 
 /* Decode one uncompressed point; identity is rejected in every mode
  * (bellperson files never hold it). */
-int g16_decode_g1(cuzk_g1_affine *r, const uint8_t in[G16_G1_BYTES], enum g16_mode mode);
-int g16_decode_g2(cuzk_g2_affine *r, const uint8_t in[G16_G2_BYTES], enum g16_mode mode);
+int cuzk_g16_decode_g1(cuzk_g1_affine *r, const uint8_t in[G16_G1_BYTES], enum g16_mode mode);
+int cuzk_g16_decode_g2(cuzk_g2_affine *r, const uint8_t in[G16_G2_BYTES], enum g16_mode mode);
 
 /* m = smallest power of two >= n (n >= 1), and its log. */
-unsigned g16_log2_ceil(size_t n);
+unsigned cuzk_g16_log2_ceil(size_t n);
 
 /* Seconds from a monotonic clock, or process CPU seconds if cpu. */
-double g16_now(void);
-double g16_clock(bool cpu);
+double cuzk_g16_clock(bool cpu);
 
 static inline bool g16_bit(const uint64_t *bits, size_t i)
 {

@@ -96,10 +96,10 @@ static void vjob_range(void *arg)
         int st;
         if (j->g2) {
             cuzk_g2_affine tmp, *o = j->out ? (cuzk_g2_affine *)j->out + i : &tmp;
-            st = g16_decode_g2(o, j->in + i * G16_G2_BYTES, j->mode);
+            st = cuzk_g16_decode_g2(o, j->in + i * G16_G2_BYTES, j->mode);
         } else {
             cuzk_g1_affine tmp, *o = j->out ? (cuzk_g1_affine *)j->out + i : &tmp;
-            st = g16_decode_g1(o, j->in + i * G16_G1_BYTES, j->mode);
+            st = cuzk_g16_decode_g1(o, j->in + i * G16_G1_BYTES, j->mode);
         }
         if (st) {
             j->code[t] = st;
@@ -252,7 +252,7 @@ static int read_vk(cuzk_groth16_vk *vk, g16_src *s, enum g16_mode mode, cuzk_par
                              "864 bytes)",
                              s->what, at, fixed[i].name);
         void *dst = (uint8_t *)vk + fixed[i].field;
-        int st = fixed[i].g2 ? g16_decode_g2(dst, p, mode) : g16_decode_g1(dst, p, mode);
+        int st = fixed[i].g2 ? cuzk_g16_decode_g2(dst, p, mode) : cuzk_g16_decode_g1(dst, p, mode);
         if (st)
             return cuzk_errf(err, err_len, st, "%s: vk.%s: %s", s->what, fixed[i].name, cuzk_strerror(st));
     }
@@ -296,7 +296,7 @@ int cuzk_groth16_params_check_shape(const cuzk_groth16_params *p, const cuzk_gro
                          "params: b_g1 has %zu points, more than inputs + aux (%zu)", c[CUZK_G16_B_G1],
                          n_ic + c[CUZK_G16_L]);
     if (!sh) return CUZK_OK;
-    size_t m = (size_t)1 << g16_log2_ceil(sh->n_constraints ? sh->n_constraints : 1);
+    size_t m = (size_t)1 << cuzk_g16_log2_ceil(sh->n_constraints ? sh->n_constraints : 1);
     if (n_ic != sh->n_inputs)
         return cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
                          "params: vk.ic has %zu points but the circuit has %zu inputs (including ONE)", n_ic,
@@ -494,8 +494,8 @@ static void map_dec_run(void *arg)
 {
     map_dec *d = arg;
     for (size_t i = 0; i < d->n && !d->st; i++)
-        d->st = d->g2 ? g16_decode_g2((cuzk_g2_affine *)d->out + i, d->in + i * G16_G2_BYTES, G16_RAW)
-                      : g16_decode_g1((cuzk_g1_affine *)d->out + i, d->in + i * G16_G1_BYTES, G16_RAW);
+        d->st = d->g2 ? cuzk_g16_decode_g2((cuzk_g2_affine *)d->out + i, d->in + i * G16_G2_BYTES, G16_RAW)
+                      : cuzk_g16_decode_g1((cuzk_g1_affine *)d->out + i, d->in + i * G16_G1_BYTES, G16_RAW);
 }
 
 static int map_decode(void *out, const cuzk_groth16_params *p, int v, size_t start, size_t n)

@@ -421,7 +421,7 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
     size_t el = o ? o->err_len : 0;
     cuzk_groth16_timings tm = {0};
     const bool cpu = o && o->cpu_time;
-    double t0 = g16_clock(cpu), t;
+    double t0 = cuzk_g16_clock(cpu), t;
     if (!proofs || !p || (!w && n)) return cuzk_errf(err, el, CUZK_ERR_ARG, "prove: NULL argument");
     if (!n) return CUZK_OK;
     size_t chunk = o && o->chunk_vars ? o->chunk_vars : CHUNK_VARS;
@@ -432,7 +432,7 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
         if ((st = check_witness(p, &w[i], i, &w[0], err, el))) return st;
 
     size_t m = p->count[CUZK_G16_H] + 1;
-    unsigned log_m = g16_log2_ceil(m);
+    unsigned log_m = cuzk_g16_log2_ceil(m);
     size_t n_in = w[0].n_inputs, n_aux = w[0].n_aux;
     size_t nb_in = popcount_range(w[0].b_input_density, n_in);
     accs x = {0};
@@ -463,7 +463,7 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
     }
 
     /* H: polynomial, then MSM */
-    t = g16_clock(cpu);
+    t = cuzk_g16_clock(cpu);
     for (size_t i = 0; i < n; i++) {
         x.owned[i] = !in_place(&w[i]);
         if (o && o->checkpoint && (st = o->checkpoint(o->checkpoint_ctx))) {
@@ -475,7 +475,7 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
             goto done;
         }
     }
-    tm.h_ntt = g16_clock(cpu) - t;
+    tm.h_ntt = cuzk_g16_clock(cpu) - t;
 
     /* CPU backend: scalars go to cuzk/msm.h as canonical integers, converted
      * once per vector (H in place; the aux once for L, A, B_G1 and B_G2),
@@ -520,9 +520,9 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
             kc[i] = fast ? (kscal) : NULL;                                                                   \
         }                                                                                                    \
         query q = {p, vec, b0, dens, nv, sc, n, chunk, fast ? kc : NULL, scratch, scratch_len, o};           \
-        t = g16_clock(cpu);                                                                                  \
+        t = cuzk_g16_clock(cpu);                                                                                  \
         st = run_query(be, par, &q, acc, buf);                                                               \
-        tm.field += g16_clock(cpu) - t;                                                                      \
+        tm.field += cuzk_g16_clock(cpu) - t;                                                                      \
         if (st) {                                                                                            \
             cuzk_errf(err, el, st, "prove: MSM over %s failed: %s", #vec, cuzk_strerror(st));                \
             free(kc);                                                                                        \
@@ -530,18 +530,18 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
         }                                                                                                    \
     } while (0)
 
-    t = g16_clock(cpu);
+    t = cuzk_g16_clock(cpu);
     if (fast)
         for (size_t i = 0; i < n; i++)
             convert(par, (cuzk_scalar *)x.hcoef[i], x.hcoef[i], m - 1);
-    tm.msm_h += g16_clock(cpu) - t;
+    tm.msm_h += cuzk_g16_clock(cpu) - t;
     RUN(msm_h, x.h, CUZK_G16_H, 0, NULL, m - 1, x.hcoef[i], (const cuzk_scalar *)x.hcoef[i]);
     for (size_t i = 0; i < n; i++) {
         if (x.owned[i]) free(x.hcoef[i]); /* H coefficients are no longer needed */
         x.hcoef[i] = NULL;
     }
     if (fast && scratch == w[0].b_mut) scratch = w[0].a_mut; /* lean: b_mut takes the aux */
-    t = g16_clock(cpu);
+    t = cuzk_g16_clock(cpu);
     for (size_t i = 0; fast && i < n; i++) {
         bool reuse = in_place(&w[i]) && n_aux <= m;
         x.kaux_owned[i] = !reuse;
@@ -555,7 +555,7 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
         convert(par, x.kaux[i], w[i].aux, n_aux);
         convert(par, x.kin[i], w[i].input, n_in);
     }
-    tm.msm_l += g16_clock(cpu) - t;
+    tm.msm_l += cuzk_g16_clock(cpu) - t;
     RUN(msm_l, x.l, CUZK_G16_L, 0, NULL, n_aux, w[i].aux, x.kaux[i]);
     RUN(msm_a, x.a, CUZK_G16_A, 0, NULL, n_in, w[i].input, x.kin[i]);
     RUN(msm_a, x.a, CUZK_G16_A, n_in, w[0].a_aux_density, n_aux, w[i].aux, x.kaux[i]);
@@ -566,7 +566,7 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
 #undef RUN
     free(kc);
 
-    t = g16_clock(cpu);
+    t = cuzk_g16_clock(cpu);
     for (size_t i = 0; i < n; i++) {
         cuzk_fr r = CUZK_FR_ZERO, s = CUZK_FR_ZERO;
         if (!(o && o->deterministic) && ((st = random_fr(&r)) || (st = random_fr(&s)))) {
@@ -577,13 +577,13 @@ int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth
         OPENSSL_cleanse(&r, sizeof r);
         OPENSSL_cleanse(&s, sizeof s);
     }
-    tm.assembly = g16_clock(cpu) - t;
+    tm.assembly = cuzk_g16_clock(cpu) - t;
     st = CUZK_OK;
 done:
     free_accs(&x, n);
     free(sc);
     free(buf);
-    tm.total = g16_clock(cpu) - t0;
+    tm.total = cuzk_g16_clock(cpu) - t0;
     if (o && o->timings) {
         tm.synthesis = o->timings->synthesis;
         *o->timings = tm;

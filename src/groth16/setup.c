@@ -221,7 +221,7 @@ static int compute_scalars(scalars *sc, const cuzk_groth16_r1cs *cs, const toxic
                            size_t el)
 {
     size_t n = cs->n_constraints, cols = cs->n_inputs + cs->n_aux;
-    unsigned log_m = g16_log2_ceil(n);
+    unsigned log_m = cuzk_g16_log2_ceil(n);
     size_t m = (size_t)1 << log_m;
     cuzk_fr omega, zt, t, m_inv, gamma_inv, delta_inv;
     int st = cuzk_ntt_root_of_unity(&omega, log_m);

@@ -6,24 +6,17 @@
 
 #include "g16_internal.h"
 
-unsigned g16_log2_ceil(size_t n)
+unsigned cuzk_g16_log2_ceil(size_t n)
 {
     unsigned k = 0;
     while (((size_t)1 << k) < n) k++;
     return k;
 }
 
-double g16_clock(bool cpu)
+double cuzk_g16_clock(bool cpu)
 {
     struct timespec ts;
     clock_gettime(cpu ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-double g16_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -63,7 +56,7 @@ static int raw_g2(cuzk_g2_affine *r, const uint8_t in[G16_G2_BYTES])
     return cuzk_fp_from_bytes_be(&r->y.c0, in + 144);
 }
 
-int g16_decode_g1(cuzk_g1_affine *r, const uint8_t in[G16_G1_BYTES], enum g16_mode mode)
+int cuzk_g16_decode_g1(cuzk_g1_affine *r, const uint8_t in[G16_G1_BYTES], enum g16_mode mode)
 {
     int st;
     switch (mode) {
@@ -75,7 +68,7 @@ int g16_decode_g1(cuzk_g1_affine *r, const uint8_t in[G16_G1_BYTES], enum g16_mo
     return cuzk_g1_affine_is_inf(r) ? CUZK_ERR_ENC_IDENTITY : CUZK_OK;
 }
 
-int g16_decode_g2(cuzk_g2_affine *r, const uint8_t in[G16_G2_BYTES], enum g16_mode mode)
+int cuzk_g16_decode_g2(cuzk_g2_affine *r, const uint8_t in[G16_G2_BYTES], enum g16_mode mode)
 {
     int st;
     switch (mode) {

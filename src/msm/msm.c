@@ -19,7 +19,7 @@ unsigned cuzk_msm_nwindows(unsigned c)
     return c ? (256 + c - 1) / c : 0;
 }
 
-size_t msm_popcount(const uint64_t *bits, size_t n)
+size_t cuzk_msm_popcount(const uint64_t *bits, size_t n)
 {
     size_t cnt = 0, i;
     for (i = 0; i + 64 <= n; i += 64) cnt += (size_t)__builtin_popcountll(bits[i >> 6]);
@@ -32,7 +32,7 @@ size_t msm_popcount(const uint64_t *bits, size_t n)
  *          + 2^(c-1) * (mixed + full XYZZ addition for the running sums)
  *          + one inversion per chunk and pair round;
  *  xyzz:   n * (mixed XYZZ addition) + 2^(c-1) * (two full XYZZ additions). */
-double msm_cost(size_t n, unsigned c, int strategy, double inv_cost, size_t batch)
+double cuzk_msm_cost(size_t n, unsigned c, int strategy, double inv_cost, size_t batch)
 {
     double W = cuzk_msm_nwindows(c), nb = (double)((size_t)1 << (c - 1)), dn = (double)n;
     if (strategy == MSM_STRAT_XYZZ) return W * (dn * 10.5 + nb * 28.0);
@@ -42,7 +42,7 @@ double msm_cost(size_t n, unsigned c, int strategy, double inv_cost, size_t batc
     return W * (dn * 7.0 + nb * 24.0 + chunks * rounds * inv_cost);
 }
 
-void msm_choose(size_t n, double inv_cost, size_t batch, unsigned *c, int *strategy)
+void cuzk_msm_choose(size_t n, double inv_cost, size_t batch, unsigned *c, int *strategy)
 {
     double best = 0;
     *c = 1;
@@ -50,7 +50,7 @@ void msm_choose(size_t n, double inv_cost, size_t batch, unsigned *c, int *strat
     for (unsigned cc = 1; cc <= CUZK_MSM_MAX_WINDOW; cc++)
         for (int st = MSM_STRAT_AFFINE; st <= MSM_STRAT_XYZZ; st++) {
             if (st == MSM_STRAT_XYZZ && cc > MSM_XYZZ_MAX_C) continue;
-            double v = msm_cost(n, cc, st, inv_cost, batch);
+            double v = cuzk_msm_cost(n, cc, st, inv_cost, batch);
             if ((cc == 1 && st == MSM_STRAT_AFFINE) || v < best) {
                 best = v;
                 *c = cc;
@@ -63,7 +63,7 @@ unsigned cuzk_msm_window_bits(size_t n)
 {
     unsigned c;
     int st;
-    msm_choose(n, 250.0, 8192, &c, &st);
+    cuzk_msm_choose(n, 250.0, 8192, &c, &st);
     return c;
 }
 
@@ -71,18 +71,18 @@ unsigned cuzk_msm_window_bits(size_t n)
  * The batch-affine rounds invert once per chunk and round.  The field
  * layer's safegcd cuzk_fp_inv_var (~1.6 us) replaced a binary extended
  * Euclid here (~12 us); the A/B is in docs/perf-notes.md (MSM, session 2). */
-void msm_fp_inv_var(cuzk_fp *r, const cuzk_fp *a)
+void cuzk_msm_fp_inv_var(cuzk_fp *r, const cuzk_fp *a)
 {
     cuzk_fp_inv_var(r, a);
 }
 
-void msm_fp2_inv_var(cuzk_fp2 *r, const cuzk_fp2 *a)
+void cuzk_msm_fp2_inv_var(cuzk_fp2 *r, const cuzk_fp2 *a)
 {
     cuzk_fp n, t;
     cuzk_fp_sqr(&n, &a->c0);
     cuzk_fp_sqr(&t, &a->c1);
     cuzk_fp_add(&n, &n, &t); /* norm: (c0 + c1 u)(c0 - c1 u) = c0^2 + c1^2 */
-    msm_fp_inv_var(&n, &n);
+    cuzk_msm_fp_inv_var(&n, &n);
     cuzk_fp_mul(&r->c0, &a->c0, &n);
     cuzk_fp_mul(&t, &a->c1, &n);
     cuzk_fp_neg(&r->c1, &t);

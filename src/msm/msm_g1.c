@@ -84,7 +84,7 @@ static inline int g1_fp_eq(const cuzk_fp *a, const cuzk_fp *b)
 #define FE_NEG g1_fp_neg
 #define FE_MUL cuzk_fp_mul_inl
 #define FE_SQR g1_fp_sqr
-#define FE_INV msm_fp_inv_var
+#define FE_INV cuzk_msm_fp_inv_var
 #define FE_IS_ZERO g1_fp_is_zero
 #define FE_EQ g1_fp_eq
 #define FE_ONE CUZK_FP_ONE
@@ -99,7 +99,7 @@ static inline int g1_fp_eq(const cuzk_fp *a, const cuzk_fp *b)
 #define MSM_BATCH 17408
 #define MSM_CHUNK_SMALL 3840
 #define MSM_CHUNK_SMALL_NB 8192
-/* Binary-Euclid inversion (msm_fp_inv_var) in Fp multiplications. */
+/* Binary-Euclid inversion (cuzk_msm_fp_inv_var) in Fp multiplications. */
 #define MSM_INV_COST 250.0
 
 /* Fewest pairs for a round in a non-final chunk (else the points are carried
@@ -108,7 +108,7 @@ static inline int g1_fp_eq(const cuzk_fp *a, const cuzk_fp *b)
 #define MSM_MIN_PAIRS 256
 
 /* Pair additions eight at a time with AVX-512 IFMA when the CPU has it
- * (msm_ifma.c; runtime switch msm_ifma_active). */
+ * (msm_ifma.c; runtime switch cuzk_msm_ifma_active). */
 #if defined(CUZK_HAVE_ASM) && defined(__x86_64__) && defined(__GNUC__)
 #include "msm/msm_ifma.h"
 #define MSM_IFMA 1

@@ -11,7 +11,7 @@
 #define FE_NEG cuzk_fp2_neg
 #define FE_MUL cuzk_fp2_mul
 #define FE_SQR cuzk_fp2_sqr
-#define FE_INV msm_fp2_inv_var
+#define FE_INV cuzk_msm_fp2_inv_var
 #define FE_IS_ZERO cuzk_fp2_is_zero
 #define FE_EQ cuzk_fp2_eq
 #define FE_ONE CUZK_FP2_ONE
@@ -27,12 +27,12 @@
 #define MSM_MIN_PAIRS 24
 
 /* Pair additions eight at a time with AVX-512 IFMA when the CPU has it
- * (msm_ifma_g2.c; runtime switch msm_ifma_active, shared with G1). */
+ * (msm_ifma_g2.c; runtime switch cuzk_msm_ifma_active, shared with G1). */
 #if defined(CUZK_HAVE_ASM) && defined(__x86_64__) && defined(__GNUC__)
 #include "msm/msm_ifma.h"
 #define MSM_IFMA 1
-#define MSM_IFMA_PAIRS msm_ifma_g2_pairs
-#define MSM_IFMA_WORK_BYTES msm_ifma_g2_work_bytes
+#define MSM_IFMA_PAIRS cuzk_msm_ifma_g2_pairs
+#define MSM_IFMA_WORK_BYTES cuzk_msm_ifma_g2_work_bytes
 #endif
 
 #include "msm/msm_tmpl.h"

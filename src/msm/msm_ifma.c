@@ -23,20 +23,20 @@ __attribute__((constructor)) static void ifma_detect(void)
     init_constants();
 }
 
-int msm_ifma_available(void)
+int cuzk_msm_ifma_available(void)
 {
     return ifma_ok;
 }
-int msm_ifma_active(void)
+int cuzk_msm_ifma_active(void)
 {
     return ifma_ok && !ifma_off;
 }
-void msm_ifma_force_scalar(int force)
+void cuzk_msm_ifma_force_scalar(int force)
 {
     ifma_off = force;
 }
 
-TGT_FN void msm_ifma_mul8(cuzk_fp out[8], const cuzk_fp a[8], const cuzk_fp b[8])
+TGT_FN void cuzk_msm_ifma_mul8(cuzk_fp out[8], const cuzk_fp a[8], const cuzk_fp b[8])
 {
     v8fp x = load8(a), y = load8(b), z = v_mul(&x, &y);
     store8(out, &z);
@@ -44,7 +44,7 @@ TGT_FN void msm_ifma_mul8(cuzk_fp out[8], const cuzk_fp a[8], const cuzk_fp b[8]
 
 /* ---- batch-affine pair additions ------------------------------------------- */
 
-size_t msm_ifma_work_bytes(size_t n)
+size_t cuzk_msm_ifma_work_bytes(size_t n)
 {
     return (n + 15) / 16 * 2 * sizeof(v8fp) + 64;
 }
@@ -75,7 +75,7 @@ TGT void batch_inv(v8fp *inv, const cuzk_fp *den, size_t n8)
     pre[0] = tot[0];
     for (int k = 1; k < 16; k++)
         cuzk_fp_mul_inl(&pre[k], &pre[k - 1], &tot[k]);
-    msm_fp_inv_var(&r, &pre[15]);
+    cuzk_msm_fp_inv_var(&r, &pre[15]);
     for (int k = 15; k > 0; k--) {
         cuzk_fp_mul_inl(&ti[k], &r, &pre[k - 1]);
         cuzk_fp_mul_inl(&r, &r, &tot[k]);
@@ -93,7 +93,7 @@ TGT void batch_inv(v8fp *inv, const cuzk_fp *den, size_t n8)
     inv[1] = i1;
 }
 
-#define PK_NAME msm_ifma_pairs
+#define PK_NAME cuzk_msm_ifma_pairs
 #define PK_AFF cuzk_g1_affine
 #define PK_FE cuzk_fp
 #define PK_V v8fp
@@ -110,38 +110,38 @@ TGT void batch_inv(v8fp *inv, const cuzk_fp *den, size_t n8)
 #define PK_TRIPLE_BLEND v_triple_blend
 #include "msm/msm_ifma_internal.h"
 
-TGT_FN void msm_ifma_sqr8(cuzk_fp out[8], const cuzk_fp a[8])
+TGT_FN void cuzk_msm_ifma_sqr8(cuzk_fp out[8], const cuzk_fp a[8])
 {
     v8fp x = load8(a), z = v_sqr(&x);
     store8(out, &z);
 }
 
 #else
-int msm_ifma_available(void)
+int cuzk_msm_ifma_available(void)
 {
     return 0;
 }
-int msm_ifma_active(void)
+int cuzk_msm_ifma_active(void)
 {
     return 0;
 }
-void msm_ifma_force_scalar(int force)
+void cuzk_msm_ifma_force_scalar(int force)
 {
     (void)force;
 }
-void msm_ifma_mul8(cuzk_fp out[8], const cuzk_fp a[8], const cuzk_fp b[8])
+void cuzk_msm_ifma_mul8(cuzk_fp out[8], const cuzk_fp a[8], const cuzk_fp b[8])
 {
     (void)out, (void)a, (void)b;
 }
-void msm_ifma_sqr8(cuzk_fp out[8], const cuzk_fp a[8])
+void cuzk_msm_ifma_sqr8(cuzk_fp out[8], const cuzk_fp a[8])
 {
     (void)out, (void)a;
 }
-size_t msm_ifma_work_bytes(size_t n)
+size_t cuzk_msm_ifma_work_bytes(size_t n)
 {
     return (void)n, 0;
 }
-void msm_ifma_pairs(cuzk_g1_affine *O, const cuzk_g1_affine *A, const cuzk_g1_affine *B, const uint32_t *io,
+void cuzk_msm_ifma_pairs(cuzk_g1_affine *O, const cuzk_g1_affine *A, const cuzk_g1_affine *B, const uint32_t *io,
                     const uint32_t *ia, const uint32_t *ib, const uint8_t *flag, cuzk_fp *den, void *work,
                     size_t n)
 {

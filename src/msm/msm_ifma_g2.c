@@ -86,19 +86,19 @@ TGT void store2(cuzk_fp2 *p, const v8fp2 *x)
     store2p(q, x, 0xff);
 }
 
-TGT_FN void msm_ifma_g2_mul8(cuzk_fp2 out[8], const cuzk_fp2 a[8], const cuzk_fp2 b[8])
+TGT_FN void cuzk_msm_ifma_g2_mul8(cuzk_fp2 out[8], const cuzk_fp2 a[8], const cuzk_fp2 b[8])
 {
     v8fp2 x = load2(a), y = load2(b), z = f2_mul(&x, &y);
     store2(out, &z);
 }
 
-TGT_FN void msm_ifma_g2_sqr8(cuzk_fp2 out[8], const cuzk_fp2 a[8])
+TGT_FN void cuzk_msm_ifma_g2_sqr8(cuzk_fp2 out[8], const cuzk_fp2 a[8])
 {
     v8fp2 x = load2(a), z = f2_sqr(&x);
     store2(out, &z);
 }
 
-size_t msm_ifma_g2_work_bytes(size_t n)
+size_t cuzk_msm_ifma_g2_work_bytes(size_t n)
 {
     return (n + 7) / 8 * sizeof(v8fp2) + 64;
 }
@@ -122,7 +122,7 @@ TGT void batch_inv2(v8fp2 *inv, const cuzk_fp2 *den, size_t n8)
     pre[0] = tot[0];
     for (int k = 1; k < 8; k++)
         cuzk_fp2_mul(&pre[k], &pre[k - 1], &tot[k]);
-    msm_fp2_inv_var(&r, &pre[7]);
+    cuzk_msm_fp2_inv_var(&r, &pre[7]);
     for (int k = 7; k > 0; k--) {
         cuzk_fp2_mul(&ti[k], &r, &pre[k - 1]);
         cuzk_fp2_mul(&r, &r, &tot[k]);
@@ -143,7 +143,7 @@ TGT void f2_triple_blend(v8fp2 *num, const v8fp2 *t, __mmask8 m)
     v_triple_blend(&num->c1, &t->c1, m);
 }
 
-#define PK_NAME msm_ifma_g2_pairs
+#define PK_NAME cuzk_msm_ifma_g2_pairs
 #define PK_AFF cuzk_g2_affine
 #define PK_FE cuzk_fp2
 #define PK_V v8fp2
@@ -161,19 +161,19 @@ TGT void f2_triple_blend(v8fp2 *num, const v8fp2 *t, __mmask8 m)
 #include "msm/msm_ifma_internal.h"
 
 #else
-void msm_ifma_g2_mul8(cuzk_fp2 out[8], const cuzk_fp2 a[8], const cuzk_fp2 b[8])
+void cuzk_msm_ifma_g2_mul8(cuzk_fp2 out[8], const cuzk_fp2 a[8], const cuzk_fp2 b[8])
 {
     (void)out, (void)a, (void)b;
 }
-void msm_ifma_g2_sqr8(cuzk_fp2 out[8], const cuzk_fp2 a[8])
+void cuzk_msm_ifma_g2_sqr8(cuzk_fp2 out[8], const cuzk_fp2 a[8])
 {
     (void)out, (void)a;
 }
-size_t msm_ifma_g2_work_bytes(size_t n)
+size_t cuzk_msm_ifma_g2_work_bytes(size_t n)
 {
     return (void)n, 0;
 }
-void msm_ifma_g2_pairs(cuzk_g2_affine *O, const cuzk_g2_affine *A, const cuzk_g2_affine *B,
+void cuzk_msm_ifma_g2_pairs(cuzk_g2_affine *O, const cuzk_g2_affine *A, const cuzk_g2_affine *B,
                        const uint32_t *io, const uint32_t *ia, const uint32_t *ib, const uint8_t *flag,
                        cuzk_fp2 *den, void *work, size_t n)
 {

@@ -370,7 +370,7 @@ TGT v8fp v_sqr(const v8fp *a)
 #endif /* CUZK_MSM_IFMA_INTERNAL_H */
 
 /* ---- the pair kernel, written once for both groups ------------------------ */
-/* Contract: msm_ifma_pairs (msm_ifma.h).  Included again with these
+/* Contract: cuzk_msm_ifma_pairs (msm_ifma.h).  Included again with these
  * defined: PK_NAME, PK_AFF (affine point), PK_FE (coordinate), PK_V (its
  * eight-lane vector), PK_ONE, PK_N8(n) (den length used: n rounded up),
  * PK_INV(inv, den, n8) (batch inversion into inv[block]), PK_LOAD(p),

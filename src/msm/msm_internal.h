@@ -50,13 +50,13 @@ typedef struct {
 #define MSM_STRAT_AFFINE 1
 #define MSM_STRAT_XYZZ 2
 #define MSM_STRAT_SORTED 3
-double msm_cost(size_t n, unsigned c, int strategy, double inv_cost, size_t batch);
+double cuzk_msm_cost(size_t n, unsigned c, int strategy, double inv_cost, size_t batch);
 /* The cost model never picks XYZZ buckets above this window (it would not
  * anyway: they win only for small inputs, c <= 6 in practice), so the
  * whole-MSM scratch need not hold 2^(c-1) XYZZ points for large c. */
 #define MSM_XYZZ_MAX_C 8u
 /* Best (c, strategy) for n terms. */
-void msm_choose(size_t n, double inv_cost, size_t batch, unsigned *c, int *strategy);
+void cuzk_msm_choose(size_t n, double inv_cost, size_t batch, unsigned *c, int *strategy);
 
 /* Classification of one variable's scalar. */
 static inline int msm_is_zero(const cuzk_scalar *k)
@@ -75,10 +75,10 @@ static inline size_t msm_align(size_t x)
 
 /* Variable-time inversions (the field layer's safegcd; 0 -> 0).  Public
  * data only. */
-void msm_fp_inv_var(cuzk_fp *r, const cuzk_fp *a);
-void msm_fp2_inv_var(cuzk_fp2 *r, const cuzk_fp2 *a);
+void cuzk_msm_fp_inv_var(cuzk_fp *r, const cuzk_fp *a);
+void cuzk_msm_fp2_inv_var(cuzk_fp2 *r, const cuzk_fp2 *a);
 
 /* popcount of the first n bits of a bitmap */
-size_t msm_popcount(const uint64_t *bits, size_t n);
+size_t cuzk_msm_popcount(const uint64_t *bits, size_t n);
 
 #endif

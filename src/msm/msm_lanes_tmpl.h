@@ -18,7 +18,7 @@ static void lanes_add(ba_ctx *cx, AFF *p, const AFF *q, size_t qs, size_t n)
         ba_pair_den(cx, i, a, b);
     }
 #ifdef MSM_IFMA
-    if (msm_ifma_active()) {
+    if (cuzk_msm_ifma_active()) {
         for (size_t i = 0; i < n; i++) {
             cx->ia[i] = (uint32_t)i;
             cx->ib[i] = (uint32_t)(i * qs);
@@ -67,7 +67,7 @@ static void lanes_add(ba_ctx *cx, AFF *p, const AFF *q, size_t qs, size_t n)
 static uint32_t lanes_min_nb(void)
 {
 #ifdef MSM_IFMA
-    if (msm_ifma_active()) return MSM_LANES_MIN_NB_IFMA;
+    if (cuzk_msm_ifma_active()) return MSM_LANES_MIN_NB_IFMA;
 #endif
     return MSM_LANES_MIN_NB;
 }

@@ -64,7 +64,7 @@ static unsigned model_c(size_t n)
 {
     unsigned c;
     int st;
-    msm_choose(n, MSM_INV_COST, MSM_BATCH, &c, &st);
+    cuzk_msm_choose(n, MSM_INV_COST, MSM_BATCH, &c, &st);
     return c;
 }
 
@@ -140,7 +140,7 @@ static int msm_run(cuzk_par *par, JAC *out, const AFF *bases, size_t nbases, con
         memset(out, 0, sizeof *out);
         return CUZK_OK;
     }
-    size_t nb_needed = density ? msm_popcount(density, nvars) : nvars;
+    size_t nb_needed = density ? cuzk_msm_popcount(density, nvars) : nvars;
     if (nbases < nb_needed) return CUZK_ERR_ARG;
 
     size_t K = cuzk_par_threads(par);
@@ -266,7 +266,7 @@ static int msm_run(cuzk_par *par, JAC *out, const AFF *bases, size_t nbases, con
         j.c = o.window;
         j.strategy = o.strategy;
     } else {
-        msm_choose(m, MSM_INV_COST, MSM_BATCH, &j.c, &j.strategy);
+        cuzk_msm_choose(m, MSM_INV_COST, MSM_BATCH, &j.c, &j.strategy);
         if (j.c > cup) j.c = cup;
         if (o.strategy) j.strategy = o.strategy;
     }

@@ -31,8 +31,8 @@ typedef struct {
 #ifdef MSM_IFMA
 /* The group's eight-lane pair kernel (G2 names its own; G1 the default). */
 #ifndef MSM_IFMA_PAIRS
-#define MSM_IFMA_PAIRS msm_ifma_pairs
-#define MSM_IFMA_WORK_BYTES msm_ifma_work_bytes
+#define MSM_IFMA_PAIRS cuzk_msm_ifma_pairs
+#define MSM_IFMA_WORK_BYTES cuzk_msm_ifma_work_bytes
 #endif
 #endif
 
@@ -164,7 +164,7 @@ static void ba_rounds(ba_ctx *cx, size_t nseg, size_t min_pairs)
         if (np < min_pairs || np == 0) return;
         np = 0;
 #ifdef MSM_IFMA
-        int vec = msm_ifma_active();
+        int vec = cuzk_msm_ifma_active();
         size_t nmv = 0;
 #endif
         for (size_t s = 0; s < nseg; s++) {
@@ -311,7 +311,7 @@ static size_t tile_need(size_t n, unsigned c, int strategy)
     return msm_align(n * sizeof(uint32_t)) + msm_align((nb + 1) * sizeof(uint32_t)) + ba_ctx_bytes() + 64;
 }
 
-/* The strategies the cost model picks (msm_choose): affine buckets, or
+/* The strategies the cost model picks (cuzk_msm_choose): affine buckets, or
  * XYZZ buckets for c <= MSM_XYZZ_MAX_C only.  Sizing the whole-MSM scratch
  * by these rather than by every strategy keeps G2's 384-byte XYZZ buckets
  * (6 MiB per task at c = 15) out of it. */
@@ -553,8 +553,8 @@ static int tile_impl(xyzz *out, const AFF *bases, const uint32_t *idx, const cuz
         strategy < 0 || strategy > MSM_STRAT_SORTED)
         return CUZK_ERR_ARG;
     if (strategy == MSM_STRAT_AUTO)
-        strategy = c <= MSM_XYZZ_MAX_C && msm_cost(n, c, MSM_STRAT_XYZZ, MSM_INV_COST, MSM_BATCH) <=
-                                              msm_cost(n, c, MSM_STRAT_AFFINE, MSM_INV_COST, MSM_BATCH)
+        strategy = c <= MSM_XYZZ_MAX_C && cuzk_msm_cost(n, c, MSM_STRAT_XYZZ, MSM_INV_COST, MSM_BATCH) <=
+                                              cuzk_msm_cost(n, c, MSM_STRAT_AFFINE, MSM_INV_COST, MSM_BATCH)
                        ? MSM_STRAT_XYZZ
                        : MSM_STRAT_AFFINE;
     if (scratch_len < tile_need(n, c, strategy) || !scratch) return CUZK_ERR_ARG;

@@ -50,7 +50,7 @@ static void scale16(cuzk_fr *r, const cuzk_fr *a);
 
 /* ---- domain --------------------------------------------------------------- */
 
-int ntt_ifma_disabled;
+int cuzk_ntt_ifma_disabled;
 unsigned cuzk_ntt_top_log = NTT_TOP_LOG;
 
 static unsigned top_log_of(unsigned log_n)
@@ -121,7 +121,7 @@ static void fill_top_task(void *arg, size_t c)
     cuzk_fr f[8], step;
     lane_factors(f, &step, &CUZK_FR_ONE, &w, vlo);
     fill_powers(d, d->top_tw, &w, lo, vlo);
-    ntt_ifma_powers(d->top_tw + vlo, vhi - vlo, f, &step);
+    cuzk_ntt_ifma_powers(d->top_tw + vlo, vhi - vlo, f, &step);
     fill_powers(d, d->top_tw, &w, vhi, hi);
 }
 
@@ -204,7 +204,7 @@ int cuzk_ntt_domain_create(cuzk_ntt_domain **out, unsigned log_n, cuzk_par *par)
     if (log_n > CUZK_NTT_MAX_LOG) return CUZK_ERR_ARG;
     cuzk_ntt_domain *d = domain_alloc(log_n);
     if (!d) return CUZK_ERR_NOMEM;
-    d->ifma = !ntt_ifma_disabled && ntt_ifma_available();
+    d->ifma = !cuzk_ntt_ifma_disabled && cuzk_ntt_ifma_available();
     fill_small(d);
     fill_constants(d);
     struct fill_job job = {d, 1};
@@ -302,7 +302,7 @@ static void coset_scale_task(void *arg, size_t c)
     cuzk_fr f[8], step;
     lane_factors(f, &step, &CUZK_FR_ONE, &d->g, vlo);
     coset_scale_range(d, job->a, lo, vlo);
-    ntt_ifma_scale(job->a + vlo, vhi - vlo, f, &step);
+    cuzk_ntt_ifma_scale(job->a + vlo, vhi - vlo, f, &step);
     coset_scale_range(d, job->a, vhi, hi);
 }
 
@@ -369,7 +369,7 @@ static void reverse_scale_task(void *arg, size_t c)
             scale16(&u[i], &d->n_inv), v[i] = u[i];
     }
     reverse_scale_range(job, lo, vlo);
-    ntt_ifma_revscale(job->a, n, vlo, vhi - vlo, u, job->coset ? &us : NULL, v, job->coset ? &vs : NULL);
+    cuzk_ntt_ifma_revscale(job->a, n, vlo, vhi - vlo, u, job->coset ? &us : NULL, v, job->coset ? &vs : NULL);
     reverse_scale_range(job, vhi, hi);
 }
 
@@ -383,8 +383,8 @@ static int check(const cuzk_ntt_domain *dom, const cuzk_fr *a, size_t n)
 
 static void forward(const cuzk_ntt_domain *d, cuzk_par *par, cuzk_fr *a)
 {
-    ntt_dif(d, par, a);
-    ntt_bitrev_permute(par, a, d->log_n);
+    cuzk_ntt_dif(d, par, a);
+    cuzk_ntt_bitrev_permute(par, a, d->log_n);
 }
 
 static size_t pass_chunks(const cuzk_ntt_domain *d, cuzk_par *par)

@@ -104,7 +104,7 @@ static void r4_kernel(const cuzk_ntt_domain *d, cuzk_fr *a, size_t q, size_t j0,
                       ntt_twiddles wb, ntt_twiddles w)
 {
     if (d->ifma && q >= 8)
-        ntt_ifma_r4(a, q, j0, j1, wa, wb, w);
+        cuzk_ntt_ifma_r4(a, q, j0, j1, wa, wb, w);
     else
         r4_range(a, q, j0, j1, wa, wb, w);
 }
@@ -112,7 +112,7 @@ static void r4_kernel(const cuzk_ntt_domain *d, cuzk_fr *a, size_t q, size_t j0,
 static void r2_kernel(const cuzk_ntt_domain *d, cuzk_fr *a, size_t h, size_t j0, size_t j1, ntt_twiddles t)
 {
     if (d->ifma && h >= 8)
-        ntt_ifma_r2(a, h, j0, j1, t);
+        cuzk_ntt_ifma_r2(a, h, j0, j1, t);
     else
         r2_range(a, h, j0, j1, t);
 }
@@ -173,7 +173,7 @@ static void dif_leaf(const cuzk_ntt_domain *d, cuzk_fr *a, unsigned k)
 #ifndef NTT_NO_TAIL64
     if (d->ifma && k >= 6) {
         /* vector passes down to stage h = 8, then the last three stages
-         * on 64-element blocks (ntt_ifma_tail64) */
+         * on 64-element blocks (cuzk_ntt_ifma_tail64) */
         while (s > 3) {
             if ((s - 3) & 1) {
                 size_t h = (size_t)1 << (s - 1);
@@ -187,7 +187,7 @@ static void dif_leaf(const cuzk_ntt_domain *d, cuzk_fr *a, unsigned k)
                 s -= 2;
             }
         }
-        ntt_ifma_tail64(a, size, d->tail_tw);
+        cuzk_ntt_ifma_tail64(a, size, d->tail_tw);
         return;
     }
 #endif
@@ -258,7 +258,7 @@ static void dif_sub_task(void *arg, size_t t)
     dif_block(job->d, job->a + (t << job->sub_log), job->sub_log);
 }
 
-void ntt_dif(const cuzk_ntt_domain *d, cuzk_par *par, cuzk_fr *a)
+void cuzk_ntt_dif(const cuzk_ntt_domain *d, cuzk_par *par, cuzk_fr *a)
 {
     unsigned L = d->log_n, th = cuzk_par_threads(par);
     if (th <= 1 || L < NTT_PAR_MIN_LOG) {
@@ -334,7 +334,7 @@ static void bitrev_task(void *arg, size_t c)
     }
 }
 
-void ntt_bitrev_permute(cuzk_par *par, cuzk_fr *a, unsigned log_n)
+void cuzk_ntt_bitrev_permute(cuzk_par *par, cuzk_fr *a, unsigned log_n)
 {
     if (log_n < 2 * TB) {
         size_t n = (size_t)1 << log_n;

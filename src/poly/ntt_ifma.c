@@ -60,7 +60,7 @@ __attribute__((constructor)) static void ifma_detect(void)
     init_constants();
 }
 
-int ntt_ifma_available(void)
+int cuzk_ntt_ifma_available(void)
 {
     return ifma_ok;
 }
@@ -222,7 +222,7 @@ TGT v8fr v_mul(const v8fr *a, const v8fr *b)
 
 /* ---- kernels (same contracts as r4_range / r2_range in ntt_dif.c) ---------- */
 
-TGT_FN void ntt_ifma_r4(cuzk_fr *a, size_t q, size_t j0, size_t j1, ntt_twiddles ta, ntt_twiddles tb,
+TGT_FN void cuzk_ntt_ifma_r4(cuzk_fr *a, size_t q, size_t j0, size_t j1, ntt_twiddles ta, ntt_twiddles tb,
                         ntt_twiddles t1)
 {
     for (size_t j = j0; j < j1; j += 8) {
@@ -247,7 +247,7 @@ TGT_FN void ntt_ifma_r4(cuzk_fr *a, size_t q, size_t j0, size_t j1, ntt_twiddles
     }
 }
 
-TGT_FN void ntt_ifma_r2(cuzk_fr *a, size_t h, size_t j0, size_t j1, ntt_twiddles t)
+TGT_FN void cuzk_ntt_ifma_r2(cuzk_fr *a, size_t h, size_t j0, size_t j1, ntt_twiddles t)
 {
     for (size_t j = j0; j < j1; j += 8) {
         v8fr x0 = load8(a + j), x1 = load8(a + j + h), w = load8_strided(t.p + (j - j0) * t.s, t.s);
@@ -261,7 +261,7 @@ TGT_FN void ntt_ifma_r2(cuzk_fr *a, size_t h, size_t j0, size_t j1, ntt_twiddles
 /* a[i] *= f_i for i < cnt (a multiple of 8): f_0..7 = f0, f_{i+8} =
  * f_i * step (constant factors if step is NULL).  f0 and step are given
  * times 2^4 (R' = 2^260 form), so the data keeps its usual form. */
-TGT_FN void ntt_ifma_scale(cuzk_fr *a, size_t cnt, const cuzk_fr f0[8], const cuzk_fr *step)
+TGT_FN void cuzk_ntt_ifma_scale(cuzk_fr *a, size_t cnt, const cuzk_fr f0[8], const cuzk_fr *step)
 {
     v8fr f = load8(f0), st = f;
     if (step) {
@@ -278,9 +278,9 @@ TGT_FN void ntt_ifma_scale(cuzk_fr *a, size_t cnt, const cuzk_fr f0[8], const cu
     }
 }
 
-/* out[i] = f_i for i < cnt (a multiple of 8), f as in ntt_ifma_scale:
+/* out[i] = f_i for i < cnt (a multiple of 8), f as in cuzk_ntt_ifma_scale:
  * fills twiddle tables (already in the times-2^4 form). */
-TGT_FN void ntt_ifma_powers(cuzk_fr *out, size_t cnt, const cuzk_fr f0[8], const cuzk_fr *step)
+TGT_FN void cuzk_ntt_ifma_powers(cuzk_fr *out, size_t cnt, const cuzk_fr f0[8], const cuzk_fr *step)
 {
     cuzk_fr sv[8];
     for (int k = 0; k < 8; k++)
@@ -320,8 +320,8 @@ TGT_FN void cuzk_ntt_ifma_twiddles(cuzk_fr *out, size_t cnt, size_t j0, const cu
 
 /* For k in [k0, k0 + cnt), cnt a multiple of 8 and k0 + cnt <= n/2 - 8:
  * (a[k], a[n-k]) <- (a[n-k] * u_k, a[k] * v_k), factors as in
- * ntt_ifma_scale (lanes u0 / v0, steps ustep / vstep, NULL = constant). */
-TGT_FN void ntt_ifma_revscale(cuzk_fr *a, size_t n, size_t k0, size_t cnt, const cuzk_fr u0[8],
+ * cuzk_ntt_ifma_scale (lanes u0 / v0, steps ustep / vstep, NULL = constant). */
+TGT_FN void cuzk_ntt_ifma_revscale(cuzk_fr *a, size_t n, size_t k0, size_t cnt, const cuzk_fr u0[8],
                               const cuzk_fr *ustep, const cuzk_fr v0[8], const cuzk_fr *vstep)
 {
     const __m512i rev = _mm512_setr_epi64(7, 6, 5, 4, 3, 2, 1, 0);
@@ -362,7 +362,7 @@ TGT void store8_strided(cuzk_fr *p, size_t s, const v8fr *x)
         p[k * s] = t[k];
 }
 
-TGT_FN void ntt_ifma_tail64(cuzk_fr *a, size_t size, const cuzk_fr tw[4])
+TGT_FN void cuzk_ntt_ifma_tail64(cuzk_fr *a, size_t size, const cuzk_fr tw[4])
 {
     v8fr w[4];
     for (int k = 0; k < 4; k++) {
@@ -399,19 +399,13 @@ TGT_FN void ntt_ifma_tail64(cuzk_fr *a, size_t size, const cuzk_fr tw[4])
     }
 }
 
-/* out[i] = a[i] * b[i] * 2^-260 for i < 8 (tests and benchmarks). */
-TGT_FN void ntt_ifma_mul8(cuzk_fr *out, const cuzk_fr *a, const cuzk_fr *b)
-{
-    v8fr x = load8(a), y = load8(b), z = v_mul(&x, &y);
-    store8(out, &z);
-}
 
 #else
-int ntt_ifma_available(void)
+int cuzk_ntt_ifma_available(void)
 {
     return 0;
 }
-void ntt_ifma_r4(cuzk_fr *a, size_t q, size_t j0, size_t j1, ntt_twiddles ta, ntt_twiddles tb,
+void cuzk_ntt_ifma_r4(cuzk_fr *a, size_t q, size_t j0, size_t j1, ntt_twiddles ta, ntt_twiddles tb,
                  ntt_twiddles t1)
 {
     (void)a, (void)q, (void)j0, (void)j1, (void)ta, (void)tb, (void)t1;
@@ -421,27 +415,23 @@ void cuzk_ntt_ifma_twiddles(cuzk_fr *out, size_t cnt, size_t j0, const cuzk_fr *
 {
     (void)out, (void)cnt, (void)j0, (void)hi, (void)lo, (void)e, (void)ep;
 }
-void ntt_ifma_r2(cuzk_fr *a, size_t h, size_t j0, size_t j1, ntt_twiddles t)
+void cuzk_ntt_ifma_r2(cuzk_fr *a, size_t h, size_t j0, size_t j1, ntt_twiddles t)
 {
     (void)a, (void)h, (void)j0, (void)j1, (void)t;
 }
-void ntt_ifma_mul8(cuzk_fr *out, const cuzk_fr *a, const cuzk_fr *b)
-{
-    (void)out, (void)a, (void)b;
-}
-void ntt_ifma_scale(cuzk_fr *a, size_t cnt, const cuzk_fr f0[8], const cuzk_fr *step)
+void cuzk_ntt_ifma_scale(cuzk_fr *a, size_t cnt, const cuzk_fr f0[8], const cuzk_fr *step)
 {
     (void)a, (void)cnt, (void)f0, (void)step;
 }
-void ntt_ifma_tail64(cuzk_fr *a, size_t size, const cuzk_fr tw[4])
+void cuzk_ntt_ifma_tail64(cuzk_fr *a, size_t size, const cuzk_fr tw[4])
 {
     (void)a, (void)size, (void)tw;
 }
-void ntt_ifma_powers(cuzk_fr *out, size_t cnt, const cuzk_fr f0[8], const cuzk_fr *step)
+void cuzk_ntt_ifma_powers(cuzk_fr *out, size_t cnt, const cuzk_fr f0[8], const cuzk_fr *step)
 {
     (void)out, (void)cnt, (void)f0, (void)step;
 }
-void ntt_ifma_revscale(cuzk_fr *a, size_t n, size_t k0, size_t cnt, const cuzk_fr u0[8], const cuzk_fr *ustep,
+void cuzk_ntt_ifma_revscale(cuzk_fr *a, size_t n, size_t k0, size_t cnt, const cuzk_fr u0[8], const cuzk_fr *ustep,
                        const cuzk_fr v0[8], const cuzk_fr *vstep)
 {
     (void)a, (void)n, (void)k0, (void)cnt, (void)u0, (void)ustep, (void)v0, (void)vstep;

@@ -38,7 +38,7 @@ struct cuzk_ntt_domain {
      * lo[s] = w_{2h}^b for b < 2^e' (ditto) */
     const cuzk_fr *lo[CUZK_NTT_MAX_LOG];
     cuzk_fr small[15];  /* stages h = 1, 2, 4, 8 at [h-1, 2h-1), never scaled */
-    cuzk_fr tail_tw[4]; /* w8^1..3, w4^1 times 2^4 (ntt_ifma_tail64) */
+    cuzk_fr tail_tw[4]; /* w8^1..3, w4^1 times 2^4 (cuzk_ntt_ifma_tail64) */
     void *mem;
     size_t bytes;
 };
@@ -96,7 +96,7 @@ static inline ntt_twiddles ntt_stage_twiddles_std(const cuzk_ntt_domain *d, size
 }
 
 /* Tests: nonzero makes domains created afterwards use the scalar kernels. */
-extern int ntt_ifma_disabled;
+extern int cuzk_ntt_ifma_disabled;
 /* Tests: domains created afterwards use top = min(n/2, 2^cuzk_ntt_top_log)
  * (NTT_TOP_LOG by default; values below NTT_TOP_LOG_MIN count as it), so
  * small transforms exercise the generated stages. */
@@ -119,31 +119,29 @@ static inline size_t ntt_chunks(cuzk_par *par, size_t items)
 
 /* AVX-512 IFMA kernels (src/poly/ntt_ifma.c): same butterflies as the
  * scalar r4/r2 kernels for j in [j0, j1) (multiples of 8), twiddles stored
- * as w*2^260 mod r.  Call only if ntt_ifma_available() (false also when
+ * as w*2^260 mod r.  Call only if cuzk_ntt_ifma_available() (false also when
  * CUZK_NTT_NO_IFMA is set at load time). */
-int ntt_ifma_available(void);
-void ntt_ifma_r4(cuzk_fr *a, size_t q, size_t j0, size_t j1, ntt_twiddles wa, ntt_twiddles wb,
+int cuzk_ntt_ifma_available(void);
+void cuzk_ntt_ifma_r4(cuzk_fr *a, size_t q, size_t j0, size_t j1, ntt_twiddles wa, ntt_twiddles wb,
                  ntt_twiddles w);
-void ntt_ifma_r2(cuzk_fr *a, size_t h, size_t j0, size_t j1, ntt_twiddles t);
+void cuzk_ntt_ifma_r2(cuzk_fr *a, size_t h, size_t j0, size_t j1, ntt_twiddles t);
 /* out[i] = hi[((j0 + i) >> ep) << (ep - e)] * lo[(j0 + i) mod 2^ep] * 2^-260
  * for i < cnt; j0, cnt multiples of 8, ep >= 3 (cuzk_ntt_gen_twiddles). */
 void cuzk_ntt_ifma_twiddles(cuzk_fr *out, size_t cnt, size_t j0, const cuzk_fr *hi, const cuzk_fr *lo,
                             unsigned e, unsigned ep);
 /* Stages h = 4, 2, 1 on [a, a + size), size a multiple of 64; tw = w8^1,
  * w8^2, w8^3, w4^1 times 2^4 (domain field tail_tw). */
-void ntt_ifma_tail64(cuzk_fr *a, size_t size, const cuzk_fr tw[4]);
+void cuzk_ntt_ifma_tail64(cuzk_fr *a, size_t size, const cuzk_fr tw[4]);
 /* Element-wise passes (see ntt_ifma.c): a[i] *= running factors, and the
  * reversal a[k] <-> a[n-k] with factors; factors given times 2^4. */
-void ntt_ifma_scale(cuzk_fr *a, size_t cnt, const cuzk_fr f0[8], const cuzk_fr *step);
-void ntt_ifma_powers(cuzk_fr *out, size_t cnt, const cuzk_fr f0[8], const cuzk_fr *step);
-void ntt_ifma_revscale(cuzk_fr *a, size_t n, size_t k0, size_t cnt, const cuzk_fr u0[8], const cuzk_fr *ustep,
+void cuzk_ntt_ifma_scale(cuzk_fr *a, size_t cnt, const cuzk_fr f0[8], const cuzk_fr *step);
+void cuzk_ntt_ifma_powers(cuzk_fr *out, size_t cnt, const cuzk_fr f0[8], const cuzk_fr *step);
+void cuzk_ntt_ifma_revscale(cuzk_fr *a, size_t n, size_t k0, size_t cnt, const cuzk_fr u0[8], const cuzk_fr *ustep,
                        const cuzk_fr v0[8], const cuzk_fr *vstep);
-/* out[i] = a[i]*b[i]*2^-260 mod r, i < 8 (tests). */
-void ntt_ifma_mul8(cuzk_fr *out, const cuzk_fr *a, const cuzk_fr *b);
 
 /* Natural-order DIF core (natural in, bit-reversed out), src/poly/ntt_dif.c. */
-void ntt_dif(const cuzk_ntt_domain *d, cuzk_par *par, cuzk_fr *a);
+void cuzk_ntt_dif(const cuzk_ntt_domain *d, cuzk_par *par, cuzk_fr *a);
 /* In-place bit-reversal permutation of a[0..n), src/poly/ntt_dif.c. */
-void ntt_bitrev_permute(cuzk_par *par, cuzk_fr *a, unsigned log_n);
+void cuzk_ntt_bitrev_permute(cuzk_par *par, cuzk_fr *a, unsigned log_n);
 
 #endif

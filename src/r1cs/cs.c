@@ -20,7 +20,7 @@
 static const char *const mode_names[] = {"prove", "witness", "shape", "check"};
 static const char side_names[] = "ABC";
 
-int cs_fail(cuzk_cs *cs, int status, const char *fmt, ...)
+int cuzk_cs_fail(cuzk_cs *cs, int status, const char *fmt, ...)
 {
     if (cs->status) return cs->status; /* keep the first error */
     va_list ap;
@@ -42,7 +42,7 @@ int cuzk_cs_set_error(cuzk_cs *cs, int status, const char *fmt, ...)
     return status;
 }
 
-int cs_grow(void **p, size_t *cap, size_t need, size_t elem, bool zero)
+int cuzk_cs_grow(void **p, size_t *cap, size_t need, size_t elem, bool zero)
 {
     if (need <= *cap) return CUZK_OK;
     size_t ncap = *cap ? *cap : 64;
@@ -132,7 +132,7 @@ int cuzk_cs_grow_vars(cuzk_cs *cs, bool aux, size_t need)
     size_t c;
     if (cs->values) {
         c = *cap;
-        if (cs_grow((void **)(aux ? &cs->aux : &cs->inp), &c, ncap, sizeof(cuzk_fr), false))
+        if (cuzk_cs_grow((void **)(aux ? &cs->aux : &cs->inp), &c, ncap, sizeof(cuzk_fr), false))
             return CUZK_ERR_NOMEM;
     }
     if (cs->structure) {
@@ -141,10 +141,10 @@ int cuzk_cs_grow_vars(cuzk_cs *cs, bool aux, size_t need)
         for (int i = 0; i < 2; i++) {
             if (!maps[i]) continue;
             c = w_old;
-            if (cs_grow((void **)maps[i], &c, w_new, sizeof(uint64_t), true)) return CUZK_ERR_NOMEM;
+            if (cuzk_cs_grow((void **)maps[i], &c, w_new, sizeof(uint64_t), true)) return CUZK_ERR_NOMEM;
         }
     }
-    /* cs_grow may round above ncap; every array holds at least ncap */
+    /* cuzk_cs_grow may round above ncap; every array holds at least ncap */
     *cap = ncap;
     return CUZK_OK;
 }
@@ -156,7 +156,7 @@ int cuzk_cs_grow_evals(cuzk_cs *cs, size_t rows)
     size_t cap = cs->ev_cap;
     for (int k = 0; k < 3; k++) {
         cap = cs->ev_cap;
-        if (cs_grow((void **)&cs->ev[k], &cap, rows, sizeof(cuzk_fr), false)) return CUZK_ERR_NOMEM;
+        if (cuzk_cs_grow((void **)&cs->ev[k], &cap, rows, sizeof(cuzk_fr), false)) return CUZK_ERR_NOMEM;
     }
     cs->ev_cap = cap;
     return CUZK_OK;
@@ -166,9 +166,9 @@ int cuzk_cs_reserve(cuzk_cs *cs, size_t constraints, size_t inputs, size_t aux)
 {
     if (cs->status) return cs->status;
     if (cuzk_cs_grow_vars(cs, false, inputs) || cuzk_cs_grow_vars(cs, true, aux))
-        return cs_fail(cs, CUZK_ERR_NOMEM, "reserve: cannot hold %zu inputs and %zu aux", inputs, aux);
+        return cuzk_cs_fail(cs, CUZK_ERR_NOMEM, "reserve: cannot hold %zu inputs and %zu aux", inputs, aux);
     if (cuzk_cs_grow_evals(cs, constraints))
-        return cs_fail(cs, CUZK_ERR_NOMEM, "reserve: cannot hold %zu evaluations", constraints);
+        return cuzk_cs_fail(cs, CUZK_ERR_NOMEM, "reserve: cannot hold %zu evaluations", constraints);
     return CUZK_OK;
 }
 
@@ -177,19 +177,19 @@ static int alloc_var(cuzk_cs *cs, bool aux, cuzk_var *var, const cuzk_fr *value)
     if (cs->status) return cs->status;
     size_t *n = aux ? &cs->n_aux : &cs->n_inputs;
     const char *what = aux ? "alloc" : "alloc_input";
-    if (!var) return cs_fail(cs, CUZK_ERR_ARG, "%s: var is NULL", what);
-    if (cs->finished) return cs_fail(cs, CUZK_ERR_ARG, "%s after cuzk_cs_finish", what);
+    if (!var) return cuzk_cs_fail(cs, CUZK_ERR_ARG, "%s: var is NULL", what);
+    if (cs->finished) return cuzk_cs_fail(cs, CUZK_ERR_ARG, "%s after cuzk_cs_finish", what);
     if (cs->values && !value)
-        return cs_fail(cs, CUZK_ERR_ARG, "%s of %s %zu: value is NULL but %s mode needs values",
+        return cuzk_cs_fail(cs, CUZK_ERR_ARG, "%s of %s %zu: value is NULL but %s mode needs values",
                        what, aux ? "aux" : "input", *n, mode_names[cs->mode]);
     if (*n >= (cs->matrices ? (size_t)CSR_MAX_INDEX : (size_t)~CUZK_VAR_AUX))
-        return cs_fail(cs, CUZK_ERR_ARG, "%s: too many variables (%zu)", what, *n);
+        return cuzk_cs_fail(cs, CUZK_ERR_ARG, "%s: too many variables (%zu)", what, *n);
     if (*n == (aux ? cs->aux_cap : cs->inputs_cap) && cuzk_cs_grow_vars(cs, aux, *n + 1)) {
         if (cs->child)
-            return cs_fail(cs, CUZK_ERR_ARG, "%s: parallel synthesis: this chunk needs more %s than its "
+            return cuzk_cs_fail(cs, CUZK_ERR_ARG, "%s: parallel synthesis: this chunk needs more %s than its "
                            "items' share (%zu): the items are not all the same shape", what,
                            aux ? "aux" : "inputs", *n - (aux ? cs->lo_aux : cs->lo_inputs));
-        return cs_fail(cs, CUZK_ERR_NOMEM, "%s: cannot grow to %zu variables", what, *n + 1);
+        return cuzk_cs_fail(cs, CUZK_ERR_NOMEM, "%s: cannot grow to %zu variables", what, *n + 1);
     }
     if (cs->values) (aux ? cs->aux : cs->inp)[*n] = *value;
     *var = (aux ? CUZK_VAR_AUX : 0) | (cuzk_var)*n;
@@ -233,7 +233,7 @@ static int check_vars(cuzk_cs *cs, int side, const cuzk_term *t, size_t n)
         size_t idx = CUZK_VAR_INDEX(v);
         if (CUZK_VAR_IS_AUX(v) ? !cs_var_visible(idx, na, cs->lo_aux, cs->hdr_aux)
                                : !cs_var_visible(idx, ni, cs->lo_inputs, cs->hdr_inputs))
-            return cs_fail(cs, CUZK_ERR_ARG,
+            return cuzk_cs_fail(cs, CUZK_ERR_ARG,
                            "enforce (constraint %zu): %c term %zu refers to %s %zu, but only %zu exist%s",
                            cs->n_constraints, side_names[side], i, CUZK_VAR_IS_AUX(v) ? "aux" : "input",
                            idx, CUZK_VAR_IS_AUX(v) ? na : ni,
@@ -337,15 +337,15 @@ static int lc_structure(cuzk_cs *cs, int side, const cuzk_term *t, size_t n)
     bool need_sorted = cs->matrices || cs->row_fn;
     if (!unique || (need_sorted && !sorted)) {
         if (n > cs->scratch_cap &&
-            cs_grow((void **)&cs->scratch, &cs->scratch_cap, n, sizeof *t, false))
-            return cs_fail(cs, CUZK_ERR_NOMEM, "enforce: cannot merge %zu terms", n);
+            cuzk_cs_grow((void **)&cs->scratch, &cs->scratch_cap, n, sizeof *t, false))
+            return cuzk_cs_fail(cs, CUZK_ERR_NOMEM, "enforce: cannot merge %zu terms", n);
         n = lc_merge(cs, t, n);
         t = cs->scratch;
     }
     cs->nnz[side] += n;
     if (cs->row_fn) {
         int rc = cs->row_fn(cs->row_ctx, cs->n_constraints, side, t, n);
-        if (rc) return cs_fail(cs, rc, "row observer failed at constraint %zu (%c)", cs->n_constraints,
+        if (rc) return cuzk_cs_fail(cs, rc, "row observer failed at constraint %zu (%c)", cs->n_constraints,
                                side_names[side]);
     }
     if (side != 2) {
@@ -360,12 +360,12 @@ static int lc_structure(cuzk_cs *cs, int side, const cuzk_term *t, size_t n)
     if (cs->matrices) {
         cs_matrix *m = &cs->m[side];
         size_t row = cs->n_constraints - cs->row_base, base = m->row_ptr[row];
-        if (cs_grow((void **)&m->row_ptr, &m->rows_cap, row + 2, sizeof(size_t), false))
-            return cs_fail(cs, CUZK_ERR_NOMEM, "enforce: cannot grow matrix %c rows", side_names[side]);
+        if (cuzk_cs_grow((void **)&m->row_ptr, &m->rows_cap, row + 2, sizeof(size_t), false))
+            return cuzk_cs_fail(cs, CUZK_ERR_NOMEM, "enforce: cannot grow matrix %c rows", side_names[side]);
         size_t c = m->cap;
-        if (cs_grow((void **)&m->col, &c, base + n, sizeof(uint32_t), false) ||
-            cs_grow((void **)&m->val, &m->cap, base + n, sizeof(cuzk_fr), false))
-            return cs_fail(cs, CUZK_ERR_NOMEM, "enforce: cannot grow matrix %c to %zu entries",
+        if (cuzk_cs_grow((void **)&m->col, &c, base + n, sizeof(uint32_t), false) ||
+            cuzk_cs_grow((void **)&m->val, &m->cap, base + n, sizeof(cuzk_fr), false))
+            return cuzk_cs_fail(cs, CUZK_ERR_NOMEM, "enforce: cannot grow matrix %c to %zu entries",
                            side_names[side], base + n);
         for (size_t i = 0; i < n; i++) {
             cuzk_var v = t[i].var;
@@ -383,22 +383,22 @@ static int enforce_core(cuzk_cs *cs, const cuzk_term *a, size_t na, const cuzk_t
     const cuzk_term *t[3] = {a, b, c};
     size_t n[3] = {na, nb, nc};
     for (int k = 0; k < 3; k++) {
-        if (n[k] && !t[k]) return cs_fail(cs, CUZK_ERR_ARG, "enforce: %c has %zu terms but is NULL",
+        if (n[k] && !t[k]) return cuzk_cs_fail(cs, CUZK_ERR_ARG, "enforce: %c has %zu terms but is NULL",
                                           side_names[k], n[k]);
         if (check_vars(cs, k, t[k], n[k])) return cs->status;
     }
     size_t row = cs->n_constraints;
     if (cs->evals && row == cs->ev_cap && cuzk_cs_grow_evals(cs, row + 1)) {
         if (cs->child)
-            return cs_fail(cs, CUZK_ERR_ARG, "enforce: parallel synthesis: this chunk needs more constraints "
+            return cuzk_cs_fail(cs, CUZK_ERR_ARG, "enforce: parallel synthesis: this chunk needs more constraints "
                            "than its items' share (%zu): the items are not all the same shape",
                            row - cs->row_base);
-        return cs_fail(cs, CUZK_ERR_NOMEM, "enforce: cannot grow evaluations to %zu", row + 1);
+        return cuzk_cs_fail(cs, CUZK_ERR_NOMEM, "enforce: cannot grow evaluations to %zu", row + 1);
     }
     if (cs->matrices && !cs->m[0].row_ptr) {
         for (int k = 0; k < 3; k++) {
-            if (cs_grow((void **)&cs->m[k].row_ptr, &cs->m[k].rows_cap, 2, sizeof(size_t), false))
-                return cs_fail(cs, CUZK_ERR_NOMEM, "enforce: cannot allocate matrix rows");
+            if (cuzk_cs_grow((void **)&cs->m[k].row_ptr, &cs->m[k].rows_cap, 2, sizeof(size_t), false))
+                return cuzk_cs_fail(cs, CUZK_ERR_NOMEM, "enforce: cannot allocate matrix rows");
             cs->m[k].row_ptr[0] = 0;
         }
     }
@@ -416,7 +416,7 @@ static int enforce_core(cuzk_cs *cs, const cuzk_term *a, size_t na, const cuzk_t
             cs->unsat_index = row;
             const char *p = cs->ns ? cs->ns : "";
             cs->unsat_path = malloc(strlen(p) + 1);
-            if (!cs->unsat_path) return cs_fail(cs, CUZK_ERR_NOMEM, "check: cannot record the path");
+            if (!cs->unsat_path) return cuzk_cs_fail(cs, CUZK_ERR_NOMEM, "check: cannot record the path");
             strcpy(cs->unsat_path, p);
         }
     }
@@ -429,11 +429,11 @@ int cuzk_cs_set_row_observer(cuzk_cs *cs, cuzk_cs_row_fn fn, void *ctx)
     if (!cs) return CUZK_ERR_ARG;
     if (cs->status) return cs->status;
     if (!cs->structure)
-        return cs_fail(cs, CUZK_ERR_ARG, "row observer needs PROVE or SHAPE mode or CUZK_CS_MATRICES");
+        return cuzk_cs_fail(cs, CUZK_ERR_ARG, "row observer needs PROVE or SHAPE mode or CUZK_CS_MATRICES");
     if (cs->n_constraints)
-        return cs_fail(cs, CUZK_ERR_ARG, "row observer must be set before the first constraint");
+        return cuzk_cs_fail(cs, CUZK_ERR_ARG, "row observer must be set before the first constraint");
     if (cs->par)
-        return cs_fail(cs, CUZK_ERR_ARG, "row observer: not available with parallel synthesis "
+        return cuzk_cs_fail(cs, CUZK_ERR_ARG, "row observer: not available with parallel synthesis "
                        "(cuzk_cs_set_par): rows are observed in order, so record sequentially");
     cs->row_fn = fn;
     cs->row_ctx = ctx;
@@ -444,7 +444,7 @@ int cuzk_cs_enforce(cuzk_cs *cs, const cuzk_term *a, size_t na, const cuzk_term 
                     const cuzk_term *c, size_t nc)
 {
     if (cs->status) return cs->status;
-    if (cs->finished) return cs_fail(cs, CUZK_ERR_ARG, "enforce after cuzk_cs_finish");
+    if (cs->finished) return cuzk_cs_fail(cs, CUZK_ERR_ARG, "enforce after cuzk_cs_finish");
     return enforce_core(cs, a, na, b, nb, c, nc);
 }
 
@@ -459,9 +459,9 @@ int cuzk_cs_push_namespace(cuzk_cs *cs, const char *name)
     }
     if (!name) name = "";
     size_t len = strlen(name), need = cs->ns_len + len + 2;
-    if (cs_grow((void **)&cs->ns, &cs->ns_cap, need, 1, false) ||
-        cs_grow((void **)&cs->ns_marks, &cs->ns_marks_cap, cs->ns_depth + 1, sizeof(size_t), false))
-        return cs_fail(cs, CUZK_ERR_NOMEM, "push_namespace: out of memory");
+    if (cuzk_cs_grow((void **)&cs->ns, &cs->ns_cap, need, 1, false) ||
+        cuzk_cs_grow((void **)&cs->ns_marks, &cs->ns_marks_cap, cs->ns_depth + 1, sizeof(size_t), false))
+        return cuzk_cs_fail(cs, CUZK_ERR_NOMEM, "push_namespace: out of memory");
     cs->ns_marks[cs->ns_depth++] = cs->ns_len;
     if (cs->ns_len) cs->ns[cs->ns_len++] = '/';
     memcpy(cs->ns + cs->ns_len, name, len + 1);
@@ -492,7 +492,7 @@ int cuzk_cs_finish(cuzk_cs *cs)
     cs->finished = true;
     if (cs->matrices) {
         if (cs->n_inputs + cs->n_aux > (size_t)UINT32_MAX)
-            return cs_fail(cs, CUZK_ERR_ARG, "matrices: %zu variables do not fit 32-bit columns",
+            return cuzk_cs_fail(cs, CUZK_ERR_ARG, "matrices: %zu variables do not fit 32-bit columns",
                            cs->n_inputs + cs->n_aux);
         uint32_t off = (uint32_t)cs->n_inputs;
         for (int k = 0; k < 3; k++) {
@@ -507,9 +507,9 @@ int cuzk_cs_finish(cuzk_cs *cs)
 
 int cuzk_cs_synthesize(cuzk_cs *cs, cuzk_circuit_fn fn, void *ctx)
 {
-    if (!fn) return cs_fail(cs, CUZK_ERR_ARG, "synthesize: circuit function is NULL");
+    if (!fn) return cuzk_cs_fail(cs, CUZK_ERR_ARG, "synthesize: circuit function is NULL");
     int rc = fn(cs, ctx);
     if (cs->status) return cs->status;
-    if (rc) return cs_fail(cs, rc, "circuit returned %d (%s)", rc, cuzk_strerror(rc));
+    if (rc) return cuzk_cs_fail(cs, rc, "circuit returned %d (%s)", rc, cuzk_strerror(rc));
     return cuzk_cs_finish(cs);
 }

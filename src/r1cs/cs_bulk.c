@@ -22,9 +22,9 @@ bool cuzk_cs_records_constraints(const cuzk_cs *cs)
 static int bulk_usable(cuzk_cs *cs, const char *what)
 {
     if (cs->status) return cs->status;
-    if (cs->finished) return cs_fail(cs, CUZK_ERR_ARG, "%s after cuzk_cs_finish", what);
+    if (cs->finished) return cuzk_cs_fail(cs, CUZK_ERR_ARG, "%s after cuzk_cs_finish", what);
     if (cuzk_cs_records_constraints(cs))
-        return cs_fail(cs, CUZK_ERR_ARG, "%s: only in WITNESS mode without matrices or a row observer", what);
+        return cuzk_cs_fail(cs, CUZK_ERR_ARG, "%s: only in WITNESS mode without matrices or a row observer", what);
     return CUZK_OK;
 }
 
@@ -33,10 +33,10 @@ int cuzk_cs_alloc_bits(cuzk_cs *cs, cuzk_var *first, const uint64_t *bits, size_
     int rc = bulk_usable(cs, "alloc_bits");
     if (rc) return rc;
     if (!first || (n && !bits && cs->values))
-        return cs_fail(cs, CUZK_ERR_ARG, "alloc_bits: first or bits is NULL");
+        return cuzk_cs_fail(cs, CUZK_ERR_ARG, "alloc_bits: first or bits is NULL");
     size_t at = cs->n_aux;
     if (n > (size_t)~CUZK_VAR_AUX - at)
-        return cs_fail(cs, CUZK_ERR_ARG, "alloc_bits: too many variables (%zu + %zu)", at, n);
+        return cuzk_cs_fail(cs, CUZK_ERR_ARG, "alloc_bits: too many variables (%zu + %zu)", at, n);
     /* growth through the public path: the cs decides how (and whether) it grows */
     if (at + n > cs->aux_cap && (rc = cuzk_cs_reserve(cs, 0, cs->n_inputs, at + n))) return rc;
     *first = CUZK_VAR_AUX | (cuzk_var)at;

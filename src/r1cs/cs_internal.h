@@ -92,10 +92,10 @@ static inline void cs_density_set(const cuzk_cs *cs, uint64_t *map, int side, si
     else __atomic_fetch_or(&map[w], bit, __ATOMIC_RELAXED);
 }
 
-int cs_fail(cuzk_cs *cs, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int cuzk_cs_fail(cuzk_cs *cs, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Grow *p (elements of size elem) so that it holds at least need; new
  * capacity at least doubles.  Zero-fills the new part if zero. */
-int cs_grow(void **p, size_t *cap, size_t need, size_t elem, bool zero);
+int cuzk_cs_grow(void **p, size_t *cap, size_t need, size_t elem, bool zero);
 /* Capacity of the per-variable arrays of one kind (cs.c). */
 int cuzk_cs_grow_vars(cuzk_cs *cs, bool aux, size_t need);
 /* Capacity of the evaluations (PROVE) for `rows` constraints (cs.c). */

@@ -36,7 +36,7 @@ int cuzk_cs_set_par(cuzk_cs *cs, cuzk_par *par, size_t chunks)
     if (!cs) return CUZK_ERR_ARG;
     if (cs->status) return cs->status;
     if (par && cs->row_fn)
-        return cs_fail(cs, CUZK_ERR_ARG,
+        return cuzk_cs_fail(cs, CUZK_ERR_ARG,
                        "set_par: a row observer is set; rows are observed in order, "
                        "so a recorded system is synthesized sequentially");
     cs->par = par;
@@ -54,11 +54,11 @@ static int run_items(cuzk_cs *cs, const cuzk_cs_items *it, size_t first, size_t 
 {
     void *scratch = NULL;
     if (it->scratch_new && !(scratch = it->scratch_new(it->ctx)))
-        return cs_fail(cs, CUZK_ERR_NOMEM, "%s: no memory for the synthesis scratch", items_what(it));
+        return cuzk_cs_fail(cs, CUZK_ERR_NOMEM, "%s: no memory for the synthesis scratch", items_what(it));
     for (size_t i = first; i < first + count && !cs->status; i++) {
         int rc = it->item(cs, it->ctx, scratch, i);
         if (rc && !cs->status)
-            cs_fail(cs, rc, "%s %zu returned %d (%s)", items_what(it), i, rc, cuzk_strerror(rc));
+            cuzk_cs_fail(cs, rc, "%s %zu returned %d (%s)", items_what(it), i, rc, cuzk_strerror(rc));
     }
     if (it->scratch_free) it->scratch_free(scratch);
     return cs->status;
@@ -157,7 +157,7 @@ static void chunk_task(void *arg, size_t k)
     chunk_range(j, k, &first, &count);
     if (run_items(c, j->it, first, count)) return;
     if (c->n_inputs != c->inputs_cap || c->n_aux != c->aux_cap || c->n_constraints != c->ev_cap)
-        cs_fail(c, CUZK_ERR_ARG,
+        cuzk_cs_fail(c, CUZK_ERR_ARG,
                 "%s %zu..%zu: parallel synthesis: %zu inputs, %zu aux, %zu constraints where the first "
                 "item's shape gives %zu, %zu, %zu: the items are not all the same shape",
                 items_what(j->it), first, first + count - 1, c->n_inputs - c->lo_inputs, c->n_aux - c->lo_aux,
@@ -169,14 +169,14 @@ static void chunk_task(void *arg, size_t k)
 static int matrix_append(cs_matrix *d, size_t drows, const cs_matrix *s, size_t srows)
 {
     if (!d->row_ptr) {
-        if (cs_grow((void **)&d->row_ptr, &d->rows_cap, 1, sizeof(size_t), false)) return CUZK_ERR_NOMEM;
+        if (cuzk_cs_grow((void **)&d->row_ptr, &d->rows_cap, 1, sizeof(size_t), false)) return CUZK_ERR_NOMEM;
         d->row_ptr[0] = 0;
     }
     if (!srows) return CUZK_OK;
     size_t base = d->row_ptr[drows], add = s->row_ptr[srows], c = d->cap;
-    if (cs_grow((void **)&d->row_ptr, &d->rows_cap, drows + srows + 1, sizeof(size_t), false) ||
-        cs_grow((void **)&d->col, &c, base + add, sizeof(uint32_t), false) ||
-        cs_grow((void **)&d->val, &d->cap, base + add, sizeof(cuzk_fr), false))
+    if (cuzk_cs_grow((void **)&d->row_ptr, &d->rows_cap, drows + srows + 1, sizeof(size_t), false) ||
+        cuzk_cs_grow((void **)&d->col, &c, base + add, sizeof(uint32_t), false) ||
+        cuzk_cs_grow((void **)&d->val, &d->cap, base + add, sizeof(cuzk_fr), false))
         return CUZK_ERR_NOMEM;
     memcpy(d->col + base, s->col, add * sizeof *d->col);
     memcpy(d->val + base, s->val, add * sizeof *d->val);
@@ -192,7 +192,7 @@ static int merge_child(cuzk_cs *p, cuzk_cs *c)
     for (int s = 0; s < 3; s++) {
         p->nnz[s] += c->nnz[s];
         if (p->matrices && matrix_append(&p->m[s], p->n_constraints, &c->m[s], rows))
-            return cs_fail(p, CUZK_ERR_NOMEM, "parallel synthesis: cannot grow matrix %c", "ABC"[s]);
+            return cuzk_cs_fail(p, CUZK_ERR_NOMEM, "parallel synthesis: cannot grow matrix %c", "ABC"[s]);
     }
     if (c->unsat && !p->unsat) {
         p->unsat = true;
@@ -212,8 +212,8 @@ static int join(par_job *j)
     cuzk_cs *p = j->parent;
     for (size_t k = 0; k < j->n_chunks; k++) {
         const cuzk_cs *c = j->child[k];
-        if (!c) return cs_fail(p, CUZK_ERR_NOMEM, "parallel synthesis: no memory for chunk %zu", k);
-        if (c->status) return cs_fail(p, c->status, "%s", c->msg);
+        if (!c) return cuzk_cs_fail(p, CUZK_ERR_NOMEM, "parallel synthesis: no memory for chunk %zu", k);
+        if (c->status) return cuzk_cs_fail(p, c->status, "%s", c->msg);
     }
     for (size_t k = 0; k < j->n_chunks && !p->status; k++) {
         merge_child(p, j->child[k]);
@@ -229,11 +229,11 @@ static int reserve_all(cuzk_cs *p, size_t n, const per_item *per)
     if ((per->inputs && n > (SIZE_MAX - p->n_inputs) / per->inputs) ||
         (per->aux && n > (SIZE_MAX - p->n_aux) / per->aux) ||
         (per->rows && n > (SIZE_MAX / 2 - p->n_constraints) / per->rows))
-        return cs_fail(p, CUZK_ERR_ARG, "parallel synthesis: %zu items overflow the counts", n);
+        return cuzk_cs_fail(p, CUZK_ERR_ARG, "parallel synthesis: %zu items overflow the counts", n);
     size_t in = p->n_inputs + n * per->inputs, aux = p->n_aux + n * per->aux;
     size_t rows = p->n_constraints + n * per->rows;
     if (cuzk_cs_grow_vars(p, false, in) || cuzk_cs_grow_vars(p, true, aux) || cuzk_cs_grow_evals(p, rows + in))
-        return cs_fail(p, CUZK_ERR_NOMEM, "parallel synthesis: cannot hold %zu inputs, %zu aux, %zu rows", in,
+        return cuzk_cs_fail(p, CUZK_ERR_NOMEM, "parallel synthesis: cannot hold %zu inputs, %zu aux, %zu rows", in,
                        aux, rows + in);
     return CUZK_OK;
 }
@@ -253,7 +253,7 @@ static int synthesize_par(cuzk_cs *cs, const cuzk_cs_items *it, size_t chunks)
     if (reserve_all(cs, it->n, &j.per)) return cs->status;
     j.hdr_inputs = cs->n_inputs, j.hdr_aux = cs->n_aux, j.hdr_rows = cs->n_constraints;
     j.child = calloc(chunks, sizeof *j.child);
-    if (!j.child) return cs_fail(cs, CUZK_ERR_NOMEM, "parallel synthesis: no memory for %zu chunks", chunks);
+    if (!j.child) return cuzk_cs_fail(cs, CUZK_ERR_NOMEM, "parallel synthesis: no memory for %zu chunks", chunks);
     cuzk_par_for(cs->par, chunk_task, &j, chunks);
     join(&j);
     for (size_t k = 0; k < chunks; k++)
@@ -265,8 +265,8 @@ static int synthesize_par(cuzk_cs *cs, const cuzk_cs_items *it, size_t chunks)
 int cuzk_cs_synthesize_items(cuzk_cs *cs, const cuzk_cs_items *it)
 {
     if (cs->status) return cs->status;
-    if (!it || !it->item) return cs_fail(cs, CUZK_ERR_ARG, "synthesize_items: no item function");
-    if (cs->finished) return cs_fail(cs, CUZK_ERR_ARG, "synthesize_items after cuzk_cs_finish");
+    if (!it || !it->item) return cuzk_cs_fail(cs, CUZK_ERR_ARG, "synthesize_items: no item function");
+    if (cs->finished) return cuzk_cs_fail(cs, CUZK_ERR_ARG, "synthesize_items after cuzk_cs_finish");
     size_t chunks = chunk_count(cs, it->n);
     if (chunks < 2) return run_items(cs, it, 0, it->n);
     return synthesize_par(cs, it, chunks);

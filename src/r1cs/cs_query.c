@@ -47,7 +47,7 @@ int cuzk_cs_take_evals(cuzk_cs *cs, cuzk_fr **a, cuzk_fr **b, cuzk_fr **c)
     if (!a || !b || !c) return CUZK_ERR_ARG;
     *a = *b = *c = NULL;
     if (!cs->evals || !cs->finished || !cs->ev[0])
-        return cs_fail(cs, CUZK_ERR_ARG, "take_evals: needs a finished PROVE system whose evaluations were not taken");
+        return cuzk_cs_fail(cs, CUZK_ERR_ARG, "take_evals: needs a finished PROVE system whose evaluations were not taken");
     *a = cs->ev[0];
     *b = cs->ev[1];
     *c = cs->ev[2];

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "r1cs/cs_internal.h"  /* cs_grow */
+#include "r1cs/cs_internal.h"  /* cuzk_cs_grow */
 #include "r1cs/pce_internal.h" /* first: cuzk/par.h */
 
 typedef struct {
@@ -114,7 +114,7 @@ static int classify(writer *w, const cuzk_fr *v, uint32_t *code)
     }
     if (w->dict_n >= PCE_MAX_DICT)
         return wfail(w, CUZK_ERR_UNSUPPORTED, "%s", "more than 2^30 distinct coefficients");
-    if (cs_grow((void **)&w->dict, &w->dict_cap, w->dict_n + 1, sizeof *w->dict, false))
+    if (cuzk_cs_grow((void **)&w->dict, &w->dict_cap, w->dict_n + 1, sizeof *w->dict, false))
         return wfail(w, CUZK_ERR_NOMEM, "%s", "out of memory (dictionary)");
     w->dict[w->dict_n] = *v;
     *code = PCE_CODE_DICT + (uint32_t)w->dict_n++;
@@ -149,7 +149,7 @@ static inline size_t put_varint(uint8_t *p, uint64_t v)
 
 static int rec_reserve(writer *w, size_t more)
 {
-    if (cs_grow((void **)&w->rec, &w->rec_cap, w->rec_len + more, 1, false))
+    if (cuzk_cs_grow((void **)&w->rec, &w->rec_cap, w->rec_len + more, 1, false))
         return wfail(w, CUZK_ERR_NOMEM, "%s", "out of memory (record buffer)");
     return CUZK_OK;
 }
@@ -164,7 +164,7 @@ static int on_row(void *ctx, size_t row, int side, const cuzk_term *t, size_t n)
     if (side == CUZK_LC_A) {
         w->rec_len = 0;
         if (!(row & (PCE_CKPT_EVERY - 1))) {
-            if (cs_grow((void **)&w->ckpt, &w->ckpt_cap, w->ckpt_n + 1, sizeof *w->ckpt, false))
+            if (cuzk_cs_grow((void **)&w->ckpt, &w->ckpt_cap, w->ckpt_n + 1, sizeof *w->ckpt, false))
                 return wfail(w, CUZK_ERR_NOMEM, "%s", "out of memory (checkpoints)");
             w->ckpt[w->ckpt_n++] = w->written;
         }
@@ -260,7 +260,7 @@ static int record(writer *w, cuzk_cs **csp, cuzk_circuit_fn fn, void *ctx, cuzk_
     if (w->ckpt_n + 1 != l->n_ckpt)
         return cuzk_errf(err, err_len, CUZK_ERR_ARG, "pce extract: %zu checkpoints for %zu constraints",
                          w->ckpt_n, k->constraints);
-    if (cs_grow((void **)&w->ckpt, &w->ckpt_cap, w->ckpt_n + 1, sizeof *w->ckpt, false))
+    if (cuzk_cs_grow((void **)&w->ckpt, &w->ckpt_cap, w->ckpt_n + 1, sizeof *w->ckpt, false))
         return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "pce extract: out of memory (checkpoints)");
     w->ckpt[w->ckpt_n++] = w->written; /* the records' end */
     if (w->progress) (void)w->progress(w->progress_ctx, k->constraints);

@@ -23,7 +23,7 @@
 
 /* Every srv_call crosses threads through gRPC's completion queue: the
  * thread that starts an operation (request_call: main or cq thread;
- * srv_reply: a handler thread) writes the call, gRPC's poller completes it,
+ * cuzk_srv_reply: a handler thread) writes the call, gRPC's poller completes it,
  * and cq_main reads (and may free) it.  Debian's libgrpc is not built with
  * ThreadSanitizer, so that ordering is invisible to it and every hand-off
  * would read as a race.  Under TSan the start of an operation releases its
@@ -93,20 +93,20 @@ struct srv_call {
     grpc_call_details generic; /* method == M_COUNT: an unregistered method */
 };
 
-cuzk_engine *srv_engine(const srv_call *c)
+cuzk_engine *cuzk_srv_engine(const srv_call *c)
 {
     return c->srv->e;
 }
-const ProtobufCMessage *srv_request(const srv_call *c)
+const ProtobufCMessage *cuzk_srv_request(const srv_call *c)
 {
     return c->req;
 }
-const atomic_int *srv_abandon_flag(const srv_call *c)
+const atomic_int *cuzk_srv_abandon_flag(const srv_call *c)
 {
     return &c->abandon;
 }
 
-void srv_drop_request(srv_call *c)
+void cuzk_srv_drop_request(srv_call *c)
 {
     if (c->req) protobuf_c_message_free_unpacked(c->req, NULL);
     c->req = NULL;
@@ -207,10 +207,10 @@ static void reply_unimplemented(srv_call *c)
              m);
     gpr_free(m);
     atomic_store(&c->refs, 1);
-    srv_reply(c, GRPC_STATUS_UNIMPLEMENTED, msg, NULL);
+    cuzk_srv_reply(c, GRPC_STATUS_UNIMPLEMENTED, msg, NULL);
 }
 
-void srv_reply(srv_call *c, int code, const char *msg, const ProtobufCMessage *resp)
+void cuzk_srv_reply(srv_call *c, int code, const char *msg, const ProtobufCMessage *resp)
 {
     grpc_op ops[3];
     memset(ops, 0, sizeof ops);
@@ -268,7 +268,7 @@ static void dispatch(cuzk_server *s, srv_call *c)
     grpc_byte_buffer_destroy(c->payload);
     c->payload = NULL;
     if (!c->req) {
-        srv_reply(c, GRPC_STATUS_INVALID_ARGUMENT, err, NULL);
+        cuzk_srv_reply(c, GRPC_STATUS_INVALID_ARGUMENT, err, NULL);
         return;
     }
     if (!m->threaded) {
@@ -280,7 +280,7 @@ static void dispatch(cuzk_server *s, srv_call *c)
     if (ok) s->handlers++;
     pthread_mutex_unlock(&s->mu);
     if (!ok) {
-        srv_reply(c, GRPC_STATUS_RESOURCE_EXHAUSTED, "too many concurrent waiting calls", NULL);
+        cuzk_srv_reply(c, GRPC_STATUS_RESOURCE_EXHAUSTED, "too many concurrent waiting calls", NULL);
         return;
     }
     pthread_attr_t at;
@@ -294,7 +294,7 @@ static void dispatch(cuzk_server *s, srv_call *c)
         pthread_mutex_lock(&s->mu);
         if (--s->handlers == 0) pthread_cond_broadcast(&s->cv);
         pthread_mutex_unlock(&s->mu);
-        srv_reply(c, GRPC_STATUS_RESOURCE_EXHAUSTED, "cannot start a handler thread", NULL);
+        cuzk_srv_reply(c, GRPC_STATUS_RESOURCE_EXHAUSTED, "cannot start a handler thread", NULL);
     }
 }
 
@@ -463,14 +463,14 @@ static int bind_listener(cuzk_server *s, const cuzk_daemon_config *cfg, const ch
     char at[700];
     snprintf(at, sizeof at, "%s%s", s->sock_path[0] ? "unix:" : "", s->sock_path[0] ? st->path : target);
     grpc_server_credentials *cr;
-    if (srv_credentials(&cr, cfg, err, err_len)) return CUZK_ERR_ARG;
+    if (cuzk_srv_credentials(&cr, cfg, err, err_len)) return CUZK_ERR_ARG;
     s->port = grpc_server_add_http2_port(s->server, at, cr);
     grpc_server_credentials_release(cr);
     if (s->port <= 0)
         return cuzk_errf(err, err_len, CUZK_ERR_IO,
                          "cannot listen on %s (address in use, bad address or no permission)", target);
     *bound = true;
-    if (s->sock_path[0]) return srv_socket_publish(st, s->sock_path, cfg, err, err_len);
+    if (s->sock_path[0]) return cuzk_srv_socket_publish(st, s->sock_path, cfg, err, err_len);
     return CUZK_OK;
 }
 
@@ -508,7 +508,7 @@ int cuzk_server_start(cuzk_server **out, cuzk_engine *e, const cuzk_daemon_confi
     unix_path(s->sock_path, sizeof s->sock_path, target);
     if (s->sock_path[0] &&
         ((rc = make_parent_dirs(s->sock_path, err, err_len)) || (rc = take_lock(s, err, err_len)) ||
-         (rc = srv_socket_stage_make(&st, s->sock_path, err, err_len))))
+         (rc = cuzk_srv_socket_stage_make(&st, s->sock_path, err, err_len))))
         goto fail;
     if (cfg->status_listen[0] && (rc = cuzk_http_start(&s->http, e, cfg, err, err_len))) goto fail;
     grpc_init();
@@ -531,7 +531,7 @@ fail:
         grpc_teardown(s, bound);
         grpc_shutdown();
     }
-    srv_socket_stage_drop(&st);
+    cuzk_srv_socket_stage_drop(&st);
     if (s->http) cuzk_http_stop(s->http);
     if (s->lock_fd >= 0) close(s->lock_fd);
     pthread_mutex_destroy(&s->mu);
@@ -600,16 +600,16 @@ static void method_handlers(cuzk_server *s)
         bool threaded;
         void (*fn)(srv_call *);
     } t[M_COUNT] = {
-        [M_SUBMIT] = {CUZK_RPC_SUBMIT, &cuzk__v1__submit_proof_request__descriptor, true, srv_handle_submit},
-        [M_AWAIT] = {CUZK_RPC_AWAIT, &cuzk__v1__await_proof_request__descriptor, true, srv_handle_await},
-        [M_PROVE] = {CUZK_RPC_PROVE, &cuzk__v1__prove_request__descriptor, true, srv_handle_prove},
-        [M_CANCEL] = {CUZK_RPC_CANCEL, &cuzk__v1__cancel_proof_request__descriptor, false, srv_handle_cancel},
-        [M_STATUS] = {CUZK_RPC_STATUS, &cuzk__v1__get_status_request__descriptor, false, srv_handle_status},
+        [M_SUBMIT] = {CUZK_RPC_SUBMIT, &cuzk__v1__submit_proof_request__descriptor, true, cuzk_srv_handle_submit},
+        [M_AWAIT] = {CUZK_RPC_AWAIT, &cuzk__v1__await_proof_request__descriptor, true, cuzk_srv_handle_await},
+        [M_PROVE] = {CUZK_RPC_PROVE, &cuzk__v1__prove_request__descriptor, true, cuzk_srv_handle_prove},
+        [M_CANCEL] = {CUZK_RPC_CANCEL, &cuzk__v1__cancel_proof_request__descriptor, false, cuzk_srv_handle_cancel},
+        [M_STATUS] = {CUZK_RPC_STATUS, &cuzk__v1__get_status_request__descriptor, false, cuzk_srv_handle_status},
         [M_METRICS] = {CUZK_RPC_METRICS, &cuzk__v1__get_metrics_request__descriptor, false,
-                       srv_handle_metrics},
+                       cuzk_srv_handle_metrics},
         [M_PRELOAD] = {CUZK_RPC_PRELOAD, &cuzk__v1__preload_srs_request__descriptor, true,
-                       srv_handle_preload},
-        [M_EVICT] = {CUZK_RPC_EVICT, &cuzk__v1__evict_srs_request__descriptor, false, srv_handle_evict},
+                       cuzk_srv_handle_preload},
+        [M_EVICT] = {CUZK_RPC_EVICT, &cuzk__v1__evict_srs_request__descriptor, false, cuzk_srv_handle_evict},
     };
     for (int m = 0; m < M_COUNT; m++) {
         s->methods[m].path = t[m].path;

@@ -54,7 +54,7 @@ static bool sockaddr_is_loopback(const struct sockaddr *sa)
     return IN6_IS_ADDR_LOOPBACK(a) || (IN6_IS_ADDR_V4MAPPED(a) && a->s6_addr[12] == 127);
 }
 
-bool srv_addr_is_loopback(const char *hostport)
+bool cuzk_srv_addr_is_loopback(const char *hostport)
 {
     char host[256];
     if (split_host(host, sizeof host, hostport) || !host[0] || !strcmp(host, "*")) return false;
@@ -120,7 +120,7 @@ int cuzk_server_check_access(const cuzk_daemon_config *cfg, char *err, size_t er
                          "daemon.tls_cert is set but daemon.listen %s is a unix socket: TLS is for TCP; a "
                          "unix socket's access is daemon.socket_mode and daemon.socket_group",
                          cfg->listen);
-    if (!is_unix && !n_tls && !srv_addr_is_loopback(target))
+    if (!is_unix && !n_tls && !cuzk_srv_addr_is_loopback(target))
         return cuzk_errf(err, err_len, CUZK_ERR_ARG,
                          "daemon.listen %s is not a loopback address, and whoever reaches it could submit "
                          "work, preload and evict: serve TCP off loopback only with TLS and client "
@@ -128,7 +128,7 @@ int cuzk_server_check_access(const cuzk_daemon_config *cfg, char *err, size_t er
                          "--tls-cert/--tls-key/--tls-client-ca), or listen on 127.0.0.1:PORT, [::1]:PORT "
                          "or a unix socket",
                          cfg->listen);
-    if (cfg->status_listen[0] && !cfg->status_allow_remote && !srv_addr_is_loopback(cfg->status_listen))
+    if (cfg->status_listen[0] && !cfg->status_allow_remote && !cuzk_srv_addr_is_loopback(cfg->status_listen))
         return cuzk_errf(err, err_len, CUZK_ERR_ARG,
                          "daemon.status_listen %s is not a loopback address: the HTTP status pages have no "
                          "authentication; use 127.0.0.1:PORT, or set daemon.status_allow_remote = true to "
@@ -198,7 +198,7 @@ static int check_pems(const char *cert_pem, const char *key_pem, const char *ca_
     return rc;
 }
 
-int srv_credentials(grpc_server_credentials **out, const cuzk_daemon_config *cfg, char *err, size_t err_len)
+int cuzk_srv_credentials(grpc_server_credentials **out, const cuzk_daemon_config *cfg, char *err, size_t err_len)
 {
     *out = NULL;
     if (!cfg->tls_cert[0]) {
@@ -223,7 +223,7 @@ int srv_credentials(grpc_server_credentials **out, const cuzk_daemon_config *cfg
     return rc;
 }
 
-int srv_socket_stage_make(srv_socket_stage *st, const char *sock_path, char *err, size_t err_len)
+int cuzk_srv_socket_stage_make(srv_socket_stage *st, const char *sock_path, char *err, size_t err_len)
 {
     const char *slash = strrchr(sock_path, '/');
     int n = slash
@@ -246,7 +246,7 @@ int srv_socket_stage_make(srv_socket_stage *st, const char *sock_path, char *err
     return CUZK_OK;
 }
 
-int srv_socket_publish(srv_socket_stage *st, const char *sock_path, const cuzk_daemon_config *cfg, char *err,
+int cuzk_srv_socket_publish(srv_socket_stage *st, const char *sock_path, const cuzk_daemon_config *cfg, char *err,
                        size_t err_len)
 {
     gid_t gid;
@@ -269,7 +269,7 @@ int srv_socket_publish(srv_socket_stage *st, const char *sock_path, const cuzk_d
     return CUZK_OK;
 }
 
-void srv_socket_stage_drop(srv_socket_stage *st)
+void cuzk_srv_socket_stage_drop(srv_socket_stage *st)
 {
     if (st->path[0]) unlink(st->path);
     if (st->dir[0]) rmdir(st->dir);

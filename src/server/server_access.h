@@ -5,7 +5,7 @@
  * The daemon has no authentication of its own: whoever reaches it may
  * submit work, preload and evict.  So reach is what we control:
  *  - a unix socket: file permissions (mode and group), published only once
- *    they are set (srv_socket_stage / srv_socket_publish);
+ *    they are set (srv_socket_stage / cuzk_srv_socket_publish);
  *  - TCP on loopback: any local user, as before (plain);
  *  - TCP anywhere else: only with TLS and a client certificate signed by
  *    daemon.tls_client_ca; refused at start-up without them;
@@ -27,7 +27,7 @@
  * and "port") can mean is a loopback address (127/8, ::1, "localhost").
  * An empty host, a wildcard, an unknown scheme or a name that does not
  * resolve is not loopback. */
-bool srv_addr_is_loopback(const char *hostport);
+bool cuzk_srv_addr_is_loopback(const char *hostport);
 
 /* cuzk_server_check_access (server.h) applies the policy above. */
 
@@ -35,7 +35,7 @@ bool srv_addr_is_loopback(const char *hostport);
  * client certificate when daemon.tls_cert is set (the three PEM files are
  * read and checked now: parse, key matches certificate), else insecure.
  * *out is released with grpc_server_credentials_release. */
-CUZK_MUST_CHECK int srv_credentials(grpc_server_credentials **out, const cuzk_daemon_config *cfg, char *err,
+CUZK_MUST_CHECK int cuzk_srv_credentials(grpc_server_credentials **out, const cuzk_daemon_config *cfg, char *err,
                                     size_t err_len);
 
 /* A unix socket is bound by gRPC (we never see its fd before it listens),
@@ -48,12 +48,12 @@ typedef struct srv_socket_stage {
     char path[640]; /* dir + "/s": what gRPC binds */
 } srv_socket_stage;
 
-CUZK_MUST_CHECK int srv_socket_stage_make(srv_socket_stage *st, const char *sock_path, char *err,
+CUZK_MUST_CHECK int cuzk_srv_socket_stage_make(srv_socket_stage *st, const char *sock_path, char *err,
                                           size_t err_len);
 /* chmod(socket_mode), chown(socket_group), rename onto sock_path. */
-CUZK_MUST_CHECK int srv_socket_publish(srv_socket_stage *st, const char *sock_path,
+CUZK_MUST_CHECK int cuzk_srv_socket_publish(srv_socket_stage *st, const char *sock_path,
                                        const cuzk_daemon_config *cfg, char *err, size_t err_len);
 /* Removes what is left of the stage (after a failure). */
-void srv_socket_stage_drop(srv_socket_stage *st);
+void cuzk_srv_socket_stage_drop(srv_socket_stage *st);
 
 #endif

@@ -8,7 +8,8 @@
 
 #include "server_internal.h"
 
-int srv_grpc_code(int rc)
+/* Engine status code -> gRPC status code. */
+static int grpc_code(int rc)
 {
     switch (rc) {
     case CUZK_OK:
@@ -43,7 +44,7 @@ static void reply_engine_error(srv_call *c, int rc, const char *what, const char
 {
     char msg[768];
     snprintf(msg, sizeof msg, "%s: %s", what, err && *err ? err : cuzk_engine_strerror(rc));
-    srv_reply(c, srv_grpc_code(rc), msg, NULL);
+    cuzk_srv_reply(c, grpc_code(rc), msg, NULL);
 }
 
 /* Submit m; 0 with job_id/pos, or -1 after replying to the call. */
@@ -57,17 +58,17 @@ static int submit(srv_call *c, const Cuzk__V1__SubmitProofRequest *m, char job_i
     if (!vp || !vl) {
         free(vp);
         free(vl);
-        srv_reply(c, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory", NULL);
+        cuzk_srv_reply(c, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory", NULL);
         return -1;
     }
     cuzk_engine_request r;
     int rc = -1;
-    if (srv_request_from_wire(&r, m, vp, vl, err, sizeof err)) {
-        srv_reply(c, GRPC_STATUS_INVALID_ARGUMENT, err, NULL);
+    if (cuzk_srv_request_from_wire(&r, m, vp, vl, err, sizeof err)) {
+        cuzk_srv_reply(c, GRPC_STATUS_INVALID_ARGUMENT, err, NULL);
     } else {
         bool existing = false;
         err[0] = 0;
-        int erc = cuzk_engine_submit(srv_engine(c), job_id, pos, &existing, &r, err, sizeof err);
+        int erc = cuzk_engine_submit(cuzk_srv_engine(c), job_id, pos, &existing, &r, err, sizeof err);
         if (erc)
             reply_engine_error(c, erc, "submit", err);
         else
@@ -92,9 +93,9 @@ static void fill_result(Cuzk__V1__AwaitProofResponse *out, const cuzk_engine_res
     out->total_ms = res->t.total_ms;
 }
 
-void srv_handle_submit(srv_call *c)
+void cuzk_srv_handle_submit(srv_call *c)
 {
-    const Cuzk__V1__SubmitProofRequest *m = (const void *)srv_request(c);
+    const Cuzk__V1__SubmitProofRequest *m = (const void *)cuzk_srv_request(c);
     char job_id[CUZK_JOB_ID_MAX];
     uint32_t pos = 0;
     if (submit(c, m, job_id, &pos)) return;
@@ -102,7 +103,7 @@ void srv_handle_submit(srv_call *c)
     resp.job_id = job_id;
     resp.queue_position = pos;
     resp.assigned_gpu = (char *)"cpu";
-    srv_reply(c, GRPC_STATUS_OK, NULL, &resp.base);
+    cuzk_srv_reply(c, GRPC_STATUS_OK, NULL, &resp.base);
 }
 
 /* Await job_id and reply with an AwaitProofResponse (wrapped in a
@@ -114,8 +115,8 @@ static void await_and_reply(srv_call *c, const char *job_id, uint64_t timeout_ms
     cuzk_engine_result res;
     memset(&res, 0, sizeof res);
     cuzk_engine_await_opts o = {
-        .timeout_ms = timeout_ms, .abandon = srv_abandon_flag(c), .cancel_if_abandoned = false};
-    int rc = cuzk_engine_await_ex(srv_engine(c), &res, job_id, &o);
+        .timeout_ms = timeout_ms, .abandon = cuzk_srv_abandon_flag(c), .cancel_if_abandoned = false};
+    int rc = cuzk_engine_await_ex(cuzk_srv_engine(c), &res, job_id, &o);
     if (rc) {
         char msg[CUZK_JOB_ID_MAX + 64];
         snprintf(msg, sizeof msg, "job '%s'", job_id);
@@ -131,42 +132,42 @@ static void await_and_reply(srv_call *c, const char *job_id, uint64_t timeout_ms
     if (prove) {
         Cuzk__V1__ProveResponse pr = CUZK__V1__PROVE_RESPONSE__INIT;
         pr.result = &ar;
-        srv_reply(c, GRPC_STATUS_OK, NULL, &pr.base);
+        cuzk_srv_reply(c, GRPC_STATUS_OK, NULL, &pr.base);
     } else {
-        srv_reply(c, GRPC_STATUS_OK, NULL, &ar.base);
+        cuzk_srv_reply(c, GRPC_STATUS_OK, NULL, &ar.base);
     }
     cuzk_engine_result_clear(&res);
 }
 
-void srv_handle_await(srv_call *c)
+void cuzk_srv_handle_await(srv_call *c)
 {
-    const Cuzk__V1__AwaitProofRequest *m = (const void *)srv_request(c);
+    const Cuzk__V1__AwaitProofRequest *m = (const void *)cuzk_srv_request(c);
     if (!*m->job_id) {
-        srv_reply(c, GRPC_STATUS_INVALID_ARGUMENT, "job_id is empty", NULL);
+        cuzk_srv_reply(c, GRPC_STATUS_INVALID_ARGUMENT, "job_id is empty", NULL);
         return;
     }
     await_and_reply(c, m->job_id, m->timeout_ms, false);
 }
 
-void srv_handle_prove(srv_call *c)
+void cuzk_srv_handle_prove(srv_call *c)
 {
-    const Cuzk__V1__ProveRequest *m = (const void *)srv_request(c);
+    const Cuzk__V1__ProveRequest *m = (const void *)cuzk_srv_request(c);
     if (!m->submit) {
-        srv_reply(c, GRPC_STATUS_INVALID_ARGUMENT, "ProveRequest.submit is missing", NULL);
+        cuzk_srv_reply(c, GRPC_STATUS_INVALID_ARGUMENT, "ProveRequest.submit is missing", NULL);
         return;
     }
     char job_id[CUZK_JOB_ID_MAX];
     uint32_t pos;
     if (submit(c, m->submit, job_id, &pos)) return;
-    srv_drop_request(c); /* m is gone from here on */
+    cuzk_srv_drop_request(c); /* m is gone from here on */
     await_and_reply(c, job_id, 0, true);
 }
 
-void srv_handle_cancel(srv_call *c)
+void cuzk_srv_handle_cancel(srv_call *c)
 {
-    const Cuzk__V1__CancelProofRequest *m = (const void *)srv_request(c);
+    const Cuzk__V1__CancelProofRequest *m = (const void *)cuzk_srv_request(c);
     bool was_running = false;
-    int rc = cuzk_engine_cancel(srv_engine(c), &was_running, m->job_id);
+    int rc = cuzk_engine_cancel(cuzk_srv_engine(c), &was_running, m->job_id);
     if (rc) {
         char msg[CUZK_JOB_ID_MAX + 32];
         snprintf(msg, sizeof msg, "cancel job '%s'", m->job_id);
@@ -175,14 +176,14 @@ void srv_handle_cancel(srv_call *c)
     }
     Cuzk__V1__CancelProofResponse resp = CUZK__V1__CANCEL_PROOF_RESPONSE__INIT;
     resp.was_running = was_running;
-    srv_reply(c, GRPC_STATUS_OK, NULL, &resp.base);
+    cuzk_srv_reply(c, GRPC_STATUS_OK, NULL, &resp.base);
 }
 
-void srv_handle_status(srv_call *c)
+void cuzk_srv_handle_status(srv_call *c)
 {
     cuzk_engine_status st;
     memset(&st, 0, sizeof st);
-    int rc = cuzk_engine_get_status(srv_engine(c), &st);
+    int rc = cuzk_engine_get_status(cuzk_srv_engine(c), &st);
     if (rc) {
         reply_engine_error(c, rc, "status", NULL);
         return;
@@ -205,7 +206,7 @@ void srv_handle_status(srv_call *c)
         free(srs);
         free(srsp);
         cuzk_engine_status_clear(&st);
-        srv_reply(c, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory", NULL);
+        cuzk_srv_reply(c, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory", NULL);
         return;
     }
     for (size_t i = 0; i < st.n_srs; i++) {
@@ -238,34 +239,34 @@ void srv_handle_status(srv_call *c)
     resp.uptime_seconds = st.uptime_s;
     resp.pinned_memory_bytes = st.memory_used;
     resp.pinned_memory_limit_bytes = st.memory_limit;
-    srv_reply(c, GRPC_STATUS_OK, NULL, &resp.base);
+    cuzk_srv_reply(c, GRPC_STATUS_OK, NULL, &resp.base);
     free(srs);
     free(srsp);
     cuzk_engine_status_clear(&st);
 }
 
-void srv_handle_metrics(srv_call *c)
+void cuzk_srv_handle_metrics(srv_call *c)
 {
     char *text = NULL;
     size_t len = 0;
-    int rc = cuzk_engine_metrics_text(srv_engine(c), &text, &len);
+    int rc = cuzk_engine_metrics_text(cuzk_srv_engine(c), &text, &len);
     if (rc) {
         reply_engine_error(c, rc, "metrics", NULL);
         return;
     }
     Cuzk__V1__GetMetricsResponse resp = CUZK__V1__GET_METRICS_RESPONSE__INIT;
     resp.prometheus_text = text;
-    srv_reply(c, GRPC_STATUS_OK, NULL, &resp.base);
+    cuzk_srv_reply(c, GRPC_STATUS_OK, NULL, &resp.base);
     free(text);
 }
 
-void srv_handle_preload(srv_call *c)
+void cuzk_srv_handle_preload(srv_call *c)
 {
-    const Cuzk__V1__PreloadSrsRequest *m = (const void *)srv_request(c);
+    const Cuzk__V1__PreloadSrsRequest *m = (const void *)cuzk_srv_request(c);
     char err[CUZK_ENGINE_ERR_LEN] = "";
     bool already = false;
     uint64_t ms = 0;
-    int rc = cuzk_engine_srs_preload(srv_engine(c), &already, &ms, m->circuit_id, err, sizeof err);
+    int rc = cuzk_engine_srs_preload(cuzk_srv_engine(c), &already, &ms, m->circuit_id, err, sizeof err);
     if (rc) {
         char what[128];
         snprintf(what, sizeof what, "preload '%.64s'", m->circuit_id);
@@ -278,16 +279,16 @@ void srv_handle_preload(srv_call *c)
     Cuzk__V1__PreloadSrsResponse resp = CUZK__V1__PRELOAD_SRS_RESPONSE__INIT;
     resp.already_loaded = already;
     resp.load_time_ms = ms;
-    srv_reply(c, GRPC_STATUS_OK, NULL, &resp.base);
+    cuzk_srv_reply(c, GRPC_STATUS_OK, NULL, &resp.base);
 }
 
-void srv_handle_evict(srv_call *c)
+void cuzk_srv_handle_evict(srv_call *c)
 {
-    const Cuzk__V1__EvictSrsRequest *m = (const void *)srv_request(c);
+    const Cuzk__V1__EvictSrsRequest *m = (const void *)cuzk_srv_request(c);
     char err[CUZK_ENGINE_ERR_LEN] = "";
     bool was = false;
     uint64_t freed = 0;
-    int rc = cuzk_engine_srs_evict(srv_engine(c), &was, &freed, m->circuit_id, err, sizeof err);
+    int rc = cuzk_engine_srs_evict(cuzk_srv_engine(c), &was, &freed, m->circuit_id, err, sizeof err);
     if (rc) {
         char what[128];
         snprintf(what, sizeof what, "evict '%.64s'", m->circuit_id);
@@ -300,5 +301,5 @@ void srv_handle_evict(srv_call *c)
     Cuzk__V1__EvictSrsResponse resp = CUZK__V1__EVICT_SRS_RESPONSE__INIT;
     resp.was_loaded = was;
     resp.freed_bytes = freed;
-    srv_reply(c, GRPC_STATUS_OK, NULL, &resp.base);
+    cuzk_srv_reply(c, GRPC_STATUS_OK, NULL, &resp.base);
 }

@@ -15,7 +15,7 @@ ProtobufCMessage *cuzk_rpc_unpack_bytes(const ProtobufCMessageDescriptor *d, con
     return m;
 }
 
-int srv_request_from_wire(cuzk_engine_request *r, const Cuzk__V1__SubmitProofRequest *m, const uint8_t **vp,
+int cuzk_srv_request_from_wire(cuzk_engine_request *r, const Cuzk__V1__SubmitProofRequest *m, const uint8_t **vp,
                           size_t *vl, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);

@@ -2,7 +2,7 @@
  * Every input is unpacked as each of the eight request messages
  * (protobuf-c, as server.c does with what gRPC hands it); a
  * SubmitProofRequest (bare or inside a ProveRequest) then goes through
- * srv_request_from_wire, the validation the server applies before the
+ * cuzk_srv_request_from_wire, the validation the server applies before the
  * engine sees anything, and is re-packed: unpack(pack(m)) must succeed and
  * pack to the same bytes.  Invariants are checked with abort(): a finding,
  * not an input error.
@@ -37,7 +37,7 @@ static void check_submit(const Cuzk__V1__SubmitProofRequest *m)
     cuzk_engine_request r;
     char err[256];
     err[0] = 0;
-    if (srv_request_from_wire(&r, m, vp, vl, err, sizeof err) == 0) {
+    if (cuzk_srv_request_from_wire(&r, m, vp, vl, err, sizeof err) == 0) {
         /* accepted: every invariant the engine relies on holds */
         if (strlen(r.request_id) >= CUZK_JOB_ID_MAX) abort();
         if ((int)r.kind < 0 || (int)r.kind >= CUZK_PROOF_KINDS) abort();

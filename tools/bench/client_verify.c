@@ -172,7 +172,7 @@ static int cv_inputs(client_verifier *v, const Cuzk__V1__SubmitProofRequest *m, 
     int rc = -1;
     if (!vp || !vl)
         snprintf(err, CV_ERR, "out of memory");
-    else if (!srv_request_from_wire(&r, m, vp, vl, err, CV_ERR))
+    else if (!cuzk_srv_request_from_wire(&r, m, vp, vl, err, CV_ERR))
         switch (r.kind) {
         case CUZK_PROOF_POREP:
             rc = cv_porep(v, &r, err);
