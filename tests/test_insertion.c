@@ -15,8 +15,8 @@ static cuzk_fr fr_rand(void)
     uint8_t b[32];
     test_rand_bytes(b, 32);
     b[31] &= 0x3f;
-    cuzk_fr r;
-    cuzk_fr_from_bytes_le(&r, b);
+    cuzk_fr r = CUZK_FR_ZERO;
+    CHECK(cuzk_fr_from_bytes_le(&r, b) == CUZK_OK); /* < 2^254 < r */
     return r;
 }
 

@@ -96,7 +96,7 @@ static void on_vec(const vec *v)
         if (!hexbytes(v, 1, want, 32)) return;
         char err[256];
         size_t n;
-        cuzk_porep_public_inputs(V.in, 400, &n, &V.cfg, &V.sec, V.partition, got, err, sizeof err);
+        CHECK(cuzk_porep_public_inputs(V.in, 400, &n, &V.cfg, &V.sec, V.partition, got, err, sizeof err) == CUZK_OK);
         same(v, "replica_id", got, 32, 1);
     } else if (!strcmp(op, "input")) {
         compute(v);

@@ -101,6 +101,13 @@ static void test_tags_and_errors(void)
     cuzk_poseidon_tag_merkle(&tag, 36);
     want = fr_u64(((uint64_t)1 << 36) - 1);
     CHECK(cuzk_fr_eq(&tag, &want));
+    /* 2^255 - 1 >= r: the tag is its residue (it once came out unset) */
+    uint8_t ones[32];
+    memset(ones, 0xff, sizeof ones);
+    ones[31] = 0x7f;
+    cuzk_fr_from_bytes_le_reduce(&want, ones, sizeof ones);
+    cuzk_poseidon_tag_merkle(&tag, 255);
+    CHECK(cuzk_fr_eq(&tag, &want));
     /* ConstantLength(3) = 3 * 2^64; Custom(1) = 2^40 (SnapDeals phi). */
     cuzk_poseidon_tag_constant_length(&tag, 3);
     uint64_t l[4];

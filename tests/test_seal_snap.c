@@ -46,7 +46,7 @@ static void test_shapes(void)
         cuzk_snap_shape s;
         CHECK(cuzk_snap_shape_for(&s, t[i].size, true) == CUZK_OK);
         CHECK(cuzk_snap_shape_for(&s, t[i].size, false) == (t[i].test ? CUZK_ERR_ARG : CUZK_OK));
-        cuzk_snap_shape_for(&s, t[i].size, true);
+        REQUIRE(cuzk_snap_shape_for(&s, t[i].size, true) == CUZK_OK);
         CHECK(s.nodes == t[i].size / 32 && (1ull << s.challenge_bits) == s.nodes);
         CHECK(s.partitions == t[i].parts && (1u << s.partition_bits) == s.partitions);
         CHECK(s.challenges == t[i].chal && s.apex_leaves == t[i].apex &&
@@ -62,7 +62,7 @@ static void test_shapes(void)
     CHECK(cuzk_snap_shape_for(&s, 4096, false) == CUZK_ERR_ARG);
     CHECK(cuzk_snap_shape_for(&s, 12345, true) == CUZK_ERR_ARG);
     /* production: k | h_select << partition_bits with h = 10 -> 8 << 4 */
-    cuzk_snap_shape_for(&s, 32ull << 30, false);
+    REQUIRE(cuzk_snap_shape_for(&s, 32ull << 30, false) == CUZK_OK);
     CHECK(cuzk_snap_k_and_h_select(&s, 3, 10) == (3 | 8 << 4));
     const cuzk_snap_info *info;
     CHECK(cuzk_snap_lookup(&info, 3) == CUZK_OK && info->sector_size == (32ull << 30));
@@ -201,7 +201,7 @@ static void test_challenges_slow(void)
         comm[31] &= 0x3f;
         for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
             cuzk_snap_shape s;
-            cuzk_snap_shape_for(&s, sizes[i], true);
+            REQUIRE(cuzk_snap_shape_for(&s, sizes[i], true) == CUZK_OK);
             uint32_t ks[2] = {0, s.partitions - 1}, c[86];
             for (int kk = 0; kk < 2; kk++) {
                 CHECK(cuzk_snap_challenges(c, 86, &s, comm, ks[kk], NULL, 0) == CUZK_OK);
@@ -214,7 +214,7 @@ static void test_challenges_slow(void)
         }
     }
     cuzk_snap_shape s;
-    cuzk_snap_shape_for(&s, 2048, false);
+    REQUIRE(cuzk_snap_shape_for(&s, 2048, false) == CUZK_OK);
     uint8_t bad[32];
     memset(bad, 0xff, 32);
     uint32_t c[10];
@@ -233,8 +233,8 @@ static void test_phi_rho(void)
         r[31] &= 0x3f;
         CHECK(cuzk_snap_phi(phi, d, r, NULL, 0) == CUZK_OK);
         cuzk_fr fd, fr, want, rho, hi;
-        cuzk_fr_from_bytes_le(&fd, d);
-        cuzk_fr_from_bytes_le(&fr, r);
+        CHECK(cuzk_fr_from_bytes_le(&fd, d) == CUZK_OK);
+        CHECK(cuzk_fr_from_bytes_le(&fr, r) == CUZK_OK);
         slow_hash(&want, &fd, &fr);
         uint8_t wb[32];
         cuzk_fr_to_bytes_le(wb, &want);
@@ -327,7 +327,7 @@ static void test_update_2k(void)
     CHECK(cuzk_seal_sector_seal(&sec, &cfg, NULL, NULL, NULL, err, sizeof err) == CUZK_OK);
     if (!sec) return;
     cuzk_snap_shape s;
-    cuzk_snap_shape_for(&s, 2048, false);
+    REQUIRE(cuzk_snap_shape_for(&s, 2048, false) == CUZK_OK);
     uint8_t *data = malloc(32 * (size_t)s.nodes);
     rand_fr32(data, s.nodes);
     cuzk_snap_update *u = NULL;
@@ -341,9 +341,9 @@ static void test_update_2k(void)
     CHECK(cuzk_fil_sha256_tree_root(root, data, s.nodes) == CUZK_OK && memcmp(root, u->comm_d_new, 32) == 0);
     for (uint64_t i = 0; i < s.nodes; i++) {
         cuzk_fr o, d, rho, hi, phi, want, got;
-        cuzk_fr_from_bytes_le(&o, sec->replica + 32 * i);
-        cuzk_fr_from_bytes_le(&d, data + 32 * i);
-        cuzk_fr_from_bytes_le(&phi, u->phi);
+        CHECK(cuzk_fr_from_bytes_le(&o, sec->replica + 32 * i) == CUZK_OK);
+        CHECK(cuzk_fr_from_bytes_le(&d, data + 32 * i) == CUZK_OK);
+        CHECK(cuzk_fr_from_bytes_le(&phi, u->phi) == CUZK_OK);
         cuzk_fr_from_u64(&hi, i >> 5); /* h = 1 of 6 bits */
         slow_hash(&rho, &phi, &hi);
         cuzk_fr_mul(&d, &d, &rho);
@@ -560,7 +560,7 @@ static void test_parse_errors(void)
     CHECK(memcmp(m, b, len) == 0);
     /* another sector size's shape */
     cuzk_snap_shape s32;
-    cuzk_snap_shape_for(&s32, 32768, true);
+    REQUIRE(cuzk_snap_shape_for(&s32, 32768, true) == CUZK_OK);
     parse_expect(b, len, &s32, CUZK_ERR_FORMAT, "apex_leafs.len = 8 at byte 32, expected 128");
     free(m);
     free(b);

@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "cuzk/r1cs.h"
+#include "cuzk/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -50,18 +51,18 @@ typedef struct {
     cuzk_fr *witness;    /* n_wires values after a .wtns was attached, else NULL */
 } cuzk_circom;
 
-int cuzk_circom_r1cs_parse(cuzk_circom **out, const uint8_t *buf, size_t len, char *err,
+CUZK_MUST_CHECK int cuzk_circom_r1cs_parse(cuzk_circom **out, const uint8_t *buf, size_t len, char *err,
                            size_t errlen);
-int cuzk_circom_r1cs_load(cuzk_circom **out, const char *path, char *err, size_t errlen);
+CUZK_MUST_CHECK int cuzk_circom_r1cs_load(cuzk_circom **out, const char *path, char *err, size_t errlen);
 /* Attach a witness: its count must equal n_wires and value 0 must be 1. */
-int cuzk_circom_wtns_parse(cuzk_circom *c, const uint8_t *buf, size_t len, char *err, size_t errlen);
-int cuzk_circom_wtns_load(cuzk_circom *c, const char *path, char *err, size_t errlen);
+CUZK_MUST_CHECK int cuzk_circom_wtns_parse(cuzk_circom *c, const uint8_t *buf, size_t len, char *err, size_t errlen);
+CUZK_MUST_CHECK int cuzk_circom_wtns_load(cuzk_circom *c, const char *path, char *err, size_t errlen);
 void cuzk_circom_free(cuzk_circom *c);
 
 /* Circuit function for cuzk_cs_synthesize; ctx is a const cuzk_circom *.
  * Modes that need values need an attached witness.  Must run on a fresh
  * cs (only ONE allocated). */
-int cuzk_circom_circuit(cuzk_cs *cs, void *ctx);
+CUZK_MUST_CHECK int cuzk_circom_circuit(cuzk_cs *cs, void *ctx);
 
 #ifdef __cplusplus
 }

@@ -64,12 +64,12 @@ bool cuzk_g1_in_subgroup(const cuzk_g1 *p);
 
 void cuzk_g1_compress(uint8_t out[48], const cuzk_g1_affine *p);
 void cuzk_g1_serialize(uint8_t out[96], const cuzk_g1_affine *p);
-int cuzk_g1_decompress(cuzk_g1_affine *r, const uint8_t in[48]);
-int cuzk_g1_deserialize(cuzk_g1_affine *r, const uint8_t in[96]);
-int cuzk_g1_decompress_unchecked(cuzk_g1_affine *r, const uint8_t in[48]);
-int cuzk_g1_deserialize_unchecked(cuzk_g1_affine *r, const uint8_t in[96]);
+CUZK_MUST_CHECK int cuzk_g1_decompress(cuzk_g1_affine *r, const uint8_t in[48]);
+CUZK_MUST_CHECK int cuzk_g1_deserialize(cuzk_g1_affine *r, const uint8_t in[96]);
+CUZK_MUST_CHECK int cuzk_g1_decompress_unchecked(cuzk_g1_affine *r, const uint8_t in[48]);
+CUZK_MUST_CHECK int cuzk_g1_deserialize_unchecked(cuzk_g1_affine *r, const uint8_t in[96]);
 /* Decode either form by length (48 or 96 bytes, else CUZK_ERR_ENC_LENGTH). */
-int cuzk_g1_decode(cuzk_g1_affine *r, const uint8_t *in, size_t len);
+CUZK_MUST_CHECK int cuzk_g1_decode(cuzk_g1_affine *r, const uint8_t *in, size_t len);
 
 /* ---- G2 (same contracts) ------------------------------------------------- */
 void cuzk_g2_generator(cuzk_g2 *r);
@@ -96,11 +96,11 @@ bool cuzk_g2_in_subgroup(const cuzk_g2 *p);
 
 void cuzk_g2_compress(uint8_t out[96], const cuzk_g2_affine *p);
 void cuzk_g2_serialize(uint8_t out[192], const cuzk_g2_affine *p);
-int cuzk_g2_decompress(cuzk_g2_affine *r, const uint8_t in[96]);
-int cuzk_g2_deserialize(cuzk_g2_affine *r, const uint8_t in[192]);
-int cuzk_g2_decompress_unchecked(cuzk_g2_affine *r, const uint8_t in[96]);
-int cuzk_g2_deserialize_unchecked(cuzk_g2_affine *r, const uint8_t in[192]);
-int cuzk_g2_decode(cuzk_g2_affine *r, const uint8_t *in, size_t len);
+CUZK_MUST_CHECK int cuzk_g2_decompress(cuzk_g2_affine *r, const uint8_t in[96]);
+CUZK_MUST_CHECK int cuzk_g2_deserialize(cuzk_g2_affine *r, const uint8_t in[192]);
+CUZK_MUST_CHECK int cuzk_g2_decompress_unchecked(cuzk_g2_affine *r, const uint8_t in[96]);
+CUZK_MUST_CHECK int cuzk_g2_deserialize_unchecked(cuzk_g2_affine *r, const uint8_t in[192]);
+CUZK_MUST_CHECK int cuzk_g2_decode(cuzk_g2_affine *r, const uint8_t *in, size_t len);
 
 #ifdef __cplusplus
 }

@@ -125,7 +125,7 @@ typedef enum {
 void cuzk_log_set_level(cuzk_log_level level);
 cuzk_log_level cuzk_log_get_level(void);
 /* "error" | "warn" | "info" | "debug" | "trace" (case-insensitive). */
-int cuzk_log_level_parse(cuzk_log_level *out, const char *name);
+CUZK_MUST_CHECK int cuzk_log_level_parse(cuzk_log_level *out, const char *name);
 /* job_id may be NULL (no job column). */
 void cuzk_log(cuzk_log_level level, const char *job_id, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -303,7 +303,7 @@ typedef struct cuzk_engine cuzk_engine;
 
 /* Start the engine's threads.  cfg is copied.  Returns CUZK_OK,
  * CUZK_ERR_ARG (message in err) or CUZK_ERR_NOMEM. */
-int cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg, char *err,
+CUZK_MUST_CHECK int cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg, char *err,
                        size_t err_len);
 /* Shutdown (with cfg.shutdown_grace_ms if not yet shut down), then free.
  * Waits until callers blocked in await have returned.  NULL: no-op. */
@@ -312,10 +312,10 @@ void cuzk_engine_destroy(cuzk_engine *e);
 /* Register the provider for a kind (one call; replaces a previous one;
  * the table is copied, ctx must outlive the engine).  Allowed at any time;
  * jobs already parsed keep their provider. */
-int cuzk_engine_register(cuzk_engine *e, cuzk_proof_kind kind, const cuzk_engine_provider *p);
+CUZK_MUST_CHECK int cuzk_engine_register(cuzk_engine *e, cuzk_proof_kind kind, const cuzk_engine_provider *p);
 /* A copy of the provider registered for kind (tests wrap one);
  * CUZK_ENGINE_ERR_NOT_FOUND if none. */
-int cuzk_engine_provider_get(cuzk_engine *e, cuzk_proof_kind kind, cuzk_engine_provider *out);
+CUZK_MUST_CHECK int cuzk_engine_provider_get(cuzk_engine *e, cuzk_proof_kind kind, cuzk_engine_provider *out);
 
 /* Register every provider this build has for the wire kinds: WinningPoSt
  * and WindowPoSt (cuzk/post.h), PoRep C2 (cuzk/porep.h; circuit ids
@@ -323,7 +323,7 @@ int cuzk_engine_provider_get(cuzk_engine *e, cuzk_proof_kind kind, cuzk_engine_p
  * snap-64g), params looked up in param_cache by their v28 file names.
  * Circuits whose params are already in param_cache are listed as COLD SRS
  * entries.  One call for daemons. */
-int cuzk_engine_register_builtin(cuzk_engine *e);
+CUZK_MUST_CHECK int cuzk_engine_register_builtin(cuzk_engine *e);
 
 /* Enqueue.  job_id gets the job id (request_id, else a random UUID v4 from
  * getrandom); *queue_position the number of queued jobs that will start
@@ -345,7 +345,7 @@ int cuzk_engine_register_builtin(cuzk_engine *e);
  * CUZK_ENGINE_ERR_EXHAUSTED (scheduler.max_queued_jobs live jobs, or the
  * request's decoded inputs would pass memory.request_budget; both checked
  * before anything is decoded). */
-int cuzk_engine_submit(cuzk_engine *e, char job_id[CUZK_JOB_ID_MAX], uint32_t *queue_position,
+CUZK_MUST_CHECK int cuzk_engine_submit(cuzk_engine *e, char job_id[CUZK_JOB_ID_MAX], uint32_t *queue_position,
                        bool *existing, const cuzk_engine_request *req, char *err,
                        size_t err_len);
 
@@ -353,7 +353,7 @@ int cuzk_engine_submit(cuzk_engine *e, char job_id[CUZK_JOB_ID_MAX], uint32_t *q
  * the job's final status (COMPLETED with the proof, FAILED/CANCELLED with
  * the reason), or TIMEOUT (res->t.total_ms so far; the job keeps running).
  * CUZK_ENGINE_ERR_NOT_FOUND for an unknown or reaped id (res untouched). */
-int cuzk_engine_await(cuzk_engine *e, cuzk_engine_result *res, const char *job_id,
+CUZK_MUST_CHECK int cuzk_engine_await(cuzk_engine *e, cuzk_engine_result *res, const char *job_id,
                       uint64_t timeout_ms);
 
 typedef struct cuzk_engine_await_opts {
@@ -366,7 +366,7 @@ typedef struct cuzk_engine_await_opts {
                                      away leaves its job running, so Curio's
                                      retry (same request_id) attaches to it */
 } cuzk_engine_await_opts;
-int cuzk_engine_await_ex(cuzk_engine *e, cuzk_engine_result *res, const char *job_id,
+CUZK_MUST_CHECK int cuzk_engine_await_ex(cuzk_engine *e, cuzk_engine_result *res, const char *job_id,
                          const cuzk_engine_await_opts *opts);
 
 /* Cancel: a queued job is removed now; a running one stops at its next
@@ -374,7 +374,7 @@ int cuzk_engine_await_ex(cuzk_engine *e, cuzk_engine_result *res, const char *jo
  * the prover's NTT and MSM phases); either way it ends CANCELLED and all
  * waiters are told.  *was_running = some partition had started.  An ended
  * job is left as it is (CUZK_OK, was_running false).  NOT_FOUND if unknown. */
-int cuzk_engine_cancel(cuzk_engine *e, bool *was_running, const char *job_id);
+CUZK_MUST_CHECK int cuzk_engine_cancel(cuzk_engine *e, bool *was_running, const char *job_id);
 
 /* Stop accepting; wait up to grace_ms for in-flight jobs; then cancel what
  * is left and answer every waiter; join the threads.  Idempotent. */
@@ -392,14 +392,14 @@ typedef enum { CUZK_SRS_HOT = 0, CUZK_SRS_WARM = 1, CUZK_SRS_COLD = 2 } cuzk_srs
  * *already = it was hot; *load_ms = time spent.  NOT_FOUND if no provider
  * knows the id; CUZK_ERR_IO/FORMAT (message) if the file is bad;
  * CUZK_ENGINE_ERR_TOO_BIG if it cannot fit even after evicting. */
-int cuzk_engine_srs_preload(cuzk_engine *e, bool *already, uint64_t *load_ms,
+CUZK_MUST_CHECK int cuzk_engine_srs_preload(cuzk_engine *e, bool *already, uint64_t *load_ms,
                             const char *circuit_id, char *err, size_t err_len);
 /* Map circuit_id's params (WARM) without decoding. */
-int cuzk_engine_srs_map(cuzk_engine *e, const char *circuit_id, char *err, size_t err_len);
+CUZK_MUST_CHECK int cuzk_engine_srs_map(cuzk_engine *e, const char *circuit_id, char *err, size_t err_len);
 /* Drop HOT/WARM data to COLD.  *was_loaded, *freed_bytes (resident bytes
  * released, or the mapping's size for WARM).  CUZK_ENGINE_ERR_BUSY (nothing
  * done) while a job holds it; NOT_FOUND if unknown. */
-int cuzk_engine_srs_evict(cuzk_engine *e, bool *was_loaded, uint64_t *freed_bytes,
+CUZK_MUST_CHECK int cuzk_engine_srs_evict(cuzk_engine *e, bool *was_loaded, uint64_t *freed_bytes,
                           const char *circuit_id, char *err, size_t err_len);
 
 /* ---- status and metrics ------------------------------------------------------------ */
@@ -443,16 +443,16 @@ typedef struct cuzk_engine_status {
     uint64_t request_memory_limit;         /* memory.request_budget */
     uint32_t live_jobs, live_jobs_limit;   /* queued or running; max_queued_jobs */
 } cuzk_engine_status;
-int cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out);
+CUZK_MUST_CHECK int cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out);
 void cuzk_engine_status_clear(cuzk_engine_status *s);
 
 /* Prometheus text exposition (version 0.0.4): counters and duration
  * histograms per proof kind, queue depths, memory, SRS bytes per tier,
  * worker states.  *out is malloc'd, NUL-terminated; free() it. */
-int cuzk_engine_metrics_text(cuzk_engine *e, char **out, size_t *len);
+CUZK_MUST_CHECK int cuzk_engine_metrics_text(cuzk_engine *e, char **out, size_t *len);
 /* The /status JSON document: the status above plus every live (and
  * retained) job with per-partition state and timings.  *out malloc'd. */
-int cuzk_engine_status_json(cuzk_engine *e, char **out, size_t *len);
+CUZK_MUST_CHECK int cuzk_engine_status_json(cuzk_engine *e, char **out, size_t *len);
 
 /* ---- built-in test provider ------------------------------------------------------------ */
 /* The `chain` circuit (cuzk/r1cs.h).  The request's vanilla_proof is a text

@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "cuzk/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -78,13 +79,13 @@ bool cuzk_fp_is_lexicographically_largest(const cuzk_fp *a);
 void cuzk_fp_from_u64(cuzk_fp *r, uint64_t v);
 /* conversion to/from canonical integer limbs (little endian).  from_limbs
  * returns CUZK_OK or CUZK_ERR_ENC_NONCANONICAL if the value is >= p. */
-int cuzk_fp_from_limbs(cuzk_fp *r, const uint64_t a[6]);
+CUZK_MUST_CHECK int cuzk_fp_from_limbs(cuzk_fp *r, const uint64_t a[6]);
 void cuzk_fp_to_limbs(uint64_t r[6], const cuzk_fp *a);
 /* 48 bytes big-endian; from_bytes rejects values >= p
  * (CUZK_ERR_ENC_NONCANONICAL).  It does NOT mask flag bits: callers
  * decoding points mask first. */
 void cuzk_fp_to_bytes_be(uint8_t out[48], const cuzk_fp *a);
-int cuzk_fp_from_bytes_be(cuzk_fp *r, const uint8_t in[48]);
+CUZK_MUST_CHECK int cuzk_fp_from_bytes_be(cuzk_fp *r, const uint8_t in[48]);
 
 /* ---- Fr ------------------------------------------------------------------ */
 extern const cuzk_fr CUZK_FR_ZERO, CUZK_FR_ONE;
@@ -106,11 +107,11 @@ bool cuzk_fr_is_one(const cuzk_fr *a);
 bool cuzk_fr_eq(const cuzk_fr *a, const cuzk_fr *b);
 void cuzk_fr_cmov(cuzk_fr *r, const cuzk_fr *a, uint64_t flag);
 void cuzk_fr_from_u64(cuzk_fr *r, uint64_t v);
-int cuzk_fr_from_limbs(cuzk_fr *r, const uint64_t a[4]);
+CUZK_MUST_CHECK int cuzk_fr_from_limbs(cuzk_fr *r, const uint64_t a[4]);
 void cuzk_fr_to_limbs(uint64_t r[4], const cuzk_fr *a);     /* canonical integer */
 /* 32 bytes little-endian, canonical (CUZK_ERR_ENC_NONCANONICAL if >= r). */
 void cuzk_fr_to_bytes_le(uint8_t out[32], const cuzk_fr *a);
-int cuzk_fr_from_bytes_le(cuzk_fr *r, const uint8_t in[32]);
+CUZK_MUST_CHECK int cuzk_fr_from_bytes_le(cuzk_fr *r, const uint8_t in[32]);
 /* r = (little-endian bytes, any length) mod r; for hashing to Fr. */
 void cuzk_fr_from_bytes_le_reduce(cuzk_fr *r, const uint8_t *in, size_t len);
 

@@ -21,6 +21,7 @@
 
 #include "cuzk/ff.h"
 #include "cuzk/par.h"
+#include "cuzk/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -38,7 +39,7 @@ extern "C" {
 bool cuzk_fil_domain_valid(const uint8_t dom[32]);
 bool cuzk_fil_fr32_valid(const uint8_t node[32]);
 /* Domain bytes -> Fr; CUZK_ERR_ENC_NONCANONICAL if >= r (err names `what`). */
-int cuzk_fil_domain_to_fr(cuzk_fr *out, const uint8_t dom[32], const char *what, char *err,
+CUZK_MUST_CHECK int cuzk_fil_domain_to_fr(cuzk_fr *out, const uint8_t dom[32], const char *what, char *err,
                           size_t err_len);
 /* SHA-256 truncated to 254 bits (digest[31] &= 0x3f): the node hash of
  * comm_d trees (sha256 hasher), of data of any length. */
@@ -61,9 +62,9 @@ typedef struct {
 } cuzk_fil_tree_shape;
 
 /* tree_r_last shape of a sector size (CUZK_ERR_ARG if unsupported). */
-int cuzk_fil_tree_shape_for_sector(cuzk_fil_tree_shape *out, uint64_t sector_size);
+CUZK_MUST_CHECK int cuzk_fil_tree_shape_for_sector(cuzk_fil_tree_shape *out, uint64_t sector_size);
 /* Any shape: leaves must split into base trees of base_arity^k leaves. */
-int cuzk_fil_tree_shape_make(cuzk_fil_tree_shape *out, uint64_t leaves, uint32_t base_arity,
+CUZK_MUST_CHECK int cuzk_fil_tree_shape_make(cuzk_fil_tree_shape *out, uint64_t leaves, uint32_t base_arity,
                              uint32_t sub_arity, uint32_t top_arity);
 
 /* One level list of an inclusion proof (bincode InclusionPath).  Level l
@@ -91,10 +92,10 @@ typedef struct {
  * *leaf_index = the challenged leaf the index bits encode (mixed radix,
  * base levels first).  Non-canonical elements or an arity Poseidon does
  * not support: CUZK_ERR_ENC_NONCANONICAL / CUZK_ERR_FORMAT. */
-int cuzk_fil_merkle_verify_poseidon(bool *ok, uint64_t *leaf_index, const cuzk_fil_merkle_proof *p,
+CUZK_MUST_CHECK int cuzk_fil_merkle_verify_poseidon(bool *ok, uint64_t *leaf_index, const cuzk_fil_merkle_proof *p,
                                     char *err, size_t err_len);
 /* Same for a binary SHA-256 (trunc254) Single proof (comm_d paths). */
-int cuzk_fil_merkle_verify_sha256(bool *ok, uint64_t *leaf_index, const cuzk_fil_merkle_proof *p,
+CUZK_MUST_CHECK int cuzk_fil_merkle_verify_sha256(bool *ok, uint64_t *leaf_index, const cuzk_fil_merkle_proof *p,
                                   char *err, size_t err_len);
 /* Does the proof have the path shape of `shape` (kind, arities, levels)? */
 bool cuzk_fil_merkle_proof_matches(const cuzk_fil_merkle_proof *p, const cuzk_fil_tree_shape *shape);
@@ -108,7 +109,7 @@ typedef int (*cuzk_fil_leaf_fn)(void *ctx, uint64_t first, size_t n, uint8_t *ou
 /* Optional progress report (base trees or chunks done of total). */
 typedef void (*cuzk_fil_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
-int cuzk_fil_tree_build(cuzk_fil_tree **out, const cuzk_fil_tree_shape *shape, cuzk_fil_leaf_fn leaf,
+CUZK_MUST_CHECK int cuzk_fil_tree_build(cuzk_fil_tree **out, const cuzk_fil_tree_shape *shape, cuzk_fil_leaf_fn leaf,
                         void *leaf_ctx, cuzk_par *par, cuzk_fil_progress_fn progress,
                         void *progress_ctx, char *err, size_t err_len);
 void cuzk_fil_tree_free(cuzk_fil_tree *t);
@@ -118,14 +119,14 @@ const cuzk_fil_tree_shape *cuzk_fil_tree_get_shape(const cuzk_fil_tree *t);
 size_t cuzk_fil_tree_proof_storage(const cuzk_fil_tree *t);
 /* Inclusion proof of leaf `index`; path arrays point into `storage`
  * (cuzk_fil_tree_proof_storage bytes, 8-byte aligned). */
-int cuzk_fil_tree_prove(cuzk_fil_merkle_proof *out, void *storage, size_t storage_len,
+CUZK_MUST_CHECK int cuzk_fil_tree_prove(cuzk_fil_merkle_proof *out, void *storage, size_t storage_len,
                         const cuzk_fil_tree *t, uint64_t index);
 
 /* Binary SHA-256 (trunc254) tree over 32-byte Fr32 leaves, all levels in
  * one array (2n - 1 nodes): root and Single proofs.  n a power of two. */
-int cuzk_fil_sha256_tree_root(uint8_t root[32], const uint8_t *leaves, uint64_t n);
+CUZK_MUST_CHECK int cuzk_fil_sha256_tree_root(uint8_t root[32], const uint8_t *leaves, uint64_t n);
 /* Proof of leaf index: needs storage of levels * (32 + 8) bytes. */
-int cuzk_fil_sha256_tree_prove(cuzk_fil_merkle_proof *out, void *storage, size_t storage_len,
+CUZK_MUST_CHECK int cuzk_fil_sha256_tree_prove(cuzk_fil_merkle_proof *out, void *storage, size_t storage_len,
                                const uint8_t *leaves, uint64_t n, uint64_t index);
 
 /* ---- CID <-> commitment (cid.c) ----------------------------------------- */
@@ -135,9 +136,9 @@ enum {
 };
 /* Parse a CIDv1 in base32 lower ("b...") multibase; *kind gets which
  * commitment it is.  The commitment bytes are the 32 bytes stored as is. */
-int cuzk_fil_cid_decode(uint8_t comm[32], int *kind, const char *cid, char *err, size_t err_len);
+CUZK_MUST_CHECK int cuzk_fil_cid_decode(uint8_t comm[32], int *kind, const char *cid, char *err, size_t err_len);
 /* Encode; cap >= 65 suffices.  CUZK_ERR_ARG on unknown kind or small cap. */
-int cuzk_fil_cid_encode(char *out, size_t cap, const uint8_t comm[32], int kind);
+CUZK_MUST_CHECK int cuzk_fil_cid_encode(char *out, size_t cap, const uint8_t comm[32], int kind);
 
 /* ---- registered proofs (registry.c) ------------------------------------- */
 enum { CUZK_FIL_API_V1_0 = 0, CUZK_FIL_API_V1_1 = 1, CUZK_FIL_API_V1_2 = 2 };
@@ -175,23 +176,24 @@ typedef struct {
     const char *circuit_id;        /* porep-2k, ..., porep-64g */
 } cuzk_fil_seal_info;
 
-int cuzk_fil_post_lookup(const cuzk_fil_post_info **out, uint64_t registered_proof);
-int cuzk_fil_seal_lookup(const cuzk_fil_seal_info **out, uint64_t registered_proof);
+CUZK_MUST_CHECK int cuzk_fil_post_lookup(const cuzk_fil_post_info **out, uint64_t registered_proof);
+CUZK_MUST_CHECK int cuzk_fil_seal_lookup(const cuzk_fil_seal_info **out, uint64_t registered_proof);
 /* Lookup by daemon circuit id ("wpost-32g" -> the V1_2 entry). */
-int cuzk_fil_post_lookup_circuit(const cuzk_fil_post_info **out, const char *circuit_id);
+CUZK_MUST_CHECK int cuzk_fil_post_lookup_circuit(const cuzk_fil_post_info **out, const char *circuit_id);
 /* porep_id = id u64 LE || nonce 0 u64 LE || 0^16. */
 void cuzk_fil_seal_porep_id(uint8_t out[32], const cuzk_fil_seal_info *s);
 
 /* Parameter-cache identifier (rust-fil-proofs cache_identifier:
  * "{prefix}-{hex sha256(parameter set identifier)}") and file names
- * "v28-{identifier}.{params|vk|meta}".  cap >= 160 suffices. */
-int cuzk_fil_post_param_id(char *out, size_t cap, const cuzk_fil_post_info *p);
-int cuzk_fil_seal_param_id(char *out, size_t cap, const cuzk_fil_seal_info *s);
-int cuzk_fil_param_file_name(char *out, size_t cap, const char *param_id, const char *ext);
+ * "v28-{identifier}.{params|vk|meta}".  cap >= 160 suffices; CUZK_ERR_ARG for a
+ * sector size without a tree shape. */
+CUZK_MUST_CHECK int cuzk_fil_post_param_id(char *out, size_t cap, const cuzk_fil_post_info *p);
+CUZK_MUST_CHECK int cuzk_fil_seal_param_id(char *out, size_t cap, const cuzk_fil_seal_info *s);
+CUZK_MUST_CHECK int cuzk_fil_param_file_name(char *out, size_t cap, const char *param_id, const char *ext);
 /* SnapDeals (EmptySectorUpdate, storage-proofs-update compound.rs):
  * "empty-sector-update-{tree}-{sha256("empty_sector_update::PublicParams{
  * sector_nodes: N }")}" for a production sector size. */
-int cuzk_fil_snap_param_id(char *out, size_t cap, uint64_t sector_size);
+CUZK_MUST_CHECK int cuzk_fil_snap_param_id(char *out, size_t cap, uint64_t sector_size);
 
 /* One entry of parameters.json. */
 typedef struct {
@@ -201,14 +203,14 @@ typedef struct {
 } cuzk_fil_param_entry;
 /* Find file `name` in the text of parameters.json (CUZK_ERR_FORMAT if the
  * text is malformed around it, CUZK_ERR_ARG if absent). */
-int cuzk_fil_params_json_lookup(cuzk_fil_param_entry *out, const char *json, size_t len,
+CUZK_MUST_CHECK int cuzk_fil_params_json_lookup(cuzk_fil_param_entry *out, const char *json, size_t len,
                                 const char *name, char *err, size_t err_len);
 /* First 32 hex chars of BLAKE2b-512 of a file (streamed), NUL-terminated. */
-int cuzk_fil_file_digest(char out[33], const char *path, char *err, size_t err_len);
+CUZK_MUST_CHECK int cuzk_fil_file_digest(char out[33], const char *path, char *err, size_t err_len);
 /* Integrity check of a downloaded params/vk file: its base name must be in
  * parameters.json and its digest must match (CUZK_ERR_FORMAT with both
  * digests in err if not).  Reads the whole file (44 GiB for 32G PoRep). */
-int cuzk_fil_params_check_file(const char *json, size_t json_len, const char *path, char *err,
+CUZK_MUST_CHECK int cuzk_fil_params_check_file(const char *json, size_t json_len, const char *path, char *err,
                                size_t err_len);
 
 /* ---- bincode vanilla proofs (vanilla.c) --------------------------------- */
@@ -241,12 +243,12 @@ typedef struct {
  * limit or larger than the remaining bytes, trailing bytes); CUZK_ERR_NOMEM.
  * Domain elements are not range-checked here (verification does it).
  * On error *out is left empty (nothing to free). */
-int cuzk_fil_vanilla_parse(cuzk_fil_post_vanilla *out, const uint8_t *buf, size_t len,
+CUZK_MUST_CHECK int cuzk_fil_vanilla_parse(cuzk_fil_post_vanilla *out, const uint8_t *buf, size_t len,
                            const cuzk_fil_vanilla_limits *limits, char *err, size_t err_len);
 void cuzk_fil_vanilla_free(cuzk_fil_post_vanilla *v);
 /* Serialized size, and serialization into out (cap >= size). */
 size_t cuzk_fil_vanilla_size(const cuzk_fil_post_vanilla *v);
-int cuzk_fil_vanilla_write(uint8_t *out, size_t cap, size_t *written, const cuzk_fil_post_vanilla *v);
+CUZK_MUST_CHECK int cuzk_fil_vanilla_write(uint8_t *out, size_t cap, size_t *written, const cuzk_fil_post_vanilla *v);
 
 /* ---- challenges and native verification (challenges.c) ------------------ */
 /* storage-proofs-post get_challenge_index: api 1.0/1.1 number challenges
@@ -261,7 +263,7 @@ uint64_t cuzk_fil_post_leaf_challenge(const uint8_t randomness[32], uint64_t sec
 /* All challenge_count leaves of the sector at position sector_index of the
  * proven sector list (0 for a single sector / WinningPoSt).  randomness
  * must be a canonical domain element (CUZK_ERR_ENC_NONCANONICAL). */
-int cuzk_fil_post_challenges(uint64_t *out, const cuzk_fil_post_info *p,
+CUZK_MUST_CHECK int cuzk_fil_post_challenges(uint64_t *out, const cuzk_fil_post_info *p,
                              const uint8_t randomness[32], uint64_t sector_id,
                              uint64_t sector_index);
 /* WinningPoSt sector selection: sha256(prover_id || randomness || n u64 LE)
@@ -269,7 +271,7 @@ int cuzk_fil_post_challenges(uint64_t *out, const cuzk_fil_post_info *p,
 uint64_t cuzk_fil_winning_sector_challenge(const uint8_t randomness[32], const uint8_t prover_id[32],
                                            uint64_t n, uint64_t sector_set_len);
 /* comm_r = Poseidon2(comm_c, comm_r_last) (MerkleTree tag, arity 2). */
-int cuzk_fil_comm_r(uint8_t comm_r[32], const uint8_t comm_c[32], const uint8_t comm_r_last[32],
+CUZK_MUST_CHECK int cuzk_fil_comm_r(uint8_t comm_r[32], const uint8_t comm_c[32], const uint8_t comm_r_last[32],
                     char *err, size_t err_len);
 
 /* Native verification of one sector's FallbackPoStSectorProof for the
@@ -278,7 +280,7 @@ int cuzk_fil_comm_r(uint8_t comm_r[32], const uint8_t comm_c[32], const uint8_t 
  * tree shape, root == comm_r_last, a valid path and leaf index == the
  * derived challenge.  *ok = false with the reason in err when the proof is
  * well formed but wrong; a status for bad arguments / non-canonical data. */
-int cuzk_fil_vanilla_verify(bool *ok, const cuzk_fil_post_vanilla *v, const cuzk_fil_post_info *p,
+CUZK_MUST_CHECK int cuzk_fil_vanilla_verify(bool *ok, const cuzk_fil_post_vanilla *v, const cuzk_fil_post_info *p,
                             const uint8_t randomness[32], uint64_t sector_index, char *err,
                             size_t err_len);
 

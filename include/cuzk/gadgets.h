@@ -26,6 +26,7 @@
 
 #include "cuzk/ff.h"
 #include "cuzk/r1cs.h"
+#include "cuzk/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -62,41 +63,41 @@ static inline cuzk_bool cuzk_bool_not(cuzk_bool a)
 size_t cuzk_bool_lc(cuzk_term *terms, const cuzk_bool *a, const cuzk_fr *coeff);
 
 /* AllocatedBit::alloc: new aux b, constraint (ONE - b) * b = 0; out = Is(b). */
-int cuzk_bit_alloc(cuzk_cs *cs, cuzk_bool *out, bool value);
+CUZK_MUST_CHECK int cuzk_bit_alloc(cuzk_cs *cs, cuzk_bool *out, bool value);
 /* AllocatedBit::alloc_conditionally: (ONE - must_be_false - b) * b = 0.
  * must_be_false must be an allocated bit (kind IS). */
-int cuzk_bit_alloc_conditionally(cuzk_cs *cs, cuzk_bool *out, bool value,
+CUZK_MUST_CHECK int cuzk_bit_alloc_conditionally(cuzk_cs *cs, cuzk_bool *out, bool value,
                                  const cuzk_bool *must_be_false);
 /* AllocatedBit operations; a, b must be allocated bits (their kind is
  * ignored: the bit variables are used), out is Is(result):
  *  xor:     (2a) * b = a + b - r      and:  a * b = r
  *  and_not: a * (ONE - b) = r         nor:  (ONE - a) * (ONE - b) = r */
-int cuzk_bit_xor(cuzk_cs *cs, cuzk_bool *out, const cuzk_bool *a, const cuzk_bool *b);
-int cuzk_bit_and(cuzk_cs *cs, cuzk_bool *out, const cuzk_bool *a, const cuzk_bool *b);
-int cuzk_bit_and_not(cuzk_cs *cs, cuzk_bool *out, const cuzk_bool *a, const cuzk_bool *b);
-int cuzk_bit_nor(cuzk_cs *cs, cuzk_bool *out, const cuzk_bool *a, const cuzk_bool *b);
+CUZK_MUST_CHECK int cuzk_bit_xor(cuzk_cs *cs, cuzk_bool *out, const cuzk_bool *a, const cuzk_bool *b);
+CUZK_MUST_CHECK int cuzk_bit_and(cuzk_cs *cs, cuzk_bool *out, const cuzk_bool *a, const cuzk_bool *b);
+CUZK_MUST_CHECK int cuzk_bit_and_not(cuzk_cs *cs, cuzk_bool *out, const cuzk_bool *a, const cuzk_bool *b);
+CUZK_MUST_CHECK int cuzk_bit_nor(cuzk_cs *cs, cuzk_bool *out, const cuzk_bool *a, const cuzk_bool *b);
 
 /* Boolean::xor / and / or with bellperson's constant folding and Not
  * handling (or = not(and(not a, not b))). */
-int cuzk_bool_xor(cuzk_cs *cs, cuzk_bool *out, const cuzk_bool *a, const cuzk_bool *b);
-int cuzk_bool_and(cuzk_cs *cs, cuzk_bool *out, const cuzk_bool *a, const cuzk_bool *b);
-int cuzk_bool_or(cuzk_cs *cs, cuzk_bool *out, const cuzk_bool *a, const cuzk_bool *b);
+CUZK_MUST_CHECK int cuzk_bool_xor(cuzk_cs *cs, cuzk_bool *out, const cuzk_bool *a, const cuzk_bool *b);
+CUZK_MUST_CHECK int cuzk_bool_and(cuzk_cs *cs, cuzk_bool *out, const cuzk_bool *a, const cuzk_bool *b);
+CUZK_MUST_CHECK int cuzk_bool_or(cuzk_cs *cs, cuzk_bool *out, const cuzk_bool *a, const cuzk_bool *b);
 /* Boolean::enforce_equal (0 * 0 = lc difference); two different constants
  * are unsatisfiable: CUZK_ERR_ARG recorded in the cs. */
-int cuzk_bool_enforce_equal(cuzk_cs *cs, const cuzk_bool *a, const cuzk_bool *b);
+CUZK_MUST_CHECK int cuzk_bool_enforce_equal(cuzk_cs *cs, const cuzk_bool *a, const cuzk_bool *b);
 /* Boolean::sha256_ch (a & b) ^ (!a & c) and sha256_maj (majority), with
  * bellperson's constant cases. */
-int cuzk_bool_sha256_ch(cuzk_cs *cs, cuzk_bool *out, const cuzk_bool *a, const cuzk_bool *b,
+CUZK_MUST_CHECK int cuzk_bool_sha256_ch(cuzk_cs *cs, cuzk_bool *out, const cuzk_bool *a, const cuzk_bool *b,
                         const cuzk_bool *c);
-int cuzk_bool_sha256_maj(cuzk_cs *cs, cuzk_bool *out, const cuzk_bool *a, const cuzk_bool *b,
+CUZK_MUST_CHECK int cuzk_bool_sha256_maj(cuzk_cs *cs, cuzk_bool *out, const cuzk_bool *a, const cuzk_bool *b,
                          const cuzk_bool *c);
 
 /* u64_into_boolean_vec_le: 64 allocated bits, least significant first. */
-int cuzk_bools_alloc_u64_le(cuzk_cs *cs, cuzk_bool out[64], uint64_t value);
+CUZK_MUST_CHECK int cuzk_bools_alloc_u64_le(cuzk_cs *cs, cuzk_bool out[64], uint64_t value);
 /* field_into_allocated_bits_le: 255 allocated bits of value (canonical
  * integer), least significant first, allocated in that order.  value may
  * be NULL in SHAPE mode. */
-int cuzk_bools_alloc_fr_le(cuzk_cs *cs, cuzk_bool out[255], const cuzk_fr *value);
+CUZK_MUST_CHECK int cuzk_bools_alloc_fr_le(cuzk_cs *cs, cuzk_bool out[255], const cuzk_fr *value);
 
 /* ---- AllocatedNum --------------------------------------------------------- */
 typedef struct {
@@ -105,25 +106,25 @@ typedef struct {
 } cuzk_num;
 
 /* value may be NULL in SHAPE mode. */
-int cuzk_num_alloc(cuzk_cs *cs, cuzk_num *out, const cuzk_fr *value);
-int cuzk_num_alloc_input(cuzk_cs *cs, cuzk_num *out, const cuzk_fr *value);
+CUZK_MUST_CHECK int cuzk_num_alloc(cuzk_cs *cs, cuzk_num *out, const cuzk_fr *value);
+CUZK_MUST_CHECK int cuzk_num_alloc_input(cuzk_cs *cs, cuzk_num *out, const cuzk_fr *value);
 /* inputize: new input x, constraint x * ONE = a. */
-int cuzk_num_inputize(cuzk_cs *cs, const cuzk_num *a);
+CUZK_MUST_CHECK int cuzk_num_inputize(cuzk_cs *cs, const cuzk_num *a);
 /* to_bits_le (non-strict, what Filecoin's circuits use): 255 bits as
  * cuzk_bools_alloc_fr_le, then 0 * 0 = sum 2^i bit_i - a: 256 constraints. */
-int cuzk_num_to_bits_le(cuzk_cs *cs, cuzk_bool out[255], const cuzk_num *a);
+CUZK_MUST_CHECK int cuzk_num_to_bits_le(cuzk_cs *cs, cuzk_bool out[255], const cuzk_num *a);
 /* add: (a + b) * ONE = r;  mul: a * b = r;  square: a * a = r. */
-int cuzk_num_add(cuzk_cs *cs, cuzk_num *out, const cuzk_num *a, const cuzk_num *b);
-int cuzk_num_mul(cuzk_cs *cs, cuzk_num *out, const cuzk_num *a, const cuzk_num *b);
-int cuzk_num_square(cuzk_cs *cs, cuzk_num *out, const cuzk_num *a);
+CUZK_MUST_CHECK int cuzk_num_add(cuzk_cs *cs, cuzk_num *out, const cuzk_num *a, const cuzk_num *b);
+CUZK_MUST_CHECK int cuzk_num_mul(cuzk_cs *cs, cuzk_num *out, const cuzk_num *a, const cuzk_num *b);
+CUZK_MUST_CHECK int cuzk_num_square(cuzk_cs *cs, cuzk_num *out, const cuzk_num *a);
 /* assert_nonzero: aux inv, a * inv = ONE (a = 0 with values: CUZK_ERR_ARG). */
-int cuzk_num_assert_nonzero(cuzk_cs *cs, const cuzk_num *a);
+CUZK_MUST_CHECK int cuzk_num_assert_nonzero(cuzk_cs *cs, const cuzk_num *a);
 /* conditionally_reverse: (c, d) = cond ? (b, a) : (a, b); two allocations
  * and two constraints, interleaved as bellperson does. */
-int cuzk_num_conditionally_reverse(cuzk_cs *cs, cuzk_num *c, cuzk_num *d, const cuzk_num *a,
+CUZK_MUST_CHECK int cuzk_num_conditionally_reverse(cuzk_cs *cs, cuzk_num *c, cuzk_num *d, const cuzk_num *a,
                                    const cuzk_num *b, const cuzk_bool *cond);
 /* storage-proofs-core constraint::equal: a * ONE = b (1 constraint). */
-int cuzk_num_enforce_equal(cuzk_cs *cs, const cuzk_num *a, const cuzk_num *b);
+CUZK_MUST_CHECK int cuzk_num_enforce_equal(cuzk_cs *cs, const cuzk_num *a, const cuzk_num *b);
 
 /* storage-proofs-core insertion.rs.  pick: out = cond ? a : b with
  * (b - a) * cond = (b - out).  select (nbits <= 7): element `bits` (LSB first) of
@@ -131,21 +132,21 @@ int cuzk_num_enforce_equal(cuzk_cs *cs, const cuzk_num *a, const cuzk_num *b);
  * position bits (LSB first), n = 1 << nbits; hand-optimized for n = 2, 4, 8
  * (2, 8, 22 constraints; bits of n = 8 must be allocated, kind IS),
  * general n * (n - 1) otherwise.  out holds n. */
-int cuzk_num_pick(cuzk_cs *cs, cuzk_num *out, const cuzk_bool *cond, const cuzk_num *a,
+CUZK_MUST_CHECK int cuzk_num_pick(cuzk_cs *cs, cuzk_num *out, const cuzk_bool *cond, const cuzk_num *a,
                   const cuzk_num *b);
-int cuzk_num_select(cuzk_cs *cs, cuzk_num *out, const cuzk_num *from, const cuzk_bool *bits,
+CUZK_MUST_CHECK int cuzk_num_select(cuzk_cs *cs, cuzk_num *out, const cuzk_num *from, const cuzk_bool *bits,
                     size_t nbits);
-int cuzk_num_insert(cuzk_cs *cs, cuzk_num *out, const cuzk_num *element, const cuzk_bool *bits,
+CUZK_MUST_CHECK int cuzk_num_insert(cuzk_cs *cs, cuzk_num *out, const cuzk_num *element, const cuzk_bool *bits,
                     size_t nbits, const cuzk_num *elements);
 
 /* ---- multipack ------------------------------------------------------------ */
 /* pack_into_inputs: for each chunk of 254 bits (Fr::CAPACITY), a new input
  * x and the constraint (sum 2^i bit_i) * ONE = x. */
-int cuzk_pack_into_inputs(cuzk_cs *cs, const cuzk_bool *bits, size_t n);
+CUZK_MUST_CHECK int cuzk_pack_into_inputs(cuzk_cs *cs, const cuzk_bool *bits, size_t n);
 /* bellperson multipack::pack_bits: the first min(n, 254) bits packed into
  * one new aux variable, 1 constraint (used by Filecoin's SHA-256 hasher
  * and PoRep labels to turn 256 digest bits into a field element). */
-int cuzk_pack_bits(cuzk_cs *cs, cuzk_num *out, const cuzk_bool *bits, size_t n);
+CUZK_MUST_CHECK int cuzk_pack_bits(cuzk_cs *cs, cuzk_num *out, const cuzk_bool *bits, size_t n);
 /* Native counterpart of pack_into_inputs (compute_multipacking): out
  * holds ceil(n / 254) elements. */
 void cuzk_multipack_bits(cuzk_fr *out, const bool *bits, size_t n);
@@ -158,10 +159,10 @@ void cuzk_multipack_bits(cuzk_fr *out, const bool *bits, size_t n);
  * optimized constants of poseidon.h) is precomputed once per arity, so
  * synthesis costs the witness (one optimized native hash) plus copying
  * terms. */
-int cuzk_poseidon_gadget(cuzk_cs *cs, cuzk_num *out, const cuzk_num *in, size_t n);
+CUZK_MUST_CHECK int cuzk_poseidon_gadget(cuzk_cs *cs, cuzk_num *out, const cuzk_num *in, size_t n);
 /* Same with an explicit domain tag (e.g. Custom(1) for SnapDeals), arity =
  * n (neptune asserts ConstantLength(L) has L = arity in this circuit). */
-int cuzk_poseidon_gadget_tagged(cuzk_cs *cs, cuzk_num *out, const cuzk_fr *tag,
+CUZK_MUST_CHECK int cuzk_poseidon_gadget_tagged(cuzk_cs *cs, cuzk_num *out, const cuzk_fr *tag,
                                 const cuzk_num *in, size_t n);
 /* Constraint count of the Poseidon gadget for arity n (0 if unsupported). */
 size_t cuzk_poseidon_gadget_constraints(size_t n);

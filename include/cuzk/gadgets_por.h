@@ -29,6 +29,7 @@
 #include "cuzk/ff.h"
 #include "cuzk/gadgets.h"
 #include "cuzk/r1cs.h"
+#include "cuzk/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -57,7 +58,7 @@ typedef struct {
 uint32_t cuzk_por_levels(const cuzk_por_shape *s);
 uint32_t cuzk_por_index_bits(const cuzk_por_shape *s);
 /* CUZK_OK if the shape is one the gadget supports, else CUZK_ERR_ARG. */
-int cuzk_por_shape_check(const cuzk_por_shape *s);
+CUZK_MUST_CHECK int cuzk_por_shape_check(const cuzk_por_shape *s);
 /* Constraints one cuzk_por_gadget call adds (0 for an unsupported shape). */
 size_t cuzk_por_constraints(const cuzk_por_shape *s);
 /* Constraints of insertion of one element into arity - 1 (2, 8, 22 for
@@ -73,11 +74,11 @@ typedef enum { CUZK_POR_POSEIDON = 0, CUZK_POR_SHA256 = 1 } cuzk_por_hasher;
 /* PoRCircuit::synthesize(value = Root::Val(leaf), root = Root::Var(root),
  * private = true).  Adds one public input: the leaf index (packed index
  * bits). */
-int cuzk_por_gadget(cuzk_cs *cs, const cuzk_por_shape *s, const cuzk_por_witness *w, const cuzk_num *root);
+CUZK_MUST_CHECK int cuzk_por_gadget(cuzk_cs *cs, const cuzk_por_shape *s, const cuzk_por_witness *w, const cuzk_num *root);
 /* The same with value = Root::Var(leaf): the leaf is an already allocated
  * number (w->leaf is ignored) -- how StackedDRG's enforce_inclusion calls
  * it -- over either hasher (SHA-256: base arity 2, no sub/top tree). */
-int cuzk_por_gadget_var(cuzk_cs *cs, const cuzk_por_shape *s, cuzk_por_hasher h, const cuzk_por_witness *w,
+CUZK_MUST_CHECK int cuzk_por_gadget_var(cuzk_cs *cs, const cuzk_por_shape *s, cuzk_por_hasher h, const cuzk_por_witness *w,
                         const cuzk_num *leaf, const cuzk_num *root);
 
 /* por.rs por_no_challenge_input (SnapDeals): the challenge's index bits
@@ -85,7 +86,7 @@ int cuzk_por_gadget_var(cuzk_cs *cs, const cuzk_por_shape *s, cuzk_por_hasher h,
  * leaf and the path values (arity - 1 allocated numbers per level, base
  * levels then sub then top) are the caller's; per level insert + hash, then
  * computed_root * ONE = root.  No allocation and no public input here. */
-int cuzk_por_no_challenge_input(cuzk_cs *cs, const cuzk_por_shape *s, cuzk_por_hasher h,
+CUZK_MUST_CHECK int cuzk_por_no_challenge_input(cuzk_cs *cs, const cuzk_por_shape *s, cuzk_por_hasher h,
                                 const cuzk_bool *challenge_bits, const cuzk_num *leaf, const cuzk_num *path,
                                 const cuzk_num *root);
 

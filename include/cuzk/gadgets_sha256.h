@@ -39,6 +39,7 @@
 #include "cuzk/gadgets.h"
 #include "cuzk/gadgets_por.h"
 #include "cuzk/r1cs.h"
+#include "cuzk/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -53,7 +54,7 @@ typedef struct {
 
 void cuzk_u32_constant(cuzk_u32 *out, uint32_t value);
 /* 32 allocated bits (LSB first), 32 constraints. */
-int cuzk_u32_alloc(cuzk_cs *cs, cuzk_u32 *out, uint32_t value);
+CUZK_MUST_CHECK int cuzk_u32_alloc(cuzk_cs *cs, cuzk_u32 *out, uint32_t value);
 /* from_bits_be: bits[0] is the most significant. */
 void cuzk_u32_from_bits_be(cuzk_u32 *out, const cuzk_bool bits[32]);
 /* into_bits_be: out[0] is the most significant. */
@@ -62,9 +63,9 @@ void cuzk_u32_into_bits_be(cuzk_bool out[32], const cuzk_u32 *a);
 void cuzk_u32_rotr(cuzk_u32 *out, const cuzk_u32 *a, unsigned by);
 void cuzk_u32_shr(cuzk_u32 *out, const cuzk_u32 *a, unsigned by);
 /* Bitwise with Boolean's constant folding (out may not alias inputs). */
-int cuzk_u32_xor(cuzk_cs *cs, cuzk_u32 *out, const cuzk_u32 *a, const cuzk_u32 *b);
-int cuzk_u32_sha256_ch(cuzk_cs *cs, cuzk_u32 *out, const cuzk_u32 *a, const cuzk_u32 *b, const cuzk_u32 *c);
-int cuzk_u32_sha256_maj(cuzk_cs *cs, cuzk_u32 *out, const cuzk_u32 *a, const cuzk_u32 *b, const cuzk_u32 *c);
+CUZK_MUST_CHECK int cuzk_u32_xor(cuzk_cs *cs, cuzk_u32 *out, const cuzk_u32 *a, const cuzk_u32 *b);
+CUZK_MUST_CHECK int cuzk_u32_sha256_ch(cuzk_cs *cs, cuzk_u32 *out, const cuzk_u32 *a, const cuzk_u32 *b, const cuzk_u32 *c);
+CUZK_MUST_CHECK int cuzk_u32_sha256_maj(cuzk_cs *cs, cuzk_u32 *out, const cuzk_u32 *a, const cuzk_u32 *b, const cuzk_u32 *c);
 
 /* ---- MultiEq ---------------------------------------------------------------- */
 /* Packs equalities lhs_k = rhs_k of num_bits_k bits into one constraint
@@ -73,35 +74,35 @@ int cuzk_u32_sha256_maj(cuzk_cs *cs, cuzk_u32 *out, const cuzk_u32 *a, const cuz
  * accumulator is thread-local); open with begin, close with end (which
  * flushes, as Rust's Drop does).  Nested begin is CUZK_ERR_ARG. */
 typedef struct cuzk_multieq cuzk_multieq;
-int cuzk_multieq_begin(cuzk_cs *cs, cuzk_multieq **me);
-int cuzk_multieq_end(cuzk_multieq *me);
+CUZK_MUST_CHECK int cuzk_multieq_begin(cuzk_cs *cs, cuzk_multieq **me);
+CUZK_MUST_CHECK int cuzk_multieq_end(cuzk_multieq *me);
 
 /* UInt32::addmany of n (2..10) operands modulo 2^32: a constant if every
  * operand bit is constant, else bitlen(n * (2^32 - 1)) allocated result
  * bits (of which the low 32 are the result) and one MultiEq equality. */
-int cuzk_u32_addmany(cuzk_multieq *me, cuzk_u32 *out, const cuzk_u32 *ops, size_t n);
+CUZK_MUST_CHECK int cuzk_u32_addmany(cuzk_multieq *me, cuzk_u32 *out, const cuzk_u32 *ops, size_t n);
 
 /* ---- SHA-256 ---------------------------------------------------------------- */
 /* sha256_compression_function: out = compress(cur, in), in 512 bits with
  * in[0] the most significant bit of the first word. */
-int cuzk_sha256_compress(cuzk_cs *cs, cuzk_u32 out[8], const cuzk_bool in[512], const cuzk_u32 cur[8]);
+CUZK_MUST_CHECK int cuzk_sha256_compress(cuzk_cs *cs, cuzk_u32 out[8], const cuzk_bool in[512], const cuzk_u32 cur[8]);
 /* sha256(): constant padding, then one compression per 512-bit block;
  * in has nbits bits (a multiple of 8, at most 2^20), out 256 digest bits,
  * out[0] the most significant bit of the first digest byte. */
-int cuzk_sha256(cuzk_cs *cs, cuzk_bool out[256], const cuzk_bool *in, size_t nbits);
+CUZK_MUST_CHECK int cuzk_sha256(cuzk_cs *cs, cuzk_bool out[256], const cuzk_bool *in, size_t nbits);
 
 /* ---- Filecoin Sha256Function circuits ---------------------------------------- */
 /* hash_circuit: sha256(bits), digest bits reversed within each byte (LE
  * bit order), the first 254 packed into one new AllocatedNum (pack_bits). */
-int cuzk_fil_sha256_hash_circuit(cuzk_cs *cs, cuzk_num *out, const cuzk_bool *bits, size_t nbits);
+CUZK_MUST_CHECK int cuzk_fil_sha256_hash_circuit(cuzk_cs *cs, cuzk_num *out, const cuzk_bool *bits, size_t nbits);
 /* hash_leaf_bits_circuit: each side padded with constant false to whole
  * bytes, bits reversed within each byte, concatenated, hash_circuit.
  * nl, nr <= 256. */
-int cuzk_fil_sha256_hash_leaf_bits(cuzk_cs *cs, cuzk_num *out, const cuzk_bool *left, size_t nl,
+CUZK_MUST_CHECK int cuzk_fil_sha256_hash_leaf_bits(cuzk_cs *cs, cuzk_num *out, const cuzk_bool *left, size_t nl,
                                    const cuzk_bool *right, size_t nr);
 /* hash2_circuit / hash_multi_leaf_circuit of two numbers: to_bits_le of
  * each (256 constraints each), then hash_leaf_bits. */
-int cuzk_fil_sha256_hash2(cuzk_cs *cs, cuzk_num *out, const cuzk_num *a, const cuzk_num *b);
+CUZK_MUST_CHECK int cuzk_fil_sha256_hash2(cuzk_cs *cs, cuzk_num *out, const cuzk_num *a, const cuzk_num *b);
 
 /* reverse_bit_numbering: pad bits[0..n) with constant false to whole bytes
  * and reverse the bit order inside each byte; out holds (n + 7) / 8 * 8. */

@@ -112,9 +112,9 @@ typedef struct cuzk_groth16_load_opts {
  * handler.  The library never installs it itself (it is process-wide
  * state): the engine does before its first map, tools that map call it too. */
 /* Load a params file (see above). */
-int cuzk_groth16_params_load(cuzk_groth16_params **out, const char *path, const cuzk_groth16_load_opts *opts);
+CUZK_MUST_CHECK int cuzk_groth16_params_load(cuzk_groth16_params **out, const char *path, const cuzk_groth16_load_opts *opts);
 /* Read from a stream (resident).  No sidecar check: the caller knows. */
-int cuzk_groth16_params_read(cuzk_groth16_params **out, FILE *f, const cuzk_groth16_load_opts *opts);
+CUZK_MUST_CHECK int cuzk_groth16_params_read(cuzk_groth16_params **out, FILE *f, const cuzk_groth16_load_opts *opts);
 void cuzk_groth16_params_free(cuzk_groth16_params *p);
 
 const cuzk_groth16_vk *cuzk_groth16_params_vk(const cuzk_groth16_params *p);
@@ -124,36 +124,36 @@ bool cuzk_groth16_params_is_test(const cuzk_groth16_params *p);
 /* Decode points [start, start + n) of a G1 vector (H, L, A, B_G1) or of
  * B_G2 into out.  Resident: a copy; mapped: decoded from the file without
  * re-running the subgroup check (the loader did it, unless told not to). */
-int cuzk_groth16_params_g1(cuzk_g1_affine *out, const cuzk_groth16_params *p, cuzk_groth16_vec v,
+CUZK_MUST_CHECK int cuzk_groth16_params_g1(cuzk_g1_affine *out, const cuzk_groth16_params *p, cuzk_groth16_vec v,
                            size_t start, size_t n);
-int cuzk_groth16_params_g2(cuzk_g2_affine *out, const cuzk_groth16_params *p, size_t start, size_t n);
+CUZK_MUST_CHECK int cuzk_groth16_params_g2(cuzk_g2_affine *out, const cuzk_groth16_params *p, size_t start, size_t n);
 /* Direct pointer to a resident vector (NULL when mapped). */
 const cuzk_g1_affine *cuzk_groth16_params_g1_data(const cuzk_groth16_params *p, cuzk_groth16_vec v);
 const cuzk_g2_affine *cuzk_groth16_params_g2_data(const cuzk_groth16_params *p);
 
 /* Check counts against a circuit shape; message in err. */
-int cuzk_groth16_params_check_shape(const cuzk_groth16_params *p, const cuzk_groth16_shape *s, char *err,
+CUZK_MUST_CHECK int cuzk_groth16_params_check_shape(const cuzk_groth16_params *p, const cuzk_groth16_shape *s, char *err,
                                     size_t err_len);
 
 /* Write in bellperson format (uncompressed points). */
-int cuzk_groth16_params_write(FILE *f, const cuzk_groth16_params *p);
-int cuzk_groth16_vk_write(FILE *f, const cuzk_groth16_vk *vk);
+CUZK_MUST_CHECK int cuzk_groth16_params_write(FILE *f, const cuzk_groth16_params *p);
+CUZK_MUST_CHECK int cuzk_groth16_vk_write(FILE *f, const cuzk_groth16_vk *vk);
 
 /* Verifying key alone (`.vk` file, or the head of a `.params`): *out is
  * malloc'd, free with cuzk_groth16_vk_free.  Only NO_VALIDATE/NO_SUBGROUP
  * flags apply; shape->n_inputs (if given) is checked against n_ic. */
-int cuzk_groth16_vk_load(cuzk_groth16_vk **out, const char *path, const cuzk_groth16_load_opts *opts);
-int cuzk_groth16_vk_read(cuzk_groth16_vk **out, FILE *f, const cuzk_groth16_load_opts *opts);
+CUZK_MUST_CHECK int cuzk_groth16_vk_load(cuzk_groth16_vk **out, const char *path, const cuzk_groth16_load_opts *opts);
+CUZK_MUST_CHECK int cuzk_groth16_vk_read(cuzk_groth16_vk **out, FILE *f, const cuzk_groth16_load_opts *opts);
 /* Decode a vk from memory (len must be exact).  Used by the fuzz harness. */
-int cuzk_groth16_vk_decode(cuzk_groth16_vk **out, const uint8_t *buf, size_t len,
+CUZK_MUST_CHECK int cuzk_groth16_vk_decode(cuzk_groth16_vk **out, const uint8_t *buf, size_t len,
                            const cuzk_groth16_load_opts *opts);
 /* Decode params from memory (copies into resident arrays). */
-int cuzk_groth16_params_decode(cuzk_groth16_params **out, const uint8_t *buf, size_t len,
+CUZK_MUST_CHECK int cuzk_groth16_params_decode(cuzk_groth16_params **out, const uint8_t *buf, size_t len,
                                const cuzk_groth16_load_opts *opts);
 void cuzk_groth16_vk_free(cuzk_groth16_vk *vk);
 
 /* Write the `<path>.test` sidecar marking a file as test parameters. */
-int cuzk_groth16_mark_test(const char *path, const char *note);
+CUZK_MUST_CHECK int cuzk_groth16_mark_test(const char *path, const char *note);
 /* true iff `<path>.test` exists. */
 bool cuzk_groth16_is_test_file(const char *path);
 
@@ -170,14 +170,14 @@ typedef struct cuzk_groth16_r1cs {
 } cuzk_groth16_r1cs;
 
 /* View of a finished cs created with CUZK_CS_MATRICES (no copy). */
-int cuzk_groth16_r1cs_from_cs(cuzk_groth16_r1cs *out, const cuzk_cs *cs);
+CUZK_MUST_CHECK int cuzk_groth16_r1cs_from_cs(cuzk_groth16_r1cs *out, const cuzk_cs *cs);
 
 /* Random test parameters for cs, toxic waste derived from seed.  Fails with
  * CUZK_ERR_ARG ("aux variable k is unconstrained") when an L point would be
  * the identity, as bellperson does.  One constant-time fixed-base scalar
  * multiplication per point (~15 us G1, ~33 us G2 on one core); parallel
  * through par. */
-int cuzk_groth16_setup_test(cuzk_groth16_params **out, const cuzk_groth16_r1cs *cs, const uint8_t *seed,
+CUZK_MUST_CHECK int cuzk_groth16_setup_test(cuzk_groth16_params **out, const cuzk_groth16_r1cs *cs, const uint8_t *seed,
                             size_t seed_len, cuzk_par *par, char *err, size_t err_len);
 /* Progress of a long setup: called on the thread that called
  * cuzk_groth16_setup_test_progress, between chunks of points, with the query
@@ -185,12 +185,12 @@ int cuzk_groth16_setup_test(cuzk_groth16_params **out, const cuzk_groth16_r1cs *
  * and in total over all queries (done reaches total at the end). */
 typedef void (*cuzk_groth16_progress_fn)(void *ctx, const char *phase, size_t done, size_t total);
 /* cuzk_groth16_setup_test with progress reports (progress may be NULL). */
-int cuzk_groth16_setup_test_progress(cuzk_groth16_params **out, const cuzk_groth16_r1cs *cs,
+CUZK_MUST_CHECK int cuzk_groth16_setup_test_progress(cuzk_groth16_params **out, const cuzk_groth16_r1cs *cs,
                                      const uint8_t *seed, size_t seed_len, cuzk_par *par,
                                      cuzk_groth16_progress_fn progress, void *progress_ctx, char *err,
                                      size_t err_len);
 /* Shape (counts and densities) of cs, as the loader and prover expect. */
-int cuzk_groth16_r1cs_shape(cuzk_groth16_shape *out, const cuzk_groth16_r1cs *cs);
+CUZK_MUST_CHECK int cuzk_groth16_r1cs_shape(cuzk_groth16_shape *out, const cuzk_groth16_r1cs *cs);
 
 /* ---- prover ------------------------------------------------------------------ */
 
@@ -227,7 +227,7 @@ typedef struct cuzk_groth16_witness {
 } cuzk_groth16_witness;
 
 /* View of a finished PROVE-mode cs (no copy; valid while cs lives). */
-int cuzk_groth16_witness_from_cs(cuzk_groth16_witness *out, const cuzk_cs *cs);
+CUZK_MUST_CHECK int cuzk_groth16_witness_from_cs(cuzk_groth16_witness *out, const cuzk_cs *cs);
 
 /* After cuzk_groth16_witness_from_cs(w, cs): takes cs's A, B, C
  * evaluations (cuzk_cs_take_evals) for the prover to transform in place,
@@ -239,14 +239,14 @@ int cuzk_groth16_witness_from_cs(cuzk_groth16_witness *out, const cuzk_cs *cs);
  * _mut pointers are NULL and the prover copies them as usual); or
  * CUZK_ERR_ARG (no evaluations to take, m < n_constraints; nothing
  * changed). */
-int cuzk_groth16_witness_take_evals(cuzk_groth16_witness *w, cuzk_cs *cs, size_t m, cuzk_fr *owned[3]);
+CUZK_MUST_CHECK int cuzk_groth16_witness_take_evals(cuzk_groth16_witness *w, cuzk_cs *cs, size_t m, cuzk_fr *owned[3]);
 
 /* The lean form (cuzk/pce_lean.h): cs is a finished WITNESS-mode system
  * whose density was set by cuzk_pce_evaluate_ab, a and b hold its A and B
  * evaluations (room for m elements each, transformed in place), fill_c
  * gives C on demand.  View of cs, no copy; CUZK_ERR_ARG when something is
  * missing. */
-int cuzk_groth16_witness_lean(cuzk_groth16_witness *w, const cuzk_cs *cs, cuzk_fr *a, cuzk_fr *b,
+CUZK_MUST_CHECK int cuzk_groth16_witness_lean(cuzk_groth16_witness *w, const cuzk_cs *cs, cuzk_fr *a, cuzk_fr *b,
                               int (*fill_c)(void *, cuzk_fr *, size_t), void *fill_c_ctx);
 
 /* Compute backend.  All functions return a status.  Scalars are cuzk_fr
@@ -305,11 +305,11 @@ typedef struct cuzk_groth16_prove_opts {
 
 /* Prove n circuits that share params; proofs[i] gets A || B || C.  Each
  * witness is checked against the params' counts first. */
-int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth16_params *p,
+CUZK_MUST_CHECK int cuzk_groth16_prove(uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], const cuzk_groth16_params *p,
                        const cuzk_groth16_witness *w, size_t n, const cuzk_groth16_prove_opts *opts);
 /* One proof of a finished PROVE-mode cs (witness_from_cs + prove, n = 1);
  * opts may be NULL; on failure err gets "<what>: prove failed: <reason>". */
-int cuzk_groth16_prove_cs(uint8_t proof[CUZK_G16_PROOF_BYTES], const cuzk_groth16_params *params,
+CUZK_MUST_CHECK int cuzk_groth16_prove_cs(uint8_t proof[CUZK_G16_PROOF_BYTES], const cuzk_groth16_params *params,
                           const cuzk_cs *cs, const cuzk_groth16_prove_opts *opts, const char *what, char *err,
                           size_t err_len);
 
@@ -329,25 +329,25 @@ void cuzk_groth16_pvk_prepare(cuzk_groth16_pvk *pvk, const cuzk_groth16_vk *vk);
  * n_ic - 1, without ONE, canonical).  Returns an error (not *valid = false)
  * when the proof does not decode (message says which point and rule) or
  * the inputs are malformed; such a proof is invalid too. */
-int cuzk_groth16_verify(bool *valid, const cuzk_groth16_pvk *pvk, const uint8_t proof[CUZK_G16_PROOF_BYTES],
+CUZK_MUST_CHECK int cuzk_groth16_verify(bool *valid, const cuzk_groth16_pvk *pvk, const uint8_t proof[CUZK_G16_PROOF_BYTES],
                         const cuzk_fr *inputs, size_t n_inputs, char *err, size_t err_len);
 /* Batch of n proofs; inputs holds n * n_inputs elements (proof-major).
  * One multi-pairing with 128-bit random weights from getrandom(2): a
  * batch with any bad proof is rejected with probability >= 1 - 2^-128. */
-int cuzk_groth16_verify_batch(bool *valid, const cuzk_groth16_pvk *pvk,
+CUZK_MUST_CHECK int cuzk_groth16_verify_batch(bool *valid, const cuzk_groth16_pvk *pvk,
                               const uint8_t (*proofs)[CUZK_G16_PROOF_BYTES], size_t n, const cuzk_fr *inputs,
                               size_t n_inputs, char *err, size_t err_len);
 
 /* Public inputs files: n raw 32-byte little-endian Fr, without ONE. */
-int cuzk_groth16_inputs_decode(cuzk_fr *out, const uint8_t *buf, size_t len, size_t *n_out, size_t cap,
+CUZK_MUST_CHECK int cuzk_groth16_inputs_decode(cuzk_fr *out, const uint8_t *buf, size_t len, size_t *n_out, size_t cap,
                                char *err, size_t err_len);
 
 /* ---- snarkjs interop (snarkjs 0.7.6, curve "bls12381") ------------------------ */
 
 /* Write verification_key.json / proof.json / public.json contents. */
-int cuzk_groth16_snarkjs_vk(FILE *f, const cuzk_groth16_vk *vk);
-int cuzk_groth16_snarkjs_proof(FILE *f, const uint8_t proof[CUZK_G16_PROOF_BYTES]);
-int cuzk_groth16_snarkjs_public(FILE *f, const cuzk_fr *inputs, size_t n);
+CUZK_MUST_CHECK int cuzk_groth16_snarkjs_vk(FILE *f, const cuzk_groth16_vk *vk);
+CUZK_MUST_CHECK int cuzk_groth16_snarkjs_proof(FILE *f, const uint8_t proof[CUZK_G16_PROOF_BYTES]);
+CUZK_MUST_CHECK int cuzk_groth16_snarkjs_public(FILE *f, const cuzk_fr *inputs, size_t n);
 
 #ifdef __cplusplus
 }

@@ -87,16 +87,16 @@ size_t cuzk_msm_g2_canonical_scratch_sizeof(size_t nvars, const cuzk_par *par);
  * too small) or CUZK_ERR_NOMEM.  nvars == 0 gives infinity.
  * The _canonical variants take pre-converted scalars (cuzk_scalars_from_fr);
  * the plain ones convert into scratch.  Infinity bases contribute nothing. */
-int cuzk_msm_g1(cuzk_par *par, cuzk_g1 *out, const cuzk_g1_affine *bases, size_t nbases,
+CUZK_MUST_CHECK int cuzk_msm_g1(cuzk_par *par, cuzk_g1 *out, const cuzk_g1_affine *bases, size_t nbases,
                 const cuzk_fr *scalars, size_t nvars, const uint64_t *density,
                 void *scratch, size_t scratch_len);
-int cuzk_msm_g1_canonical(cuzk_par *par, cuzk_g1 *out, const cuzk_g1_affine *bases,
+CUZK_MUST_CHECK int cuzk_msm_g1_canonical(cuzk_par *par, cuzk_g1 *out, const cuzk_g1_affine *bases,
                           size_t nbases, const cuzk_scalar *scalars, size_t nvars,
                           const uint64_t *density, void *scratch, size_t scratch_len);
-int cuzk_msm_g2(cuzk_par *par, cuzk_g2 *out, const cuzk_g2_affine *bases, size_t nbases,
+CUZK_MUST_CHECK int cuzk_msm_g2(cuzk_par *par, cuzk_g2 *out, const cuzk_g2_affine *bases, size_t nbases,
                 const cuzk_fr *scalars, size_t nvars, const uint64_t *density,
                 void *scratch, size_t scratch_len);
-int cuzk_msm_g2_canonical(cuzk_par *par, cuzk_g2 *out, const cuzk_g2_affine *bases,
+CUZK_MUST_CHECK int cuzk_msm_g2_canonical(cuzk_par *par, cuzk_g2 *out, const cuzk_g2_affine *bases,
                           size_t nbases, const cuzk_scalar *scalars, size_t nvars,
                           const uint64_t *density, void *scratch, size_t scratch_len);
 
@@ -113,10 +113,10 @@ typedef struct {
  * A forced window or strategy may need more scratch than the
  * *_scratch_sizeof functions give (they size the cost model's choices):
  * pass scratch == NULL then. */
-int cuzk_msm_g1_opts(cuzk_par *par, cuzk_g1 *out, const cuzk_g1_affine *bases, size_t nbases,
+CUZK_MUST_CHECK int cuzk_msm_g1_opts(cuzk_par *par, cuzk_g1 *out, const cuzk_g1_affine *bases, size_t nbases,
                      const cuzk_scalar *scalars, size_t nvars, const uint64_t *density,
                      void *scratch, size_t scratch_len, const cuzk_msm_opts *opts);
-int cuzk_msm_g2_opts(cuzk_par *par, cuzk_g2 *out, const cuzk_g2_affine *bases, size_t nbases,
+CUZK_MUST_CHECK int cuzk_msm_g2_opts(cuzk_par *par, cuzk_g2 *out, const cuzk_g2_affine *bases, size_t nbases,
                      const cuzk_scalar *scalars, size_t nvars, const uint64_t *density,
                      void *scratch, size_t scratch_len, const cuzk_msm_opts *opts);
 
@@ -133,10 +133,10 @@ unsigned cuzk_msm_nwindows(unsigned c);
  * cuzk_msm_g1_tile_scratch_sizeof(n, c); n <= CUZK_MSM_MAX_TERMS. */
 size_t cuzk_msm_g1_tile_scratch_sizeof(size_t n, unsigned c);
 size_t cuzk_msm_g2_tile_scratch_sizeof(size_t n, unsigned c);
-int cuzk_msm_g1_tile(cuzk_g1 *out, const cuzk_g1_affine *bases, const uint32_t *idx,
+CUZK_MUST_CHECK int cuzk_msm_g1_tile(cuzk_g1 *out, const cuzk_g1_affine *bases, const uint32_t *idx,
                      const cuzk_scalar *k, size_t n, unsigned c, unsigned w0, unsigned w1,
                      int strategy, void *scratch, size_t scratch_len);
-int cuzk_msm_g2_tile(cuzk_g2 *out, const cuzk_g2_affine *bases, const uint32_t *idx,
+CUZK_MUST_CHECK int cuzk_msm_g2_tile(cuzk_g2 *out, const cuzk_g2_affine *bases, const uint32_t *idx,
                      const cuzk_scalar *k, size_t n, unsigned c, unsigned w0, unsigned w1,
                      int strategy, void *scratch, size_t scratch_len);
 /* out = sum_w 2^(w c) * win[w] for w < nwin (Horner; win summed over point
@@ -145,9 +145,9 @@ void cuzk_msm_g1_combine(cuzk_g1 *out, const cuzk_g1 *win, unsigned nwin, unsign
 void cuzk_msm_g2_combine(cuzk_g2 *out, const cuzk_g2 *win, unsigned nwin, unsigned c);
 /* Sum of bases[idx[t]] for t < n by batch-affine pair additions (the
  * "scalar = 1" part); scratch from cuzk_msm_g1_tile_scratch_sizeof(0, 1). */
-int cuzk_msm_g1_sum(cuzk_g1 *out, const cuzk_g1_affine *bases, const uint32_t *idx, size_t n,
+CUZK_MUST_CHECK int cuzk_msm_g1_sum(cuzk_g1 *out, const cuzk_g1_affine *bases, const uint32_t *idx, size_t n,
                     void *scratch, size_t scratch_len);
-int cuzk_msm_g2_sum(cuzk_g2 *out, const cuzk_g2_affine *bases, const uint32_t *idx, size_t n,
+CUZK_MUST_CHECK int cuzk_msm_g2_sum(cuzk_g2 *out, const cuzk_g2_affine *bases, const uint32_t *idx, size_t n,
                     void *scratch, size_t scratch_len);
 
 #ifdef __cplusplus

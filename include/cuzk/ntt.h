@@ -50,6 +50,7 @@
 
 #include "cuzk/ff.h"
 #include "cuzk/par.h"
+#include "cuzk/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -64,7 +65,7 @@ typedef struct cuzk_ntt_domain cuzk_ntt_domain;
 
 /* r = omega_{2^log_n} = 7^((r-1)/2^log_n), a primitive 2^log_n-th root of
  * unity (log_n <= 32; log_n = 0 gives 1).  CUZK_ERR_ARG if log_n > 32. */
-int cuzk_ntt_root_of_unity(cuzk_fr *r, unsigned log_n);
+CUZK_MUST_CHECK int cuzk_ntt_root_of_unity(cuzk_fr *r, unsigned log_n);
 /* The coset generator, 7 (Fr's multiplicative generator). */
 void cuzk_ntt_coset_generator(cuzk_fr *g);
 
@@ -73,7 +74,7 @@ size_t cuzk_ntt_domain_bytes(unsigned log_n);
 /* *out = a new domain for size 2^log_n with its twiddle tables, filled
  * through par (may be NULL).  Returns CUZK_OK, CUZK_ERR_ARG (out NULL or
  * log_n > CUZK_NTT_MAX_LOG) or CUZK_ERR_NOMEM. */
-int cuzk_ntt_domain_create(cuzk_ntt_domain **out, unsigned log_n, cuzk_par *par);
+CUZK_MUST_CHECK int cuzk_ntt_domain_create(cuzk_ntt_domain **out, unsigned log_n, cuzk_par *par);
 /* Frees the domain; NULL is a no-op. */
 void cuzk_ntt_domain_destroy(cuzk_ntt_domain *dom);
 unsigned cuzk_ntt_domain_log_n(const cuzk_ntt_domain *dom);
@@ -82,10 +83,10 @@ void cuzk_ntt_domain_omega(cuzk_fr *omega, const cuzk_ntt_domain *dom);
 
 /* The transforms above.  Return CUZK_OK, or CUZK_ERR_ARG (and leave a
  * unchanged) if dom is NULL, a is NULL (n > 0), or n != 2^log_n of dom. */
-int cuzk_ntt_forward(const cuzk_ntt_domain *dom, cuzk_par *par, cuzk_fr *a, size_t n);
-int cuzk_ntt_inverse(const cuzk_ntt_domain *dom, cuzk_par *par, cuzk_fr *a, size_t n);
-int cuzk_ntt_coset_forward(const cuzk_ntt_domain *dom, cuzk_par *par, cuzk_fr *a, size_t n);
-int cuzk_ntt_coset_inverse(const cuzk_ntt_domain *dom, cuzk_par *par, cuzk_fr *a, size_t n);
+CUZK_MUST_CHECK int cuzk_ntt_forward(const cuzk_ntt_domain *dom, cuzk_par *par, cuzk_fr *a, size_t n);
+CUZK_MUST_CHECK int cuzk_ntt_inverse(const cuzk_ntt_domain *dom, cuzk_par *par, cuzk_fr *a, size_t n);
+CUZK_MUST_CHECK int cuzk_ntt_coset_forward(const cuzk_ntt_domain *dom, cuzk_par *par, cuzk_fr *a, size_t n);
+CUZK_MUST_CHECK int cuzk_ntt_coset_inverse(const cuzk_ntt_domain *dom, cuzk_par *par, cuzk_fr *a, size_t n);
 
 #ifdef __cplusplus
 }

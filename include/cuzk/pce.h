@@ -86,7 +86,7 @@ typedef int (*cuzk_pce_progress_fn)(void *ctx, size_t constraints);
 
 /* Record circuit fn(ctx) into path (see above).  fn must accept a SHAPE-mode
  * cs (values NULL).  info (may be NULL) receives the file's summary. */
-int cuzk_pce_extract(const char *path, const cuzk_pce_identity *id, cuzk_circuit_fn fn, void *ctx,
+CUZK_MUST_CHECK int cuzk_pce_extract(const char *path, const cuzk_pce_identity *id, cuzk_circuit_fn fn, void *ctx,
                      cuzk_pce_progress_fn progress, void *progress_ctx, cuzk_pce_info *info, char *err,
                      size_t err_len);
 
@@ -94,7 +94,7 @@ int cuzk_pce_extract(const char *path, const cuzk_pce_identity *id, cuzk_circuit
  * and `pce verify` tools); otherwise a different kind, registered proof or
  * id is CUZK_ERR_CHANGED.  CUZK_ERR_IO when it cannot be read (missing:
  * CUZK_ERR_IO with errno ENOENT left in errno). */
-int cuzk_pce_open(cuzk_pce **out, const char *path, const cuzk_pce_identity *expect, char *err,
+CUZK_MUST_CHECK int cuzk_pce_open(cuzk_pce **out, const char *path, const cuzk_pce_identity *expect, char *err,
                   size_t err_len);
 void cuzk_pce_close(cuzk_pce *p);
 void cuzk_pce_get_info(const cuzk_pce *p, cuzk_pce_info *out);
@@ -108,14 +108,14 @@ CUZK_MUST_CHECK int cuzk_pce_unchanged(const cuzk_pce *p, char *err, size_t err_
  * match: CUZK_ERR_ARG otherwise).  On success cs is a finished PROVE-mode
  * system.  On failure cs is unchanged apart from possibly allocated, unused
  * evaluation arrays. */
-int cuzk_pce_evaluate(const cuzk_pce *p, cuzk_cs *cs, cuzk_par *par, char *err, size_t err_len);
+CUZK_MUST_CHECK int cuzk_pce_evaluate(const cuzk_pce *p, cuzk_cs *cs, cuzk_par *par, char *err, size_t err_len);
 
 /* Decode every record without a witness: each column within the recorded
  * inputs and aux, each code within the dictionary, each chunk ending at
  * its checkpoint, and the per-matrix nonzeros equal to the header's
  * (CUZK_ERR_FORMAT naming the constraint otherwise).  `pce verify` runs it
  * after cuzk_pce_open. */
-int cuzk_pce_check(const cuzk_pce *p, cuzk_par *par, char *err, size_t err_len);
+CUZK_MUST_CHECK int cuzk_pce_check(const cuzk_pce *p, cuzk_par *par, char *err, size_t err_len);
 
 /* ---- Filecoin circuits (src/engine/pce_cache.c) ------------------------------ */
 
@@ -124,11 +124,11 @@ int cuzk_pce_check(const cuzk_pce *p, cuzk_par *par, char *err, size_t err_len);
  * test provider): kind, the first
  * registered proof with that id, and the id itself.  *ctx is malloc'd: the
  * caller frees it.  CUZK_ERR_ARG for an unknown id. */
-int cuzk_pce_filecoin_circuit(const char *circuit_id, cuzk_pce_identity *id, cuzk_circuit_fn *fn, void **ctx,
+CUZK_MUST_CHECK int cuzk_pce_filecoin_circuit(const char *circuit_id, cuzk_pce_identity *id, cuzk_circuit_fn *fn, void **ctx,
                               char *err, size_t err_len);
 /* The daemon circuit id of a kind (CUZK_PCE_KIND_*) and sector size, or
  * CUZK_ERR_ARG. */
-int cuzk_pce_filecoin_circuit_id(char out[64], uint32_t kind, uint64_t sector_size);
+CUZK_MUST_CHECK int cuzk_pce_filecoin_circuit_id(char out[64], uint32_t kind, uint64_t sector_size);
 
 #ifdef __cplusplus
 }

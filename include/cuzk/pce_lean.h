@@ -33,6 +33,7 @@
 #include <stddef.h>
 
 #include "cuzk/pce.h"
+#include "cuzk/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,11 +47,11 @@ typedef struct cuzk_pce_lean {
     size_t err_len;
 } cuzk_pce_lean;
 
-int cuzk_pce_evaluate_ab(const cuzk_pce *p, cuzk_cs *cs, cuzk_fr *a, cuzk_fr *b, size_t m, cuzk_par *par,
+CUZK_MUST_CHECK int cuzk_pce_evaluate_ab(const cuzk_pce *p, cuzk_cs *cs, cuzk_fr *a, cuzk_fr *b, size_t m, cuzk_par *par,
                          char *err, size_t err_len);
 
 /* fill_c callback (see above); ctx is a cuzk_pce_lean *. */
-int cuzk_pce_fill_c(void *ctx, cuzk_fr *out, size_t n);
+CUZK_MUST_CHECK int cuzk_pce_fill_c(void *ctx, cuzk_fr *out, size_t n);
 
 #ifdef __cplusplus
 }

@@ -21,6 +21,7 @@
 #define CUZK_POOL_H
 
 #include "cuzk/par.h"
+#include "cuzk/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,7 +36,7 @@ typedef struct cuzk_pool cuzk_pool;
  * CUZK_POOL_MAX_THREADS; 1 creates no thread).  Returns CUZK_OK,
  * CUZK_ERR_ARG, or CUZK_ERR_NOMEM (allocation or thread creation failed;
  * nothing is left running). */
-int cuzk_pool_create(cuzk_pool **out, unsigned nthreads);
+CUZK_MUST_CHECK int cuzk_pool_create(cuzk_pool **out, unsigned nthreads);
 /* Stops and joins the workers and frees the pool; NULL is a no-op. */
 void cuzk_pool_destroy(cuzk_pool *pool);
 /* The pool as a cuzk_par; valid until destroy. */

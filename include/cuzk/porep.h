@@ -41,6 +41,7 @@
 #include "cuzk/par.h"
 #include "cuzk/r1cs.h"
 #include "cuzk/seal_graph.h"
+#include "cuzk/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -99,19 +100,19 @@ typedef struct {
 } cuzk_porep_circuit_ctx;
 
 /* Shape of a registered seal proof (CUZK_ERR_ARG if unknown). */
-int cuzk_porep_shape_for(cuzk_porep_shape *out, const cuzk_fil_seal_info *info);
+CUZK_MUST_CHECK int cuzk_porep_shape_for(cuzk_porep_shape *out, const cuzk_fil_seal_info *info);
 /* Any shape (rust-fil-proofs' test circuits): nodes a power of two, tree
  * shape whose leaves = nodes, layers 2 or 11. */
-int cuzk_porep_shape_make(cuzk_porep_shape *out, uint64_t nodes, uint32_t layers, uint32_t challenges,
+CUZK_MUST_CHECK int cuzk_porep_shape_make(cuzk_porep_shape *out, uint64_t nodes, uint32_t layers, uint32_t challenges,
                           const cuzk_por_shape *tree);
 /* The circuit (cuzk_circuit_fn); ctx is a cuzk_porep_circuit_ctx. */
-int cuzk_porep_circuit(cuzk_cs *cs, void *ctx);
+CUZK_MUST_CHECK int cuzk_porep_circuit(cuzk_cs *cs, void *ctx);
 
 /* create_label_circuit: out = the label SHA-256(replica || layer u32 BE
  * (constant) || node u64 BE || zero bits to 512 || 37 parents x 256 bits),
  * digest bits reversed within bytes, first 254 packed.  scratch holds
  * CUZK_POREP_LABEL_BITS booleans. */
-int cuzk_porep_create_label(cuzk_cs *cs, cuzk_num *out, cuzk_bool *scratch, const cuzk_bool replica[256],
+CUZK_MUST_CHECK int cuzk_porep_create_label(cuzk_cs *cs, cuzk_num *out, cuzk_bool *scratch, const cuzk_bool replica[256],
                             const cuzk_bool *const parents[CUZK_POREP_LABEL_PARENTS], uint32_t layer,
                             const cuzk_bool node_le[64]);
 
@@ -128,7 +129,7 @@ typedef struct {
     uint64_t seed;
     cuzk_porep_shape shape;
 } cuzk_porep_random_witness;
-int cuzk_porep_random_witness_fn(void *wctx, size_t i, cuzk_porep_challenge_witness *out, char *err,
+CUZK_MUST_CHECK int cuzk_porep_random_witness_fn(void *wctx, size_t i, cuzk_porep_challenge_witness *out, char *err,
                                  size_t err_len);
 /* The circuit of rw->shape with rw's random witness (ctx zeroed first; rw
  * must outlive ctx): what benchmarks and tests synthesize without a C1. */
@@ -145,10 +146,10 @@ typedef struct {
     uint8_t porep_id[32];
 } cuzk_porep_config;
 
-int cuzk_porep_config_for(cuzk_porep_config *out, uint64_t registered_proof, char *err, size_t err_len);
+CUZK_MUST_CHECK int cuzk_porep_config_for(cuzk_porep_config *out, uint64_t registered_proof, char *err, size_t err_len);
 /* sector_size's interactive V1_1 shape with porep_id and api_version
  * (CUZK_FIL_API_*) replaced; feature CUZK_FIL_SEAL_PLAIN. */
-int cuzk_porep_config_custom(cuzk_porep_config *out, uint64_t sector_size, const uint8_t porep_id[32],
+CUZK_MUST_CHECK int cuzk_porep_config_custom(cuzk_porep_config *out, uint64_t sector_size, const uint8_t porep_id[32],
                              int api_version, char *err, size_t err_len);
 
 /* The sector's public values. */
@@ -164,7 +165,7 @@ typedef struct {
  * c] (StackedCompound::generate_public_inputs).  comm_d and comm_r must be
  * canonical (CUZK_ERR_ENC_NONCANONICAL naming them).  replica_out (may be
  * NULL) receives the replica_id. */
-int cuzk_porep_public_inputs(cuzk_fr *out, size_t cap, size_t *n_out, const cuzk_porep_config *cfg,
+CUZK_MUST_CHECK int cuzk_porep_public_inputs(cuzk_fr *out, size_t cap, size_t *n_out, const cuzk_porep_config *cfg,
                              const cuzk_porep_sector *sector, uint32_t partition, uint8_t replica_out[32],
                              char *err, size_t err_len);
 
@@ -172,7 +173,7 @@ int cuzk_porep_public_inputs(cuzk_fr *out, size_t cap, size_t *n_out, const cuzk
  * *valid = false (status CUZK_OK, reason in err) when a partition does not
  * verify; a status for malformed arguments (length, non-canonical values,
  * a VK whose IC count does not match the circuit, undecodable points). */
-int cuzk_porep_verify(bool *valid, const cuzk_groth16_vk *vk, const cuzk_porep_config *cfg,
+CUZK_MUST_CHECK int cuzk_porep_verify(bool *valid, const cuzk_groth16_vk *vk, const cuzk_porep_config *cfg,
                       const cuzk_porep_sector *sector, const uint8_t *proofs, size_t proofs_len, char *err,
                       size_t err_len);
 
@@ -181,7 +182,7 @@ int cuzk_porep_verify(bool *valid, const cuzk_groth16_vk *vk, const cuzk_porep_c
  * config's graph (cuzk_seal_graph_init with its nodes, porep_id and api
  * version) to share across partitions, or NULL to build one here (its
  * Feistel tables cost ~0.1 s at 32 GiB). */
-int cuzk_porep_public_inputs_replica(cuzk_fr *out, size_t cap, size_t *n_out, const cuzk_porep_config *cfg,
+CUZK_MUST_CHECK int cuzk_porep_public_inputs_replica(cuzk_fr *out, size_t cap, size_t *n_out, const cuzk_porep_config *cfg,
                                      const uint8_t replica_id[32], const uint8_t comm_d[32],
                                      const uint8_t comm_r[32], const uint8_t seed[32], uint32_t partition,
                                      const cuzk_seal_graph *graph, char *err, size_t err_len);
@@ -196,7 +197,7 @@ int cuzk_porep_public_inputs_replica(cuzk_fr *out, size_t cap, size_t *n_out, co
  * label, column and challenge) are spread over par (NULL = caller).
  * Errors: the parser's and the verifier's, with the JSON path. */
 typedef struct cuzk_porep_job cuzk_porep_job;
-int cuzk_porep_job_new(cuzk_porep_job **out, const char *json, size_t len, uint64_t expected_registered_proof,
+CUZK_MUST_CHECK int cuzk_porep_job_new(cuzk_porep_job **out, const char *json, size_t len, uint64_t expected_registered_proof,
                        const uint8_t *prover_id, uint64_t sector_id, cuzk_par *par, char *err,
                        size_t err_len);
 void cuzk_porep_job_free(cuzk_porep_job *j);
@@ -204,19 +205,19 @@ const cuzk_porep_config *cuzk_porep_job_config(const cuzk_porep_job *j);
 uint32_t cuzk_porep_job_partitions(const cuzk_porep_job *j);
 /* The circuit context of partition k.  out->wctx is allocated here: the
  * caller frees it (free(out->wctx)) after synthesis; the job must outlive it. */
-int cuzk_porep_job_circuit(cuzk_porep_circuit_ctx *out, const cuzk_porep_job *j, uint32_t k);
+CUZK_MUST_CHECK int cuzk_porep_job_circuit(cuzk_porep_circuit_ctx *out, const cuzk_porep_job *j, uint32_t k);
 /* Public inputs of partition k (without ONE). */
 const cuzk_fr *cuzk_porep_job_inputs(const cuzk_porep_job *j, uint32_t k, size_t *n);
 /* Synthesize partition k into a new cs and check its inputs against the
  * computed public inputs. */
-int cuzk_porep_job_synthesize(cuzk_cs **out, const cuzk_porep_job *j, uint32_t k, cuzk_cs_mode mode,
+CUZK_MUST_CHECK int cuzk_porep_job_synthesize(cuzk_cs **out, const cuzk_porep_job *j, uint32_t k, cuzk_cs_mode mode,
                               unsigned flags, char *err, size_t err_len);
 /* The same with the challenges spread over par (NULL: sequential); the
  * result is bit-identical (cuzk_cs_synthesize_items). */
-int cuzk_porep_job_synthesize_par(cuzk_cs **out, const cuzk_porep_job *j, uint32_t k, cuzk_cs_mode mode,
+CUZK_MUST_CHECK int cuzk_porep_job_synthesize_par(cuzk_cs **out, const cuzk_porep_job *j, uint32_t k, cuzk_cs_mode mode,
                                   unsigned flags, cuzk_par *par, char *err, size_t err_len);
 /* Synthesize + prove every partition: proofs holds partitions x 192. */
-int cuzk_porep_job_prove(uint8_t *proofs, const cuzk_porep_job *j, const cuzk_groth16_params *params,
+CUZK_MUST_CHECK int cuzk_porep_job_prove(uint8_t *proofs, const cuzk_porep_job *j, const cuzk_groth16_params *params,
                          const cuzk_groth16_prove_opts *opts, char *err, size_t err_len);
 
 #ifdef __cplusplus

@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "cuzk/ff.h"
+#include "cuzk/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -63,37 +64,37 @@ size_t cuzk_poseidon_partial_rounds(size_t arity);
 
 /* The constants of `arity`, generated on first use (2 ms for arity 2, 8 ms
  * for 8, 190 ms for 36 on the loaded dev machine). */
-int cuzk_poseidon_constants_get(const cuzk_poseidon_constants **out, size_t arity);
+CUZK_MUST_CHECK int cuzk_poseidon_constants_get(const cuzk_poseidon_constants **out, size_t arity);
 
 /* ---- domain tags (neptune hash_type.rs) ------------------------------- */
-/* MerkleTree: 2^arity - 1. */
+/* MerkleTree: 2^arity - 1 (mod r; neptune's arities are at most 36). */
 void cuzk_poseidon_tag_merkle(cuzk_fr *tag, size_t arity);
 /* ConstantLength(len): len * 2^64. */
 void cuzk_poseidon_tag_constant_length(cuzk_fr *tag, uint64_t len);
 /* Custom(id): id * 2^40, id in [1, 256] (else CUZK_ERR_ARG). */
-int cuzk_poseidon_tag_custom(cuzk_fr *tag, uint64_t id);
+CUZK_MUST_CHECK int cuzk_poseidon_tag_custom(cuzk_fr *tag, uint64_t id);
 
 /* ---- hashing ----------------------------------------------------------- */
 /* out = Poseidon_n(MerkleTree tag; in[0..n)), arity = n.  This is the
  * hash of Filecoin's Merkle trees (n = 2, 4, 8), column commitments
  * (n = 2, 11) and comm_r = H(comm_c, comm_r_last). */
-int cuzk_poseidon_hash(cuzk_fr *out, const cuzk_fr *in, size_t n);
+CUZK_MUST_CHECK int cuzk_poseidon_hash(cuzk_fr *out, const cuzk_fr *in, size_t n);
 /* neptune ConstantLength(n) hash with width arity + 1: tag n * 2^64,
  * inputs zero-padded to `arity`; requires n <= arity. */
-int cuzk_poseidon_hash_constant_length(cuzk_fr *out, const cuzk_fr *in, size_t n,
+CUZK_MUST_CHECK int cuzk_poseidon_hash_constant_length(cuzk_fr *out, const cuzk_fr *in, size_t n,
                                        size_t arity);
 /* General form: state [tag, in[0..n), 0...] of width arity + 1, n <= arity. */
-int cuzk_poseidon_hash_tagged(cuzk_fr *out, size_t arity, const cuzk_fr *tag,
+CUZK_MUST_CHECK int cuzk_poseidon_hash_tagged(cuzk_fr *out, size_t arity, const cuzk_fr *tag,
                               const cuzk_fr *in, size_t n);
 /* Same result through the plain (unoptimized) permutation: the reference
  * the optimized form is tested against; 1.4x (arity 2) to 5.6x (arity 36)
  * slower (docs/perf-notes.md). */
-int cuzk_poseidon_hash_tagged_plain(cuzk_fr *out, size_t arity, const cuzk_fr *tag,
+CUZK_MUST_CHECK int cuzk_poseidon_hash_tagged_plain(cuzk_fr *out, size_t arity, const cuzk_fr *tag,
                                     const cuzk_fr *in, size_t n);
 
 /* Full permutation of state[0..t) in place, t = arity + 1, optimized form
  * (plain == false) or plain form (plain == true). */
-int cuzk_poseidon_permute(cuzk_fr *state, size_t arity, bool plain);
+CUZK_MUST_CHECK int cuzk_poseidon_permute(cuzk_fr *state, size_t arity, bool plain);
 
 #ifdef __cplusplus
 }

@@ -37,6 +37,7 @@
 #include "cuzk/groth16.h"
 #include "cuzk/par.h"
 #include "cuzk/r1cs.h"
+#include "cuzk/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -68,9 +69,9 @@ typedef struct {
 } cuzk_post_circuit_ctx;
 
 /* Blank context for a registered PoSt proof (CUZK_ERR_ARG if unknown). */
-int cuzk_post_circuit_blank(cuzk_post_circuit_ctx *ctx, const cuzk_fil_post_info *info);
+CUZK_MUST_CHECK int cuzk_post_circuit_blank(cuzk_post_circuit_ctx *ctx, const cuzk_fil_post_info *info);
 /* The circuit (cuzk_circuit_fn); ctx is a cuzk_post_circuit_ctx. */
-int cuzk_post_circuit(cuzk_cs *cs, void *ctx);
+CUZK_MUST_CHECK int cuzk_post_circuit(cuzk_cs *cs, void *ctx);
 
 /* Counts as rust-fil-proofs' TestConstraintSystem reports them: constraints
  * WITHOUT the appended per-input constraints, inputs WITHOUT ONE.  A
@@ -78,7 +79,7 @@ int cuzk_post_circuit(cuzk_cs *cs, void *ctx);
 size_t cuzk_post_num_constraints(const cuzk_fil_post_info *info);
 size_t cuzk_post_num_inputs(const cuzk_fil_post_info *info);
 /* Tree shape of the sector size as a PoR shape. */
-int cuzk_post_por_shape(cuzk_por_shape *out, uint64_t sector_size);
+CUZK_MUST_CHECK int cuzk_post_por_shape(cuzk_por_shape *out, uint64_t sector_size);
 
 /* ---- public inputs ----------------------------------------------------------- */
 
@@ -92,7 +93,7 @@ typedef struct {
  * sectors (1 .. circuit_sector_count) or the whole list of all partitions
  * (more than circuit_sector_count: chunk `partition` is used).  out needs
  * cuzk_post_num_inputs(info) elements; randomness must be canonical. */
-int cuzk_post_public_inputs(cuzk_fr *out, size_t cap, size_t *n_out, const cuzk_fil_post_info *info,
+CUZK_MUST_CHECK int cuzk_post_public_inputs(cuzk_fr *out, size_t cap, size_t *n_out, const cuzk_fil_post_info *info,
                             const uint8_t randomness[32], const cuzk_post_sector *sectors, size_t n_sectors,
                             uint32_t partition, char *err, size_t err_len);
 
@@ -116,11 +117,11 @@ typedef struct cuzk_post_job cuzk_post_job;
  * not verify: ..." when a vanilla proof is well formed but wrong.  The
  * native checks cost ~3.7 ms of Poseidon per 32 GiB sector (~8.6 s for a
  * full partition): use cuzk_post_job_new_par to spread them. */
-int cuzk_post_job_new(cuzk_post_job **out, uint64_t registered_proof, const uint8_t *const *vanilla,
+CUZK_MUST_CHECK int cuzk_post_job_new(cuzk_post_job **out, uint64_t registered_proof, const uint8_t *const *vanilla,
                       const size_t *len, size_t n_vanilla, const uint8_t randomness[32],
                       const uint8_t prover_id[32], uint32_t partition, char *err, size_t err_len);
 /* Same with the native checks spread over par (NULL = calling thread). */
-int cuzk_post_job_new_par(cuzk_post_job **out, uint64_t registered_proof, const uint8_t *const *vanilla,
+CUZK_MUST_CHECK int cuzk_post_job_new_par(cuzk_post_job **out, uint64_t registered_proof, const uint8_t *const *vanilla,
                           const size_t *len, size_t n_vanilla, const uint8_t randomness[32],
                           const uint8_t prover_id[32], uint32_t partition, cuzk_par *par, char *err,
                           size_t err_len);
@@ -132,14 +133,14 @@ void cuzk_post_job_circuit(const cuzk_post_job *j, cuzk_circuit_fn *fn, void **c
 const cuzk_fr *cuzk_post_job_inputs(const cuzk_post_job *j, size_t *n);
 /* Synthesize into a new cs (PROVE mode for the Groth16 prover) and check
  * that its inputs equal the computed public inputs. */
-int cuzk_post_job_synthesize(cuzk_cs **out, const cuzk_post_job *j, cuzk_cs_mode mode, unsigned flags,
+CUZK_MUST_CHECK int cuzk_post_job_synthesize(cuzk_cs **out, const cuzk_post_job *j, cuzk_cs_mode mode, unsigned flags,
                              char *err, size_t err_len);
 /* The same with the sectors spread over par (NULL: sequential); the result
  * is bit-identical (cuzk_cs_synthesize_items). */
-int cuzk_post_job_synthesize_par(cuzk_cs **out, const cuzk_post_job *j, cuzk_cs_mode mode, unsigned flags,
+CUZK_MUST_CHECK int cuzk_post_job_synthesize_par(cuzk_cs **out, const cuzk_post_job *j, cuzk_cs_mode mode, unsigned flags,
                                  cuzk_par *par, char *err, size_t err_len);
 /* Synthesize + prove (one 192-byte proof). */
-int cuzk_post_job_prove(uint8_t proof[CUZK_G16_PROOF_BYTES], const cuzk_post_job *j,
+CUZK_MUST_CHECK int cuzk_post_job_prove(uint8_t proof[CUZK_G16_PROOF_BYTES], const cuzk_post_job *j,
                         const cuzk_groth16_params *params, const cuzk_groth16_prove_opts *opts, char *err,
                         size_t err_len);
 
@@ -149,7 +150,7 @@ int cuzk_post_job_prove(uint8_t proof[CUZK_G16_PROOF_BYTES], const cuzk_post_job
  * for a proof that decodes but does not verify; a status for malformed
  * arguments (sector counts, non-canonical randomness or comm_r, a VK
  * whose n_ic does not match the circuit, a proof that does not decode). */
-int cuzk_post_verify(bool *valid, const cuzk_groth16_vk *vk, uint64_t registered_proof,
+CUZK_MUST_CHECK int cuzk_post_verify(bool *valid, const cuzk_groth16_vk *vk, uint64_t registered_proof,
                      const uint8_t proof[CUZK_G16_PROOF_BYTES], const uint8_t randomness[32],
                      const cuzk_post_sector *sectors, size_t n_sectors, uint32_t partition, char *err,
                      size_t err_len);
@@ -159,7 +160,7 @@ int cuzk_post_verify(bool *valid, const cuzk_groth16_vk *vk, uint64_t registered
  * beta_g2, gamma_g2 (96), delta_g1 (48), delta_g2 (96), u32 BE n_ic,
  * n_ic x 48.  Every point checked (canonical, on curve, subgroup).  Free
  * with cuzk_groth16_vk_free. */
-int cuzk_post_vk_decode_compressed(cuzk_groth16_vk **out, const uint8_t *buf, size_t len, char *err,
+CUZK_MUST_CHECK int cuzk_post_vk_decode_compressed(cuzk_groth16_vk **out, const uint8_t *buf, size_t len, char *err,
                                    size_t err_len);
 
 #ifdef __cplusplus

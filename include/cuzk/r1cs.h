@@ -50,7 +50,11 @@
  * Errors are sticky: the first failing call (unknown variable, missing
  * value, allocation failure) records a status and a message
  * (cuzk_cs_error) and every later call returns that status, so a circuit
- * may check only at the end.  All counts are size_t.  Not thread safe: one
+ * may check only at the end.  So the builder calls (reserve, alloc,
+ * alloc_input, alloc_bits, skip_constraints, enforce, push_namespace) are
+ * not CUZK_MUST_CHECK: their status is for an early exit, and a dropped one
+ * is not lost (cuzk_cs_finish, cuzk_cs_synthesize and cuzk_cs_status
+ * return it).  Every other fallible call here is.  All counts are size_t.  Not thread safe: one
  * cs per thread -- except that cuzk_cs_synthesize_items spreads a circuit's
  * repeated items over the threads of a caller's cuzk_par (see there). */
 #ifndef CUZK_R1CS_H
@@ -62,6 +66,7 @@
 
 #include "cuzk/ff.h"
 #include "cuzk/par.h"
+#include "cuzk/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -94,7 +99,7 @@ typedef int (*cuzk_circuit_fn)(cuzk_cs *cs, void *ctx);
 
 /* Create an empty system in `mode` with `flags`; ONE (input 0) is allocated
  * with value 1.  Returns CUZK_OK, CUZK_ERR_ARG or CUZK_ERR_NOMEM. */
-int cuzk_cs_new(cuzk_cs **cs, cuzk_cs_mode mode, unsigned flags);
+CUZK_MUST_CHECK int cuzk_cs_new(cuzk_cs **cs, cuzk_cs_mode mode, unsigned flags);
 void cuzk_cs_free(cuzk_cs *cs);
 /* Optional capacity hints (avoid regrowth); never required. */
 int cuzk_cs_reserve(cuzk_cs *cs, size_t constraints, size_t inputs, size_t aux);
@@ -126,8 +131,8 @@ int cuzk_cs_skip_constraints(cuzk_cs *cs, size_t n);
 const cuzk_fr *cuzk_cs_value(const cuzk_cs *cs, cuzk_var var);
 
 /* Enforce (sum a) * (sum b) = (sum c) from caller-built term arrays. */
-int cuzk_cs_enforce(cuzk_cs *cs, const cuzk_term *a, size_t na, const cuzk_term *b,
-                    size_t nb, const cuzk_term *c, size_t nc);
+int cuzk_cs_enforce(cuzk_cs *cs, const cuzk_term *a, size_t na, const cuzk_term *b, size_t nb,
+                    const cuzk_term *c, size_t nc);
 
 /* Sides of a constraint, for cuzk_cs_eval and cuzk_cs_matrix. */
 enum { CUZK_LC_A = 0, CUZK_LC_B = 1, CUZK_LC_C = 2 };
@@ -143,7 +148,7 @@ enum { CUZK_LC_A = 0, CUZK_LC_B = 1, CUZK_LC_C = 2 };
  * tracks structure (PROVE, SHAPE, or CUZK_CS_MATRICES) and must be set
  * before the first enforce; a non-zero return becomes the sticky error. */
 typedef int (*cuzk_cs_row_fn)(void *ctx, size_t row, int side, const cuzk_term *t, size_t n);
-int cuzk_cs_set_row_observer(cuzk_cs *cs, cuzk_cs_row_fn fn, void *ctx);
+CUZK_MUST_CHECK int cuzk_cs_set_row_observer(cuzk_cs *cs, cuzk_cs_row_fn fn, void *ctx);
 
 /* Namespaces: accepted in every mode; kept (for error messages) only with
  * CUZK_CS_NAMES in CHECK mode.  The name is copied. */
@@ -152,9 +157,9 @@ void cuzk_cs_pop_namespace(cuzk_cs *cs);
 
 /* Append the per-input constraints and close the system (later alloc or
  * enforce is CUZK_ERR_ARG).  Idempotent. */
-int cuzk_cs_finish(cuzk_cs *cs);
+CUZK_MUST_CHECK int cuzk_cs_finish(cuzk_cs *cs);
 /* fn(cs, ctx), then cuzk_cs_finish.  Returns the first error. */
-int cuzk_cs_synthesize(cuzk_cs *cs, cuzk_circuit_fn fn, void *ctx);
+CUZK_MUST_CHECK int cuzk_cs_synthesize(cuzk_cs *cs, cuzk_circuit_fn fn, void *ctx);
 
 /* ---- repeated items, synthesized in parallel ---------------------------- */
 /* Filecoin circuits are a header followed by n items of one shape (PoRep
@@ -192,15 +197,16 @@ typedef struct {
  * chunks: how many chunks to cut the items into (0: 4 per thread of par;
  * clipped to n); a par of one thread with chunks >= 2 still takes the
  * chunked path, in order (tests).  CUZK_ERR_ARG with a row observer. */
-int cuzk_cs_set_par(cuzk_cs *cs, cuzk_par *par, size_t chunks);
+CUZK_MUST_CHECK int cuzk_cs_set_par(cuzk_cs *cs, cuzk_par *par, size_t chunks);
 /* Synthesize items as described above; returns the sticky status. */
-int cuzk_cs_synthesize_items(cuzk_cs *cs, const cuzk_cs_items *items);
+CUZK_MUST_CHECK int cuzk_cs_synthesize_items(cuzk_cs *cs, const cuzk_cs_items *items);
 
 /* Sticky status and its message ("" when CUZK_OK). */
-int cuzk_cs_status(const cuzk_cs *cs);
+CUZK_MUST_CHECK int cuzk_cs_status(const cuzk_cs *cs);
 const char *cuzk_cs_error(const cuzk_cs *cs);
 /* For circuits and gadgets: record status (non-zero) with a printf-style
- * message unless an error is already recorded; returns the sticky status. */
+ * message unless an error is already recorded; returns the sticky status
+ * (not CUZK_MUST_CHECK: like cuzk_errf, the status stays in the system). */
 int cuzk_cs_set_error(cuzk_cs *cs, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -228,7 +234,7 @@ const cuzk_fr *cuzk_cs_aux_assignment(const cuzk_cs *cs);
 const cuzk_fr *cuzk_cs_eval(const cuzk_cs *cs, int which);
 /* PROVE mode: hand the a, b, c arrays (malloc'd, length = constraints) to
  * the caller, who frees them with free(); the cs no longer owns them. */
-int cuzk_cs_take_evals(cuzk_cs *cs, cuzk_fr **a, cuzk_fr **b, cuzk_fr **c);
+CUZK_MUST_CHECK int cuzk_cs_take_evals(cuzk_cs *cs, cuzk_fr **a, cuzk_fr **b, cuzk_fr **c);
 /* Density bitmaps (PROVE and SHAPE modes): bit i of word i / 64. */
 const uint64_t *cuzk_cs_density_a_aux(const cuzk_cs *cs);
 const uint64_t *cuzk_cs_density_b_input(const cuzk_cs *cs);
@@ -243,7 +249,7 @@ typedef struct {
     const uint32_t *col;
     const cuzk_fr *val;
 } cuzk_csr;
-int cuzk_cs_matrix(const cuzk_cs *cs, int which, cuzk_csr *out);
+CUZK_MUST_CHECK int cuzk_cs_matrix(const cuzk_cs *cs, int which, cuzk_csr *out);
 
 /* ---- built-in circuits -------------------------------------------------- */
 /* chain: x_{i+1} = x_i^2 + 7 for i < n, x_0 = x0 private (aux 0), x_n public
@@ -255,7 +261,7 @@ typedef struct {
     size_t n;
     cuzk_fr x0;
 } cuzk_chain_ctx;
-int cuzk_chain_circuit(cuzk_cs *cs, void *ctx);
+CUZK_MUST_CHECK int cuzk_chain_circuit(cuzk_cs *cs, void *ctx);
 /* The public output x_n for x0 (slow reference: n squarings). */
 void cuzk_chain_output(cuzk_fr *out, const cuzk_fr *x0, size_t n);
 

@@ -19,6 +19,7 @@
 #include "cuzk/filecoin.h"
 #include "cuzk/par.h"
 #include "cuzk/seal_c1.h"
+#include "cuzk/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -40,7 +41,7 @@ void cuzk_seal_prover_id(uint8_t out[32], uint64_t miner_id);
  * challenges derived from replica_id and comm_r) or NI (comm_r, seed
  * ignored); filecoin-formats.md section 8.  cap >= challenges_per_partition
  * and partition < partitions (CUZK_ERR_ARG otherwise). */
-int cuzk_seal_challenges(uint64_t *out, size_t cap, const cuzk_fil_seal_info *info,
+CUZK_MUST_CHECK int cuzk_seal_challenges(uint64_t *out, size_t cap, const cuzk_fil_seal_info *info,
                          const uint8_t replica_id[32], const uint8_t seed[32], const uint8_t comm_r[32],
                          uint32_t partition, char *err, size_t err_len);
 
@@ -52,10 +53,10 @@ int cuzk_seal_challenges(uint64_t *out, size_t cap, const cuzk_fil_seal_info *in
  * seed, starting at index `first`) mod num_synth.  nodes in [2, 2^32),
  * first + n <= 2^27 (the 32-bit keystream offset): CUZK_ERR_ARG otherwise;
  * CUZK_ERR_UNSUPPORTED if libcrypto lacks ChaCha20 or BLAKE2BMAC. */
-int cuzk_seal_synth_generate(uint64_t *out, uint64_t first, size_t n, uint64_t nodes,
+CUZK_MUST_CHECK int cuzk_seal_synth_generate(uint64_t *out, uint64_t first, size_t n, uint64_t nodes,
                              const uint8_t replica_id[32], const uint8_t comm_r[32], char *err,
                              size_t err_len);
-int cuzk_seal_synth_select(uint64_t *out, uint64_t first, size_t n, uint64_t num_synth,
+CUZK_MUST_CHECK int cuzk_seal_synth_select(uint64_t *out, uint64_t first, size_t n, uint64_t num_synth,
                            const uint8_t replica_id[32], const uint8_t seed[32], char *err, size_t err_len);
 /* min(nodes, 2^18): the synthetic challenges generated per sector. */
 uint64_t cuzk_seal_synth_count(uint64_t nodes);
@@ -73,11 +74,11 @@ void cuzk_seal_label(uint8_t out[32], const uint8_t replica_id[32], uint32_t lay
 /* Column hash: Poseidon of arity `layers` over the rows (domain elements)
  * (CUZK_ERR_ARG for an arity Poseidon does not support,
  * CUZK_ERR_ENC_NONCANONICAL for a row >= r). */
-int cuzk_seal_column_hash(uint8_t out[32], const uint8_t *rows, size_t layers, char *err, size_t err_len);
+CUZK_MUST_CHECK int cuzk_seal_column_hash(uint8_t out[32], const uint8_t *rows, size_t layers, char *err, size_t err_len);
 
 /* encode.rs: replica node = key + data in Fr (CUZK_ERR_ENC_NONCANONICAL if
  * either is not a canonical domain element). */
-int cuzk_seal_encode(uint8_t out[32], const uint8_t key[32], const uint8_t data[32]);
+CUZK_MUST_CHECK int cuzk_seal_encode(uint8_t out[32], const uint8_t key[32], const uint8_t data[32]);
 
 /* ---- test-sector sealer (sealer.c, seal_proofs.c) ------------------------ */
 /* Seals a synthetic sector natively, the way rust-fil-proofs' replicate +
@@ -121,7 +122,7 @@ typedef struct {
 /* Seal.  Spread over par (NULL = calling thread); progress may be NULL.
  * Errors: CUZK_ERR_ARG (unknown proof, unsupported size), CUZK_ERR_NOMEM,
  * and any status of the trees or the graph, with a message in err. */
-int cuzk_seal_sector_seal(cuzk_seal_sector **out, const cuzk_seal_config *cfg, cuzk_par *par,
+CUZK_MUST_CHECK int cuzk_seal_sector_seal(cuzk_seal_sector **out, const cuzk_seal_config *cfg, cuzk_par *par,
                           cuzk_seal_progress_fn progress, void *progress_ctx, char *err, size_t err_len);
 void cuzk_seal_sector_free(cuzk_seal_sector *s);
 

@@ -83,7 +83,7 @@ typedef struct {
  * CUZK_ERR_FORMAT (syntax, types, shapes, with the JSON path),
  * CUZK_ERR_ENC_NONCANONICAL, CUZK_ERR_ARG (unknown registered proof),
  * CUZK_ERR_NOMEM. */
-int cuzk_seal_c1_parse(cuzk_seal_c1 **out, const char *json, size_t len,
+CUZK_MUST_CHECK int cuzk_seal_c1_parse(cuzk_seal_c1 **out, const char *json, size_t len,
                        uint64_t expected_registered_proof, char *err, size_t err_len);
 void cuzk_seal_c1_free(cuzk_seal_c1 *c1);
 
@@ -108,7 +108,7 @@ CUZK_MUST_CHECK int cuzk_seal_c1_verify_graph(const cuzk_seal_c1 *c1, const cuzk
 /* Write the bare SealCommitPhase1Output JSON (exact serde shape: compact,
  * key order of the Rust structs) to f.  Returns CUZK_ERR_IO on a write
  * error. */
-int cuzk_seal_c1_write_json(const cuzk_seal_c1 *c1, void *file /* FILE* */, char *err,
+CUZK_MUST_CHECK int cuzk_seal_c1_write_json(const cuzk_seal_c1 *c1, void *file /* FILE* */, char *err,
                             size_t err_len);
 
 #ifdef __cplusplus

@@ -46,6 +46,7 @@
 
 #include "cuzk/filecoin.h"
 #include "cuzk/par.h"
+#include "cuzk/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -87,11 +88,11 @@ typedef struct {
  * in tasks spread over par (NULL = the calling thread).  *g is zeroed
  * first, so after a failure it needs no cuzk_seal_graph_free (which is
  * harmless nonetheless); after success it needs exactly one. */
-int cuzk_seal_graph_init(cuzk_seal_graph *g, uint64_t nodes, const uint8_t porep_id[32], int api_version,
+CUZK_MUST_CHECK int cuzk_seal_graph_init(cuzk_seal_graph *g, uint64_t nodes, const uint8_t porep_id[32], int api_version,
                          cuzk_par *par, char *err, size_t err_len);
 /* The graph of a registered seal proof: nodes = sector_size / 32, its
  * porep_id and api version. */
-int cuzk_seal_graph_init_for_proof(cuzk_seal_graph *g, const cuzk_fil_seal_info *proof, cuzk_par *par,
+CUZK_MUST_CHECK int cuzk_seal_graph_init_for_proof(cuzk_seal_graph *g, const cuzk_fil_seal_info *proof, cuzk_par *par,
                                    char *err, size_t err_len);
 /* Frees the round tables; the graph then has no nodes.  NULL, a zeroed
  * graph, a failed init's graph and a second call are all fine. */
@@ -113,7 +114,7 @@ void cuzk_seal_graph_parents_range(const cuzk_seal_graph *g, uint64_t first, siz
  * batches whose parents are spread over par (NULL = calling thread).
  * progress(ctx, done, total) after each batch, may be NULL.  Memory: one
  * batch buffer of a few MiB (CUZK_ERR_NOMEM if it cannot be allocated). */
-int cuzk_seal_graph_cache_digest(uint8_t out[32], const cuzk_seal_graph *g, cuzk_par *par,
+CUZK_MUST_CHECK int cuzk_seal_graph_cache_digest(uint8_t out[32], const cuzk_seal_graph *g, cuzk_par *par,
                                  void (*progress)(void *ctx, uint64_t done, uint64_t total),
                                  void *progress_ctx, char *err, size_t err_len);
 
@@ -122,7 +123,7 @@ int cuzk_seal_graph_cache_digest(uint8_t out[32], const cuzk_seal_graph *g, cuzk
  * sha256("poseidon_hasher" || graph identifier || feistel keys u64 LE ||
  * nodes u32 LE) (cache.rs cache_path; production trees use Poseidon).
  * cap >= 80. */
-int cuzk_seal_graph_cache_id(char *out, size_t cap, const cuzk_seal_graph *g, char *err, size_t err_len);
+CUZK_MUST_CHECK int cuzk_seal_graph_cache_id(char *out, size_t cap, const cuzk_seal_graph *g, char *err, size_t err_len);
 
 /* ---- primitives (exported for tests and other seal code) ---------------- */
 
@@ -143,7 +144,7 @@ void cuzk_seal_chacha_block(uint32_t out[16], const uint32_t key[8], uint64_t co
  * until cuzk_seal_feistel_free.  CUZK_ERR_ARG above 4^20,
  * CUZK_ERR_UNSUPPORTED without BLAKE2b-512 in libcrypto, CUZK_ERR_NOMEM;
  * *f is left freed (table NULL) on failure. */
-int cuzk_seal_feistel_init(cuzk_seal_feistel *f, uint64_t num_elements, const uint64_t keys[4], cuzk_par *par,
+CUZK_MUST_CHECK int cuzk_seal_feistel_init(cuzk_seal_feistel *f, uint64_t num_elements, const uint64_t keys[4], cuzk_par *par,
                            char *err, size_t err_len);
 /* Frees the tables (NULL / zeroed / freed f fine); permute and invert then
  * answer UINT64_MAX. */
@@ -153,7 +154,7 @@ void cuzk_seal_feistel_free(cuzk_seal_feistel *f);
  * BE), masked, into *out.  Fetches BLAKE2b and allocates a context per
  * call (slow: for tests and spot checks); CUZK_ERR_UNSUPPORTED /
  * CUZK_ERR_NOMEM with a message. */
-int cuzk_seal_feistel_round(uint64_t *out, uint64_t right, uint64_t key, uint64_t right_mask, char *err,
+CUZK_MUST_CHECK int cuzk_seal_feistel_round(uint64_t *out, uint64_t right, uint64_t key, uint64_t right_mask, char *err,
                             size_t err_len);
 /* On an initialised f: table lookups only, no failure path.  index < f->n;
  * the result is < f->n.  invert(permute(x)) == x.  An index >= f->n gives

@@ -15,6 +15,7 @@
 #include "cuzk/ff.h"
 #include "cuzk/filecoin.h"
 #include "cuzk/par.h"
+#include "cuzk/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -40,7 +41,7 @@ typedef struct {
 /* Production sizes (2 KiB, 8 MiB, 512 MiB, 32 GiB, 64 GiB); with
  * allow_test_sizes also 1, 4, 8, 16, 32 KiB and 16 MiB (rust-fil-proofs'
  * test sectors).  CUZK_ERR_ARG otherwise. */
-int cuzk_snap_shape_for(cuzk_snap_shape *out, uint64_t sector_size, bool allow_test_sizes);
+CUZK_MUST_CHECK int cuzk_snap_shape_for(cuzk_snap_shape *out, uint64_t sector_size, bool allow_test_sizes);
 /* h_select for h: 1 << (index of h in hs), 0 if h is not allowed. */
 uint64_t cuzk_snap_h_select(const cuzk_snap_shape *s, uint32_t h);
 /* The public input k | h_select << partition_bits as an integer. */
@@ -54,8 +55,8 @@ typedef struct {
     uint64_t sector_size;
     const char *circuit_id; /* snap-32g */
 } cuzk_snap_info;
-int cuzk_snap_lookup(const cuzk_snap_info **out, uint64_t registered_update_proof);
-int cuzk_snap_lookup_circuit(const cuzk_snap_info **out, const char *circuit_id);
+CUZK_MUST_CHECK int cuzk_snap_lookup(const cuzk_snap_info **out, uint64_t registered_update_proof);
+CUZK_MUST_CHECK int cuzk_snap_lookup_circuit(const cuzk_snap_info **out, const char *circuit_id);
 
 /* ---- PartitionProof (bincode) ------------------------------------------------ */
 /* comm_c [32] | apex_leafs: u64 n | n x [32] | challenge_proofs: u64 n | n x
@@ -84,18 +85,18 @@ typedef struct {
  * bytes) and CUZK_ERR_ENC_NONCANONICAL, with the field path and byte
  * offset, e.g. "snap proof: challenge_proofs[3].proof_d_new.path[2].index
  * = 5 at byte 1234 is >= arity 2"; CUZK_ERR_NOMEM.  On error *out = NULL. */
-int cuzk_snap_partition_parse(cuzk_snap_partition_proof **out, const uint8_t *buf, size_t len,
+CUZK_MUST_CHECK int cuzk_snap_partition_parse(cuzk_snap_partition_proof **out, const uint8_t *buf, size_t len,
                               const cuzk_snap_shape *s, char *err, size_t err_len);
 /* Same, for a proof at the start of buf: *used = its length (more bytes
  * may follow).  For concatenated partition proofs. */
-int cuzk_snap_partition_parse_prefix(cuzk_snap_partition_proof **out, size_t *used, const uint8_t *buf,
+CUZK_MUST_CHECK int cuzk_snap_partition_parse_prefix(cuzk_snap_partition_proof **out, size_t *used, const uint8_t *buf,
                                      size_t len, const cuzk_snap_shape *s, char *err, size_t err_len);
 void cuzk_snap_partition_free(cuzk_snap_partition_proof *p);
 
 /* Serialized size, and bincode serialization into out (cap >= size;
  * CUZK_ERR_ARG for a proof with an impossible path or a small cap). */
 size_t cuzk_snap_partition_size(const cuzk_snap_partition_proof *p);
-int cuzk_snap_partition_write(uint8_t *out, size_t cap, size_t *written, const cuzk_snap_partition_proof *p);
+CUZK_MUST_CHECK int cuzk_snap_partition_write(uint8_t *out, size_t cap, size_t *written, const cuzk_snap_partition_proof *p);
 
 /* ---- input forms (snap_input.c) -------------------------------------------- */
 /* The vanilla proofs of a request or a file: Curio sends one bincode
@@ -111,23 +112,23 @@ int cuzk_snap_partition_write(uint8_t *out, size_t cap, size_t *written, const c
  * most max_partitions proofs (16 when 0).  *out gets an array of *n
  * proofs; free with cuzk_snap_vanilla_free.  Errors name the array
  * element / partition number and byte offset. */
-int cuzk_snap_vanilla_decode(cuzk_snap_partition_proof ***out, size_t *n, const uint8_t *buf, size_t len,
+CUZK_MUST_CHECK int cuzk_snap_vanilla_decode(cuzk_snap_partition_proof ***out, size_t *n, const uint8_t *buf, size_t len,
                              const cuzk_snap_shape *s, size_t max_partitions, char *err, size_t err_len);
 /* Only the JSON form (CUZK_ERR_FORMAT if buf is not an array of strings). */
-int cuzk_snap_vanilla_decode_json(cuzk_snap_partition_proof ***out, size_t *n, const uint8_t *buf, size_t len,
+CUZK_MUST_CHECK int cuzk_snap_vanilla_decode_json(cuzk_snap_partition_proof ***out, size_t *n, const uint8_t *buf, size_t len,
                                   const cuzk_snap_shape *s, size_t max_partitions, char *err, size_t err_len);
 void cuzk_snap_vanilla_free(cuzk_snap_partition_proof **v, size_t n);
 /* Strict standard base64 (RFC 4648 alphabet, length % 4 == 0, '=' only as
  * the final one or two characters) into out (cap >= 3 * len / 4).  `what`
  * names the field in errors. */
-int cuzk_snap_base64_decode(uint8_t *out, size_t cap, size_t *out_len, const char *in, size_t len,
+CUZK_MUST_CHECK int cuzk_snap_base64_decode(uint8_t *out, size_t cap, size_t *out_len, const char *in, size_t len,
                             const char *what, char *err, size_t err_len);
 
 /* ---- challenges, phi, rho (snap_challenges.c) ------------------------------- */
 /* Poseidon arity 2 with the "gen randomness" tag HashType::Custom(
  * CType::Arbitrary(1)) = 2^40 (constants.rs): out = H(a, b).  Behind
  * challenges, phi and rho. */
-int cuzk_snap_hash_randomness(cuzk_fr *out, const cuzk_fr *a, const cuzk_fr *b);
+CUZK_MUST_CHECK int cuzk_snap_hash_randomness(cuzk_fr *out, const cuzk_fr *a, const cuzk_fr *b);
 
 /* The challenges (node indices) of partition k, s->challenges of them
  * (challenges.rs): digest j = H(comm_r_new, k * digests_per_partition + j)
@@ -135,14 +136,14 @@ int cuzk_snap_hash_randomness(cuzk_fr *out, const cuzk_fr *a, const cuzk_fr *b);
  * challenge_bits - partition_bits bits (LE), c = bits | k << rb.
  * cap >= s->challenges, k < s->partitions (CUZK_ERR_ARG); comm_r_new
  * must be canonical (CUZK_ERR_ENC_NONCANONICAL). */
-int cuzk_snap_challenges(uint32_t *out, size_t cap, const cuzk_snap_shape *s, const uint8_t comm_r_new[32],
+CUZK_MUST_CHECK int cuzk_snap_challenges(uint32_t *out, size_t cap, const cuzk_snap_shape *s, const uint8_t comm_r_new[32],
                          uint32_t k, char *err, size_t err_len);
 
 /* phi = H(comm_d_new, comm_r_old) (vanilla.rs phi). */
-int cuzk_snap_phi(uint8_t phi[32], const uint8_t comm_d_new[32], const uint8_t comm_r_old[32], char *err,
+CUZK_MUST_CHECK int cuzk_snap_phi(uint8_t phi[32], const uint8_t comm_d_new[32], const uint8_t comm_r_old[32], char *err,
                   size_t err_len);
 /* rho = H(phi, high) for the h high bits `high` of a node index. */
-int cuzk_snap_rho(cuzk_fr *rho, const uint8_t phi[32], uint32_t high, char *err, size_t err_len);
+CUZK_MUST_CHECK int cuzk_snap_rho(cuzk_fr *rho, const uint8_t phi[32], uint32_t high, char *err, size_t err_len);
 /* The h high bits of node c: c >> (challenge_bits - h) (h <= challenge_bits). */
 static inline uint32_t cuzk_snap_high(const cuzk_snap_shape *s, uint32_t h, uint64_t c)
 {
@@ -150,7 +151,7 @@ static inline uint32_t cuzk_snap_high(const cuzk_snap_shape *s, uint32_t h, uint
 }
 /* new = old + data * rho over Fr (label update, encode_into); inputs must
  * be canonical (CUZK_ERR_ENC_NONCANONICAL). */
-int cuzk_snap_encode_node(uint8_t out[32], const uint8_t old[32], const uint8_t data[32], const cuzk_fr *rho);
+CUZK_MUST_CHECK int cuzk_snap_encode_node(uint8_t out[32], const uint8_t old[32], const uint8_t data[32], const cuzk_fr *rho);
 
 /* Tree D height of the apex leaves: challenge_bits - partition_bits -
  * apex_bits (the path level where a challenge's tree D path reaches one
@@ -180,7 +181,7 @@ static inline uint32_t cuzk_snap_apex_height(const cuzk_snap_shape *s)
  * seal layer's "mismatch" status, as cuzk_seal_c1_verify) or
  * CUZK_ERR_ENC_NONCANONICAL with a sentence naming the field, e.g.
  * "challenge_proofs[3].proof_d_new: root mismatch". */
-int cuzk_snap_partition_verify(const cuzk_snap_partition_proof *p, const cuzk_snap_shape *s, uint32_t k,
+CUZK_MUST_CHECK int cuzk_snap_partition_verify(const cuzk_snap_partition_proof *p, const cuzk_snap_shape *s, uint32_t k,
                                uint32_t h, const uint8_t comm_r_old[32], const uint8_t comm_d_new[32],
                                const uint8_t comm_r_new[32], char *err, size_t err_len);
 
@@ -214,14 +215,14 @@ typedef void (*cuzk_snap_progress_fn)(void *ctx, const char *phase, uint64_t don
 /* Errors: CUZK_ERR_ARG (h not in hs, NULL), CUZK_ERR_ENC_NONCANONICAL (a
  * node of replica_old or data_new >= r, naming the node), CUZK_ERR_NOMEM.
  * Spread over par (NULL = caller); progress may be NULL. */
-int cuzk_snap_update_encode(cuzk_snap_update **out, const cuzk_snap_shape *s, uint32_t h,
+CUZK_MUST_CHECK int cuzk_snap_update_encode(cuzk_snap_update **out, const cuzk_snap_shape *s, uint32_t h,
                             const uint8_t comm_c[32], const uint8_t *replica_old, const uint8_t *data_new,
                             cuzk_par *par, cuzk_snap_progress_fn progress, void *progress_ctx, char *err,
                             size_t err_len);
 /* The vanilla proof of partition k (prove_inner): apex leaves of
  * partition k, and for each challenge the three Merkle proofs.  Free with
  * cuzk_snap_partition_free. */
-int cuzk_snap_update_prove(cuzk_snap_partition_proof **out, const cuzk_snap_update *u, uint32_t k, char *err,
+CUZK_MUST_CHECK int cuzk_snap_update_prove(cuzk_snap_partition_proof **out, const cuzk_snap_update *u, uint32_t k, char *err,
                            size_t err_len);
 void cuzk_snap_update_free(cuzk_snap_update *u);
 

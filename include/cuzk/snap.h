@@ -34,6 +34,7 @@
 #include "cuzk/par.h"
 #include "cuzk/r1cs.h"
 #include "cuzk/seal_snap.h"
+#include "cuzk/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -63,7 +64,7 @@ typedef struct {
 } cuzk_snap_circuit_ctx;
 
 /* The circuit (cuzk_circuit_fn); ctx is a cuzk_snap_circuit_ctx. */
-int cuzk_snap_circuit(cuzk_cs *cs, void *ctx);
+CUZK_MUST_CHECK int cuzk_snap_circuit(cuzk_cs *cs, void *ctx);
 
 /* Counts as rust-fil-proofs' TestConstraintSystem reports them (no input
  * rows; inputs without ONE = 4). */
@@ -77,7 +78,7 @@ typedef struct {
     uint64_t seed;
     cuzk_snap_shape shape;
 } cuzk_snap_random_witness;
-int cuzk_snap_random_witness_fn(void *wctx, size_t i, cuzk_snap_challenge_witness *out, char *err,
+CUZK_MUST_CHECK int cuzk_snap_random_witness_fn(void *wctx, size_t i, cuzk_snap_challenge_witness *out, char *err,
                                 size_t err_len);
 
 /* ---- public inputs and verifier (snap_verify.c) ------------------------------ */
@@ -86,14 +87,14 @@ int cuzk_snap_random_witness_fn(void *wctx, size_t i, cuzk_snap_challenge_witnes
  * partition k with h (h_default = hs[3] for registered proofs): 4 values;
  * the commitments must be canonical (CUZK_ERR_ENC_NONCANONICAL naming
  * them), k < partitions and h one of hs (CUZK_ERR_ARG). */
-int cuzk_snap_public_inputs(cuzk_fr out[4], const cuzk_snap_shape *s, uint32_t k, uint32_t h,
+CUZK_MUST_CHECK int cuzk_snap_public_inputs(cuzk_fr out[4], const cuzk_snap_shape *s, uint32_t k, uint32_t h,
                             const uint8_t comm_r_old[32], const uint8_t comm_d_new[32],
                             const uint8_t comm_r_new[32], char *err, size_t err_len);
 
 /* Verify an update proof: proofs = partitions x 192 bytes in partition
  * order (batched pairing check).  *valid = false (CUZK_OK, reason in err)
  * when it does not verify; a status for malformed arguments. */
-int cuzk_snap_verify(bool *valid, const cuzk_groth16_vk *vk, const cuzk_snap_shape *s, uint32_t h,
+CUZK_MUST_CHECK int cuzk_snap_verify(bool *valid, const cuzk_groth16_vk *vk, const cuzk_snap_shape *s, uint32_t h,
                      const uint8_t comm_r_old[32], const uint8_t comm_d_new[32], const uint8_t comm_r_new[32],
                      const uint8_t *proofs, size_t proofs_len, char *err, size_t err_len);
 
@@ -108,7 +109,7 @@ int cuzk_snap_verify(bool *valid, const cuzk_groth16_vk *vk, const cuzk_snap_sha
  * run on the caller's thread).  Errors: the parser's and the native
  * verifier's, naming the buffer or partition. */
 typedef struct cuzk_snap_job cuzk_snap_job;
-int cuzk_snap_job_new(cuzk_snap_job **out, uint64_t registered_update_proof, const uint8_t *const *bufs,
+CUZK_MUST_CHECK int cuzk_snap_job_new(cuzk_snap_job **out, uint64_t registered_update_proof, const uint8_t *const *bufs,
                       const size_t *lens, size_t n_bufs, const uint8_t comm_r_old[32],
                       const uint8_t comm_d_new[32], const uint8_t comm_r_new[32], cuzk_par *par, char *err,
                       size_t err_len);
@@ -118,16 +119,16 @@ const cuzk_snap_shape *cuzk_snap_job_shape(const cuzk_snap_job *j);
 uint32_t cuzk_snap_job_partitions(const cuzk_snap_job *j);
 /* The circuit context of partition k.  out->wctx is allocated here: the
  * caller frees it (free(out->wctx)) after synthesis; the job must outlive it. */
-int cuzk_snap_job_circuit(cuzk_snap_circuit_ctx *out, const cuzk_snap_job *j, uint32_t k);
+CUZK_MUST_CHECK int cuzk_snap_job_circuit(cuzk_snap_circuit_ctx *out, const cuzk_snap_job *j, uint32_t k);
 /* Public inputs of partition k (4, without ONE). */
 const cuzk_fr *cuzk_snap_job_inputs(const cuzk_snap_job *j, uint32_t k, size_t *n);
 /* Synthesize partition k into a new cs, its inputs checked against the
  * computed ones. */
-int cuzk_snap_job_synthesize(cuzk_cs **out, const cuzk_snap_job *j, uint32_t k, cuzk_cs_mode mode,
+CUZK_MUST_CHECK int cuzk_snap_job_synthesize(cuzk_cs **out, const cuzk_snap_job *j, uint32_t k, cuzk_cs_mode mode,
                              unsigned flags, char *err, size_t err_len);
 /* The same with the challenges spread over par (NULL: sequential); the
  * result is bit-identical (cuzk_cs_synthesize_items). */
-int cuzk_snap_job_synthesize_par(cuzk_cs **out, const cuzk_snap_job *j, uint32_t k, cuzk_cs_mode mode,
+CUZK_MUST_CHECK int cuzk_snap_job_synthesize_par(cuzk_cs **out, const cuzk_snap_job *j, uint32_t k, cuzk_cs_mode mode,
                                  unsigned flags, cuzk_par *par, char *err, size_t err_len);
 
 #ifdef __cplusplus

@@ -40,6 +40,7 @@
 #include <stdint.h>
 
 #include "cuzk/groth16.h"
+#include "cuzk/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -52,7 +53,7 @@ typedef enum {
 } cuzk_srs_validate;
 
 /* "full" | "digest" | "none", also "true" (full) and "false" (none). */
-int cuzk_srs_validate_parse(cuzk_srs_validate *out, const char *s);
+CUZK_MUST_CHECK int cuzk_srs_validate_parse(cuzk_srs_validate *out, const char *s);
 const char *cuzk_srs_validate_name(cuzk_srs_validate m);
 
 /* Why a file was trusted. */
@@ -68,10 +69,10 @@ const char *cuzk_srs_trust_name(cuzk_srs_trust t);
 /* A file's identity: what "changed under us" compares (cuzk/mapguard.h). */
 typedef cuzk_file_id cuzk_srs_file_id;
 
-int cuzk_srs_file_id_get(cuzk_srs_file_id *out, const char *path, char *err, size_t err_len);
+CUZK_MUST_CHECK int cuzk_srs_file_id_get(cuzk_srs_file_id *out, const char *path, char *err, size_t err_len);
 /* CUZK_ERR_CHANGED with "params file P changed while in use: size A -> B,
  * inode I -> J" (or "... was removed") when path no longer is `was`. */
-int cuzk_srs_file_id_check(const cuzk_srs_file_id *was, const char *path, char *err, size_t err_len);
+CUZK_MUST_CHECK int cuzk_srs_file_id_check(const cuzk_srs_file_id *was, const char *path, char *err, size_t err_len);
 
 typedef struct cuzk_srs_load_info {
     cuzk_srs_trust how;
@@ -86,12 +87,12 @@ typedef struct cuzk_srs_load_info {
  * = the default).  Writes the record after a successful validation.
  * CUZK_ERR_FORMAT for an official name with a wrong digest, CUZK_ERR_CHANGED
  * if the file changed during the load.  info may be NULL. */
-int cuzk_srs_params_load(cuzk_groth16_params **out, const char *path, cuzk_srs_validate mode,
+CUZK_MUST_CHECK int cuzk_srs_params_load(cuzk_groth16_params **out, const char *path, cuzk_srs_validate mode,
                          const char *state_dir, const cuzk_groth16_load_opts *opts, cuzk_srs_load_info *info);
 
 /* Record path as it is written for a file we made ourselves (we made the
  * points, so they are valid): hashes the file and writes its record. */
-int cuzk_srs_record_write(const char *path, const char *state_dir, char *err, size_t err_len);
+CUZK_MUST_CHECK int cuzk_srs_record_write(const char *path, const char *state_dir, char *err, size_t err_len);
 
 /* parameters.json digest of an official file name (base name), or NULL. */
 const char *cuzk_srs_official_digest(const char *name);

@@ -44,7 +44,8 @@ const char *cuzk_strerror(int status);
 /* Formats a precise message into err (if err != NULL and len > 0, always
  * NUL-terminated) and returns status, so that error paths read
  * `return cuzk_errf(err, len, CUZK_ERR_FORMAT, "...", ...)`.  The one helper
- * every layer uses for its caller-supplied error buffers. */
+ * every layer uses for its caller-supplied error buffers (not CUZK_MUST_CHECK:
+ * a caller may set the message and go on to its own cleanup path). */
 int cuzk_errf(char *err, size_t len, int status, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 #ifdef __cplusplus

@@ -218,8 +218,8 @@ int cuzk_porep_job_synthesize_par(cuzk_cs **out, const cuzk_porep_job *j, uint32
         return cuzk_errf(err, err_len, st, "porep: cannot create the constraint system");
     }
     size_t nc = cuzk_porep_num_constraints(&j->shape);
-    cuzk_cs_reserve(cs, nc + j->n_inputs + 1, j->n_inputs + 1, nc);
-    st = cuzk_cs_set_par(cs, par, 0);
+    st = cuzk_cs_reserve(cs, nc + j->n_inputs + 1, j->n_inputs + 1, nc);
+    if (!st) st = cuzk_cs_set_par(cs, par, 0);
     if (!st) st = cuzk_cs_synthesize(cs, cuzk_porep_circuit, &ctx);
     free(ctx.wctx);
     if (st) {

@@ -43,10 +43,7 @@ int cuzk_porep_config_custom(cuzk_porep_config *out, uint64_t sector_size, const
 
 static void put_u64(cuzk_fr *out, uint64_t v)
 {
-    uint8_t b[32] = {0};
-    for (int i = 0; i < 8; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
-    cuzk_fr_from_bytes_le(out, b);
+    cuzk_fr_from_u64(out, v);
 }
 
 int cuzk_porep_public_inputs_replica(cuzk_fr *out, size_t cap, size_t *n_out, const cuzk_porep_config *cfg,

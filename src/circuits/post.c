@@ -180,10 +180,9 @@ int cuzk_post_public_inputs(cuzk_fr *out, size_t cap, size_t *n_out, const cuzk_
     size_t rows = info->winning ? sc : n;
     for (size_t i = 0; i < rows; i++) {
         const cuzk_post_sector *s = info->winning ? &chunk[0] : &chunk[i];
-        if (!cuzk_fil_domain_valid(s->comm_r))
+        if (cuzk_fr_from_bytes_le(&out[k++], s->comm_r))
             return cuzk_errf(err, err_len, CUZK_ERR_ENC_NONCANONICAL,
                              "sector %llu: comm_r is not a canonical Fr", (unsigned long long)s->sector_id);
-        cuzk_fr_from_bytes_le(&out[k++], s->comm_r);
         uint64_t sector_index = info->winning ? i : (uint64_t)partition * sc + i;
         for (size_t c = 0; c < cc; c++) {
             uint64_t ci = cuzk_fil_post_challenge_index(info->api_version, sector_index, cc, c);

@@ -230,8 +230,8 @@ int cuzk_post_job_synthesize_par(cuzk_cs **out, const cuzk_post_job *j, cuzk_cs_
     int st = cuzk_cs_new(&cs, mode, flags);
     if (st) return cuzk_errf(err, err_len, st, "post: cannot create the constraint system");
     size_t nc = cuzk_post_num_constraints(j->info);
-    cuzk_cs_reserve(cs, nc + j->n_inputs + 1, j->n_inputs + 1, nc);
-    st = cuzk_cs_set_par(cs, par, 0);
+    st = cuzk_cs_reserve(cs, nc + j->n_inputs + 1, j->n_inputs + 1, nc);
+    if (!st) st = cuzk_cs_set_par(cs, par, 0);
     if (!st) st = cuzk_cs_synthesize(cs, cuzk_post_circuit, (void *)&j->ctx);
     if (st) {
         cuzk_errf(err, err_len, st, "post: synthesis failed: %s", cuzk_cs_error(cs));

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cuzk/ff.h"
+#include "ff/verify.h"
 
 static inline uint64_t rw_mix(uint64_t x)
 {
@@ -27,8 +28,8 @@ static inline void rw_frs(cuzk_fr *out, size_t n, uint64_t *st)
             uint64_t v = rw_mix((*st)++);
             memcpy(b + 8 * w, &v, 8);
         }
-        b[31] &= 0x3f;
-        cuzk_fr_from_bytes_le(&out[i], b);
+        b[31] &= 0x3f; /* < 2^254 < r: canonical */
+        CUZK_CANNOT_FAIL(cuzk_fr_from_bytes_le(&out[i], b));
     }
 }
 

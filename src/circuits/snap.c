@@ -54,11 +54,8 @@ typedef struct {
 
 static cuzk_fr fr_u64(uint64_t v)
 {
-    uint8_t b[32] = {0};
-    for (int i = 0; i < 8; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
     cuzk_fr r;
-    cuzk_fr_from_bytes_le(&r, b);
+    cuzk_fr_from_u64(&r, v);
     return r;
 }
 

@@ -14,11 +14,7 @@ int cuzk_snap_public_inputs(cuzk_fr out[4], const cuzk_snap_shape *s, uint32_t k
         return cuzk_errf(err, err_len, CUZK_ERR_ARG, "partition %u of %u", k, s->partitions);
     if (!cuzk_snap_h_select(s, h))
         return cuzk_errf(err, err_len, CUZK_ERR_ARG, "h = %u is not allowed for this size", h);
-    uint8_t b[32] = {0};
-    uint64_t v = cuzk_snap_k_and_h_select(s, k, h);
-    for (int i = 0; i < 8; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
-    cuzk_fr_from_bytes_le(&out[0], b);
+    cuzk_fr_from_u64(&out[0], cuzk_snap_k_and_h_select(s, k, h));
     int st;
     if ((st = cuzk_fil_domain_to_fr(&out[1], comm_r_old, "comm_r_old", err, err_len)) ||
         (st = cuzk_fil_domain_to_fr(&out[2], comm_d_new, "comm_d_new", err, err_len)) ||

@@ -49,13 +49,16 @@ static int porep_parse(void *ctx, void **state, char circuit_id[64], size_t *par
                          (unsigned long long)req->sector_size, cfg->info.name,
                          (unsigned long long)cfg->info.sector_size);
     }
-    *state = j;
-    snprintf(circuit_id, 64, "%s", cfg->info.circuit_id);
-    *partitions = cuzk_porep_job_partitions(j);
     /* as for PoSt (post_provider.c): A, B, C grown to the H domain, the
      * assignment, NTT tables, MSM scratch. */
     cuzk_porep_shape s;
-    cuzk_porep_shape_for(&s, &cfg->info);
+    if ((st = cuzk_porep_shape_for(&s, &cfg->info))) {
+        cuzk_porep_job_free(j); /* not reached: the job was made from this shape */
+        return cuzk_errf(err, err_len, st, "%s: no PoRep circuit shape", cfg->info.name);
+    }
+    *state = j;
+    snprintf(circuit_id, 64, "%s", cfg->info.circuit_id);
+    *partitions = cuzk_porep_job_partitions(j);
     uint64_t c = cuzk_porep_num_constraints(&s) + cuzk_porep_num_inputs(&s) + 1, m = 1;
     while (m < c)
         m <<= 1;

@@ -315,7 +315,8 @@ static int part_witness(cuzk_groth16_witness *w, part *p, const cuzk_groth16_par
      * them); CUZK_ERR_ARG (a circuit larger than the params' domain): w is
      * unchanged and the prover reports the mismatch precisely */
     size_t m = cuzk_groth16_params_count(params, CUZK_G16_H) + 1;
-    (void)cuzk_groth16_witness_take_evals(w, p->cs, m, p->ev);
+    int kept = cuzk_groth16_witness_take_evals(w, p->cs, m, p->ev);
+    (void)kept;
     return CUZK_OK;
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cuzk/status.h"
+#include "ff/verify.h"
 #include "poseidon_internal.h"
 
 static const size_t k_arities[] = {2, 4, 8, 11, 16, 24, 36};
@@ -213,24 +214,28 @@ static bool factor_sparse(cuzk_fr *pre_sparse, cuzk_fr *sparse, const cuzk_fr *b
 
 void cuzk_poseidon_tag_merkle(cuzk_fr *tag, size_t arity)
 {
-    uint64_t l[4] = {0, 0, 0, 0};
-    /* arity <= 36 fits in 64 bits; larger values are not neptune arities
-     * but still give 2^arity - 1 for arity < 256. */
-    for (size_t b = 0; b < arity && b < 255; b++) l[b / 64] |= (uint64_t)1 << (b % 64);
-    cuzk_fr_from_limbs(tag, l);
+    /* t = 2t + 1, arity times: 2^arity - 1 in Fr.  Neptune's arities (<= 36)
+     * fit in 64 bits; any larger one reduces mod r (a limb image of
+     * 2^255 - 1 would be >= r, not a field element). */
+    cuzk_fr t = CUZK_FR_ZERO;
+    for (size_t b = 0; b < arity; b++) {
+        cuzk_fr_dbl(&t, &t);
+        cuzk_fr_add(&t, &t, &CUZK_FR_ONE);
+    }
+    *tag = t;
 }
 
 void cuzk_poseidon_tag_constant_length(cuzk_fr *tag, uint64_t len)
 {
     uint64_t l[4] = {0, len, 0, 0};
-    cuzk_fr_from_limbs(tag, l);
+    CUZK_CANNOT_FAIL(cuzk_fr_from_limbs(tag, l)); /* len * 2^64 < 2^128 < r */
 }
 
 int cuzk_poseidon_tag_custom(cuzk_fr *tag, uint64_t id)
 {
     if (id < 1 || id > 256) return CUZK_ERR_ARG;
     uint64_t l[4] = {id << 40, id >> 24, 0, 0};
-    cuzk_fr_from_limbs(tag, l);
+    CUZK_CANNOT_FAIL(cuzk_fr_from_limbs(tag, l)); /* id * 2^40 < 2^49 < r */
     return CUZK_OK;
 }
 

@@ -109,12 +109,14 @@ void cuzk_fil_seal_porep_id(uint8_t out[32], const cuzk_fil_seal_info *s)
     fil_put_le64(out, s->id); /* then nonce 0 (u64 LE) and 16 zero bytes */
 }
 
-static void fil_tree_display(char *out, size_t cap, uint64_t sector_size)
+/* CUZK_ERR_ARG for a sector size without a tree shape (no such proof). */
+static int fil_tree_display(char *out, size_t cap, uint64_t sector_size)
 {
     cuzk_fil_tree_shape sh;
-    cuzk_fil_tree_shape_for_sector(&sh, sector_size);
+    if (cuzk_fil_tree_shape_for_sector(&sh, sector_size)) return CUZK_ERR_ARG;
     snprintf(out, cap, "merkletree-poseidon_hasher-%u-%u-%u", sh.base_arity, sh.sub_arity,
              sh.top_arity);
+    return CUZK_OK;
 }
 
 static int fil_cache_id(char *out, size_t cap, const char *prefix, const char *ident)
@@ -131,7 +133,7 @@ int cuzk_fil_post_param_id(char *out, size_t cap, const cuzk_fil_post_info *p)
 {
     if (!out || !p) return CUZK_ERR_ARG;
     char tree[64], prefix[128], ident[160];
-    fil_tree_display(tree, sizeof tree, p->sector_size);
+    if (fil_tree_display(tree, sizeof tree, p->sector_size)) return CUZK_ERR_ARG;
     snprintf(prefix, sizeof prefix, "proof-of-spacetime-fallback-%s", tree);
     snprintf(ident, sizeof ident,
              "FallbackPoSt::PublicParams{sector_size: %llu, challenge_count: %u, sector_count: %u}",
@@ -143,7 +145,7 @@ int cuzk_fil_seal_param_id(char *out, size_t cap, const cuzk_fil_seal_info *s)
 {
     if (!out || !s) return CUZK_ERR_ARG;
     char tree[64], prefix[160], ident[400];
-    fil_tree_display(tree, sizeof tree, s->sector_size);
+    if (fil_tree_display(tree, sizeof tree, s->sector_size)) return CUZK_ERR_ARG;
     snprintf(prefix, sizeof prefix, "stacked-proof-of-replication-%s-sha256_hasher", tree);
     /* StackedGraph id wraps the BucketGraph id (degree 6, the tree hasher);
      * expansion degree 8. */
@@ -157,10 +159,8 @@ int cuzk_fil_seal_param_id(char *out, size_t cap, const cuzk_fil_seal_info *s)
 
 int cuzk_fil_snap_param_id(char *out, size_t cap, uint64_t sector_size)
 {
-    cuzk_fil_tree_shape sh;
-    if (!out || cuzk_fil_tree_shape_for_sector(&sh, sector_size)) return CUZK_ERR_ARG;
     char tree[64], prefix[128], ident[128];
-    fil_tree_display(tree, sizeof tree, sector_size);
+    if (!out || fil_tree_display(tree, sizeof tree, sector_size)) return CUZK_ERR_ARG;
     snprintf(prefix, sizeof prefix, "empty-sector-update-%s", tree);
     snprintf(ident, sizeof ident, "empty_sector_update::PublicParams{ sector_nodes: %llu }",
              (unsigned long long)(sector_size / 32));

@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 
 #include "cuzk/status.h"
+#include "ff/verify.h"
 #include "poly/fr_arith.h"
 #include "poly/ntt_internal.h"
 
@@ -34,6 +35,14 @@ int cuzk_ntt_root_of_unity(cuzk_fr *r, unsigned log_n)
     for (unsigned i = log_n; i < CUZK_FR_TWO_ADICITY; i++)
         cuzk_fr_sqr(r, r);
     return CUZK_OK;
+}
+
+/* Inside a domain every root asked for has k <= log_n <= CUZK_NTT_MAX_LOG
+ * (cuzk_ntt_domain_create checks log_n): it cannot fail. */
+_Static_assert(CUZK_NTT_MAX_LOG <= CUZK_FR_TWO_ADICITY, "an NTT domain needs 2^log_n-th roots of unity in Fr");
+static void domain_root(cuzk_fr *w, unsigned k)
+{
+    CUZK_CANNOT_FAIL(cuzk_ntt_root_of_unity(w, k));
 }
 
 void cuzk_ntt_coset_generator(cuzk_fr *g)
@@ -113,7 +122,7 @@ static void fill_top_task(void *arg, size_t c)
     size_t len = d->top, lo = len * c / job->chunks, hi = len * (c + 1) / job->chunks;
     size_t vlo = (lo + 7) & ~(size_t)7, vhi = hi & ~(size_t)7;
     cuzk_fr w;
-    cuzk_ntt_root_of_unity(&w, d->top_log + 1);
+    domain_root(&w, d->top_log + 1);
     if (!d->ifma || vlo >= vhi) {
         fill_powers(d, d->top_tw, &w, lo, hi);
         return;
@@ -130,7 +139,7 @@ static void fill_small(cuzk_ntt_domain *d)
     for (unsigned s = 0; s < 4; s++) { /* stage h = 2^s: w_{2h}^j, unscaled */
         size_t h = (size_t)1 << s;
         cuzk_fr w2h, w = CUZK_FR_ONE;
-        cuzk_ntt_root_of_unity(&w2h, s + 1);
+        domain_root(&w2h, s + 1);
         for (size_t j = 0; j < h; j++) {
             d->small[h - 1 + j] = w;
             cuzk_fr_mul(&w, &w, &w2h);
@@ -142,7 +151,7 @@ static void fill_small(cuzk_ntt_domain *d)
 
 static void fill_constants(cuzk_ntt_domain *d)
 {
-    cuzk_ntt_root_of_unity(&d->omega, d->log_n);
+    domain_root(&d->omega, d->log_n);
     cuzk_fr_inv_var(&d->omega_inv, &d->omega);
     cuzk_fr nf;
     cuzk_fr_from_u64(&nf, d->n);
@@ -166,7 +175,7 @@ static void fill_tables(cuzk_ntt_domain *d, cuzk_fr *rest)
     }
     for (unsigned s = d->top_log + 1; s < d->log_n; s++) {
         cuzk_fr w;
-        cuzk_ntt_root_of_unity(&w, s + 1);
+        domain_root(&w, s + 1);
         d->lo[s] = rest;
         fill_powers(d, rest, &w, 0, (size_t)1 << lo_log(s, d->top_log));
         rest += (size_t)1 << lo_log(s, d->top_log);

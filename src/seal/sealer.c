@@ -15,6 +15,7 @@
 
 #include "cuzk/poseidon.h"
 #include "cuzk/status.h"
+#include "ff/verify.h"
 #include "seal/seal_internal.h"
 
 #define SEAL_CHUNK 4096u
@@ -155,7 +156,7 @@ static void seal_encode_task(void *arg, size_t c)
     if (end > s->nodes) end = s->nodes;
     /* labels and Fr32 data are < 2^254 < r: encoding cannot fail */
     for (uint64_t i = c * (uint64_t)SEAL_CHUNK; i < end; i++)
-        (void)cuzk_seal_encode(s->replica + 32 * i, key + 32 * i, s->data + 32 * i);
+        CUZK_CANNOT_FAIL(cuzk_seal_encode(s->replica + 32 * i, key + 32 * i, s->data + 32 * i));
 }
 
 typedef struct {

@@ -28,6 +28,8 @@ extern const struct micro_op micro_ops_pairing[];
 void bench_sink(const void *p, unsigned long len);
 /* Deterministic pseudo-random bytes for benchmark inputs. */
 void bench_rand_bytes(uint8_t *out, unsigned long n);
+/* A pseudo-random Fp element (from bench_rand_bytes, below 2^380 < p). */
+void bench_rand_fp(cuzk_fp *r);
 
 int cmd_micro(int argc, char **argv);
 int cmd_point(int argc, char **argv);

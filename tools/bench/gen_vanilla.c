@@ -211,11 +211,13 @@ int cmd_gen_vanilla(int argc, char **argv)
     }
     const cuzk_fil_post_info *win = NULL, *wnd = NULL;
     int si = size == 2048 ? 0 : size == (8ull << 20) ? 1 : 2;
-    cuzk_fil_post_lookup(&win, (uint64_t)si);      /* StackedDrgWinning*V1 */
-    cuzk_fil_post_lookup(&wnd, (uint64_t)si + 10); /* StackedDrgWindow*V1_2 */
-
     cuzk_fil_tree_shape shape;
-    cuzk_fil_tree_shape_for_sector(&shape, size);
+    if (cuzk_fil_post_lookup(&win, (uint64_t)si) ||      /* StackedDrgWinning*V1 */
+        cuzk_fil_post_lookup(&wnd, (uint64_t)si + 10) || /* StackedDrgWindow*V1_2 */
+        cuzk_fil_tree_shape_for_sector(&shape, size)) {
+        fprintf(stderr, "gen-vanilla: no PoSt proof or tree shape for %llu-byte sectors\n", (unsigned long long)size);
+        return 1;
+    }
     cuzk_pool *pool = NULL;
     if (threads > 1 && cuzk_pool_create(&pool, threads)) {
         fprintf(stderr, "gen-vanilla: cannot start %u threads\n", threads);
@@ -236,9 +238,10 @@ int cmd_gen_vanilla(int argc, char **argv)
     uint8_t comm_c[32], comm_r_last[32], comm_r[32];
     gv_node(comm_c, "cuzk-gen-vanilla comm_c", seed, sector, 0);
     cuzk_fil_tree_root(comm_r_last, t);
-    cuzk_fil_comm_r(comm_r, comm_c, comm_r_last, err, sizeof err);
     uint64_t ch_win[66], ch_wnd[10];
-    st = gv_write_proof(out, "winning-post.vproof", win, t, comm_c, rnd, sector, ch_win);
+    st = cuzk_fil_comm_r(comm_r, comm_c, comm_r_last, err, sizeof err);
+    if (st) fprintf(stderr, "gen-vanilla: %s\n", err);
+    if (!st) st = gv_write_proof(out, "winning-post.vproof", win, t, comm_c, rnd, sector, ch_win);
     if (!st) st = gv_write_proof(out, "window-post.vproof", wnd, t, comm_c, rnd, sector, ch_wnd);
     cuzk_fil_tree_free(t);
     cuzk_pool_destroy(pool);
@@ -251,7 +254,10 @@ int cmd_gen_vanilla(int argc, char **argv)
     gv_hex(hx[1], comm_c, 32);
     gv_hex(hx[2], comm_r_last, 32);
     gv_hex(rh, rnd, 32);
-    cuzk_fil_cid_encode(cid, sizeof cid, comm_r, CUZK_FIL_COMM_R);
+    if (cuzk_fil_cid_encode(cid, sizeof cid, comm_r, CUZK_FIL_COMM_R)) {
+        fprintf(stderr, "gen-vanilla: cannot write comm_r as a CID\n");
+        return 1;
+    }
     snprintf(path, sizeof path, "%s/summary.json", out);
     FILE *f = fopen(path, "w");
     if (!f) {

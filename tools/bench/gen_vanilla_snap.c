@@ -295,7 +295,7 @@ int cmd_gen_vanilla_snap(int argc, char **argv)
     } sizes[] = {{"2KiB", 0}, {"8MiB", 1}, {"512MiB", 2}};
     const cuzk_snap_info *info = NULL;
     for (size_t i = 0; i < 3; i++)
-        if (!strcmp(size_s, sizes[i].n)) cuzk_snap_lookup(&info, sizes[i].proof);
+        if (!strcmp(size_s, sizes[i].n) && cuzk_snap_lookup(&info, sizes[i].proof)) info = NULL;
     cuzk_snap_shape s;
     if (!info || cuzk_snap_shape_for(&s, info->sector_size, false)) {
         fprintf(stderr, GS ": sector size '%s' not supported here (2KiB, 8MiB, 512MiB)\n", size_s);

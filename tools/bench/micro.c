@@ -31,6 +31,15 @@ void bench_rand_bytes(uint8_t *out, unsigned long n)
     }
 }
 
+void bench_rand_fp(cuzk_fp *r)
+{
+    uint8_t buf[48];
+    do {
+        bench_rand_bytes(buf, sizeof buf);
+        buf[0] &= 0x0f; /* < 2^380 < p: the first draw is canonical */
+    } while (cuzk_fp_from_bytes_be(r, buf));
+}
+
 static double now_ns(void)
 {
     struct timespec t;

@@ -93,7 +93,7 @@ static void naive_ntt(cuzk_par *par, cuzk_fr *a, unsigned log_n)
     job.chunks = cuzk_par_threads(par) > 1 ? 4 * (size_t)cuzk_par_threads(par) : 1;
     for (unsigned s = 1; s <= log_n; s++) {
         job.half = (size_t)1 << (s - 1);
-        cuzk_ntt_root_of_unity(&job.wm, s);
+        if (cuzk_ntt_root_of_unity(&job.wm, s)) return; /* s <= log_n: a domain of 2^log_n exists */
         cuzk_par_for(par, naive_stage_task, &job, job.chunks);
     }
 }

@@ -179,7 +179,7 @@ int cuzk_bench_porep_circuit_info(int argc, char **argv)
     if (rc || (rc = rp_shape(&s, &a))) return rc;
     cuzk_porep_circuit_ctx c = {.shape = s};
     char pid[160] = "", text[160], js[160];
-    cuzk_fil_seal_param_id(pid, sizeof pid, &a.cfg.info);
+    if (cuzk_fil_seal_param_id(pid, sizeof pid, &a.cfg.info)) pid[0] = 0; /* a shape implies an id */
     snprintf(text, sizeof text, "%u partitions x %u challenges, %u layers, %llu nodes", a.cfg.info.partitions,
              s.challenges, s.layers, (unsigned long long)s.nodes);
     snprintf(js, sizeof js, "\"partitions\":%u,\"challenges\":%u,\"layers\":%u", a.cfg.info.partitions,
@@ -206,7 +206,10 @@ int cuzk_bench_porep_setup(int argc, char **argv)
         return 1;
     }
     char pid[160];
-    cuzk_fil_seal_param_id(pid, sizeof pid, &a.cfg.info);
+    if (cuzk_fil_seal_param_id(pid, sizeof pid, &a.cfg.info)) {
+        fprintf(stderr, "cuzk-bench setup: %s: no parameter id\n", a.cfg.info.name);
+        return 1;
+    }
     cuzk_porep_circuit_ctx c = {.shape = s};
     return g16_cli_setup_filecoin(a.out, a.seed ? a.seed : "cuzk-test-seed", (unsigned)a.threads,
                                   cuzk_porep_circuit, &c, pid, a.cfg.info.name);

@@ -192,7 +192,7 @@ int cuzk_bench_post_circuit_info(int argc, char **argv)
     cuzk_cs_get_counts(cs, &k);
     cuzk_cs_free(cs);
     char pid[160] = "";
-    cuzk_fil_post_param_id(pid, sizeof pid, a.info);
+    if (cuzk_fil_post_param_id(pid, sizeof pid, a.info)) pid[0] = 0; /* every registered PoSt has one */
     size_t rust = cuzk_post_num_constraints(a.info);
     if (a.json) {
         printf("{\"circuit\":\"%s\",\"registered_proof\":%llu,\"param_id\":\"%s\",\"sectors\":%u,"
@@ -236,7 +236,11 @@ int cuzk_bench_post_setup(int argc, char **argv)
         return 1;
     }
     char pid[160];
-    cuzk_fil_post_param_id(pid, sizeof pid, a.info);
+    if (cuzk_fil_post_param_id(pid, sizeof pid, a.info)) {
+        fprintf(stderr, "cuzk-bench setup: %s: no parameter id\n", a.info->name);
+        pb_free(&a);
+        return 1;
+    }
     cuzk_post_circuit_ctx c;
     int rc = cuzk_post_circuit_blank(&c, a.info)
                  ? 1

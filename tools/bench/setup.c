@@ -200,7 +200,10 @@ int g16_cli_setup_filecoin(const char *out_dir, const char *seed, unsigned threa
     }
     snprintf(note, sizeof note, "seed=%s circuit=%s", seed, name);
     for (int k = 0; k < 2; k++) {
-        cuzk_fil_param_file_name(file, sizeof file, param_id, k ? "vk" : "params");
+        if (cuzk_fil_param_file_name(file, sizeof file, param_id, k ? "vk" : "params")) {
+            fprintf(stderr, "cuzk-bench setup: parameter id '%s' makes no file name\n", param_id);
+            goto done;
+        }
         snprintf(path, sizeof path, "%s/%s", out_dir, file);
         FILE *f = fopen(path, "wb");
         int w = !f  ? CUZK_ERR_IO
