@@ -39,7 +39,6 @@ test-skips-reset:
 	@mkdir -p $(BUILD) && : >"$(CUZK_SKIP_LOG)"
 
 test-release: build
-	@scripts/check-exports.sh $(BUILD)
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	@scripts/cli-tests.sh $(BUILD)/bin
 	@scripts/daemon-tests.sh $(BUILD)/bin

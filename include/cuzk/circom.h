@@ -52,11 +52,11 @@ typedef struct {
 } cuzk_circom;
 
 CUZK_MUST_CHECK int cuzk_circom_r1cs_parse(cuzk_circom **out, const uint8_t *buf, size_t len, char *err,
-                           size_t errlen);
-CUZK_MUST_CHECK int cuzk_circom_r1cs_load(cuzk_circom **out, const char *path, char *err, size_t errlen);
+                           size_t err_len);
+CUZK_MUST_CHECK int cuzk_circom_r1cs_load(cuzk_circom **out, const char *path, char *err, size_t err_len);
 /* Attach a witness: its count must equal n_wires and value 0 must be 1. */
-CUZK_MUST_CHECK int cuzk_circom_wtns_parse(cuzk_circom *c, const uint8_t *buf, size_t len, char *err, size_t errlen);
-CUZK_MUST_CHECK int cuzk_circom_wtns_load(cuzk_circom *c, const char *path, char *err, size_t errlen);
+CUZK_MUST_CHECK int cuzk_circom_wtns_parse(cuzk_circom *c, const uint8_t *buf, size_t len, char *err, size_t err_len);
+CUZK_MUST_CHECK int cuzk_circom_wtns_load(cuzk_circom *c, const char *path, char *err, size_t err_len);
 void cuzk_circom_free(cuzk_circom *c);
 
 /* Circuit function for cuzk_cs_synthesize; ctx is a const cuzk_circom *.

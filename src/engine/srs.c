@@ -47,8 +47,7 @@ static int srs_lookup_locked(cuzk_engine *e, srs_entry **out, const char *id, ch
         return CUZK_OK;
     }
     if (strlen(id) >= sizeof s->id) {
-        snprintf(err, err_len, "circuit id '%.80s' is too long", id);
-        return CUZK_ENGINE_ERR_NOT_FOUND;
+        return cuzk_errf(err, err_len, CUZK_ENGINE_ERR_NOT_FOUND, "circuit id '%.80s' is too long", id);
     }
     /* Providers are asked without the lock (they may compute a shape). */
     cuzk_engine_provider prov[CUZK_PROOF_KINDS];
@@ -66,8 +65,8 @@ static int srs_lookup_locked(cuzk_engine *e, srs_entry **out, const char *id, ch
     }
     pthread_mutex_lock(&e->mu);
     if (found < 0) {
-        snprintf(err, err_len, "no registered prover knows circuit id '%s'", id);
-        return CUZK_ENGINE_ERR_NOT_FOUND;
+        return cuzk_errf(err, err_len, CUZK_ENGINE_ERR_NOT_FOUND,
+                         "no registered prover knows circuit id '%s'", id);
     }
     s = find_entry_locked(e, id); /* another thread may have added it */
     if (s) {
@@ -76,8 +75,7 @@ static int srs_lookup_locked(cuzk_engine *e, srs_entry **out, const char *id, ch
     }
     s = calloc(1, sizeof *s);
     if (!s) {
-        snprintf(err, err_len, "out of memory");
-        return CUZK_ERR_NOMEM;
+        return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "out of memory");
     }
     snprintf(s->id, sizeof s->id, "%s", id);
     snprintf(s->path, sizeof s->path, "%s/%s", e->cfg.param_cache, file);
@@ -178,12 +176,12 @@ static int load_locked(cuzk_engine *e, srs_entry *s, int mode, char *err, size_t
             cuzk_log(CUZK_LOG_INFO, NULL, "srs %s: creating %s", s->id, s->path);
             st = s->create(s->create_ctx, s->id, s->path, err, err_len);
         } else {
-            st = CUZK_ERR_IO;
-            snprintf(err, err_len, "parameter file %s not found (circuit %s)", s->path, s->id);
+            st = cuzk_errf(err, err_len, CUZK_ERR_IO, "parameter file %s not found (circuit %s)", s->path,
+                           s->id);
         }
         if (!st && stat(s->path, &sb) != 0) {
-            st = CUZK_ERR_IO;
-            snprintf(err, err_len, "parameter file %s still missing after creation", s->path);
+            st = cuzk_errf(err, err_len, CUZK_ERR_IO, "parameter file %s still missing after creation",
+                           s->path);
         }
         if (!st) record_created(e, s);
     }
@@ -197,13 +195,13 @@ static int load_locked(cuzk_engine *e, srs_entry *s, int mode, char *err, size_t
             hot =
                 e->mem_reserved + e->srs_hot_bytes + est <= e->mem_limit || cuzk_eng_srs_evict_idle_locked(e, est);
             if (!hot && mode == 1) {
-                st = CUZK_ENGINE_ERR_TOO_BIG;
-                snprintf(err, err_len,
-                         "%s needs ~%llu MiB resident but only %llu of %llu MiB are free after "
-                         "evicting idle entries",
-                         s->id, (unsigned long long)(est >> 20),
-                         (unsigned long long)((e->mem_limit - e->mem_reserved - e->srs_hot_bytes) >> 20),
-                         (unsigned long long)(e->mem_limit >> 20));
+                st =
+                    cuzk_errf(err, err_len, CUZK_ENGINE_ERR_TOO_BIG,
+                              "%s needs ~%llu MiB resident but only %llu of %llu MiB are free after "
+                              "evicting idle entries",
+                              s->id, (unsigned long long)(est >> 20),
+                              (unsigned long long)((e->mem_limit - e->mem_reserved - e->srs_hot_bytes) >> 20),
+                              (unsigned long long)(e->mem_limit >> 20));
             }
             if (hot) e->srs_hot_bytes += est; /* held while loading */
         }
@@ -282,8 +280,7 @@ int cuzk_eng_srs_acquire(cuzk_engine *e, srs_entry **out, const char *id, uint64
     if (st) return st;
     for (;;) {
         if (e->stopping) {
-            snprintf(err, err_len, "engine stopping");
-            return CUZK_ENGINE_ERR_SHUTDOWN;
+            return cuzk_errf(err, err_len, CUZK_ENGINE_ERR_SHUTDOWN, "engine stopping");
         }
         if (s->loading) {
             waited = true;
@@ -327,7 +324,7 @@ void cuzk_eng_srs_fault(cuzk_engine *e, srs_entry *s, int st, char *err, size_t 
         /* a file cut inside a page reads zeros there: any prover error */
         if (!s->stale) cuzk_log(CUZK_LOG_WARN, NULL, "srs %s: %s", s->id, why);
         s->stale = true;
-        snprintf(err, err_len, "%s", why);
+        cuzk_errf(err, err_len, 0, "%s", why);
     }
     pthread_mutex_unlock(&e->mu);
 }
@@ -386,9 +383,8 @@ int cuzk_engine_srs_preload(cuzk_engine *e, bool *already, uint64_t *load_ms, co
         s->last_used = cuzk_eng_now_ms();
     } else if (!st) {
         if (s->tier == CUZK_SRS_WARM && s->refs) {
-            st = CUZK_ENGINE_ERR_BUSY;
-            snprintf(err, err_len, "%s is WARM and in use by %u partition(s); retry when idle", s->id,
-                     s->refs);
+            st = cuzk_errf(err, err_len, CUZK_ENGINE_ERR_BUSY,
+                           "%s is WARM and in use by %u partition(s); retry when idle", s->id, s->refs);
         } else {
             if (s->tier == CUZK_SRS_WARM) demote_locked(e, s);
             st = changed_reload_err(load_locked(e, s, 1, err, err_len), changed, err, err_len);
@@ -428,9 +424,8 @@ int cuzk_engine_srs_evict(cuzk_engine *e, bool *was_loaded, uint64_t *freed_byte
     srs_entry *s;
     int st = srs_lookup_locked(e, &s, circuit_id, err, err_len);
     if (!st && (s->refs || s->loading)) {
-        st = CUZK_ENGINE_ERR_BUSY;
-        snprintf(err, err_len, "%s is %s (%u reference(s)); not evicted", s->id,
-                 s->loading ? "loading" : "in use", s->refs);
+        st = cuzk_errf(err, err_len, CUZK_ENGINE_ERR_BUSY, "%s is %s (%u reference(s)); not evicted", s->id,
+                       s->loading ? "loading" : "in use", s->refs);
     } else if (!st && s->tier != CUZK_SRS_COLD) {
         if (was_loaded) *was_loaded = true;
         uint64_t f = demote_locked(e, s);

@@ -29,59 +29,59 @@ typedef struct {
 /* Walk the section table of an iden3 binary file.  sec[t] records the
  * first section of type t (1..MAX_TYPE); duplicates are errors. */
 static int scan(const char *what, const uint8_t *buf, size_t len, const char *magic,
-                uint32_t version, section sec[MAX_TYPE + 1], char *err, size_t errlen)
+                uint32_t version, section sec[MAX_TYPE + 1], char *err, size_t err_len)
 {
     memset(sec, 0, sizeof(section) * (MAX_TYPE + 1));
     if (len < 12)
-        return cuzk_errf(err, errlen, CUZK_ERR_FORMAT, "%s: truncated: %zu bytes, the file header needs 12",
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: truncated: %zu bytes, the file header needs 12",
                          what, len);
     if (memcmp(buf, magic, 4))
-        return cuzk_errf(err, errlen, CUZK_ERR_FORMAT, "%s: bad magic %02x%02x%02x%02x, expected \"%s\"",
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: bad magic %02x%02x%02x%02x, expected \"%s\"",
                          what, buf[0], buf[1], buf[2], buf[3], magic);
     uint32_t v = get_u32(buf + 4), n = get_u32(buf + 8);
     if (v != version)
-        return cuzk_errf(err, errlen, CUZK_ERR_UNSUPPORTED, "%s: version %u, only version %u is supported",
+        return cuzk_errf(err, err_len, CUZK_ERR_UNSUPPORTED, "%s: version %u, only version %u is supported",
                          what, v, version);
     size_t off = 12;
     for (uint32_t i = 0; i < n; i++) {
         if (len - off < 12)
-            return cuzk_errf(err, errlen, CUZK_ERR_FORMAT,
+            return cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
                              "%s: truncated: section %u of %u starts at offset %zu but the file ends at %zu",
                              what, i, n, off, len);
         uint32_t type = get_u32(buf + off);
         uint64_t size = get_u64(buf + off + 4);
         off += 12;
         if (size > len - off)
-            return cuzk_errf(err, errlen, CUZK_ERR_FORMAT,
+            return cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
                              "%s: truncated: section %u (type %u) declares %llu bytes at offset %zu but only "
                              "%zu remain",
                              what, i, type, (unsigned long long)size, off, len - off);
         if (type >= 1 && type <= MAX_TYPE) {
             if (sec[type].present)
-                return cuzk_errf(err, errlen, CUZK_ERR_FORMAT, "%s: section type %u appears twice", what,
+                return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: section type %u appears twice", what,
                                  type);
             sec[type] = (section){.off = off, .size = (size_t)size, .present = 1};
         }
         off += (size_t)size;
     }
     if (off != len)
-        return cuzk_errf(err, errlen, CUZK_ERR_FORMAT, "%s: %zu trailing bytes after the last of %u sections",
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: %zu trailing bytes after the last of %u sections",
                          what, len - off, n);
     return CUZK_OK;
 }
 
 /* Field header shared by both formats: u32 n8 then the prime. */
 static int check_prime(const char *what, const uint8_t *p, size_t avail, uint32_t *n8_out, char *err,
-                       size_t errlen)
+                       size_t err_len)
 {
     if (avail < 4)
-        return cuzk_errf(err, errlen, CUZK_ERR_FORMAT, "%s: header section too short (%zu bytes)", what,
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: header section too short (%zu bytes)", what,
                          avail);
     uint32_t n8 = get_u32(p);
     if (n8 == 0 || n8 > 64 || n8 % 8)
-        return cuzk_errf(err, errlen, CUZK_ERR_FORMAT, "%s: field size n8 = %u bytes is not valid", what, n8);
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: field size n8 = %u bytes is not valid", what, n8);
     if (avail - 4 < n8)
-        return cuzk_errf(err, errlen, CUZK_ERR_FORMAT, "%s: header truncated inside the %u-byte prime", what,
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: header truncated inside the %u-byte prime", what,
                          n8);
     uint8_t r[32];
     for (int i = 0; i < 32; i++) r[i] = (uint8_t)(CUZK_FR_MODULUS[i / 8] >> (8 * (i % 8)));
@@ -91,7 +91,7 @@ static int check_prime(const char *what, const uint8_t *p, size_t avail, uint32_
         const char *name = "";
         if (!strcmp(hex, "30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001"))
             name = " (bn128 / BN254 scalar field)";
-        return cuzk_errf(err, errlen, CUZK_ERR_UNSUPPORTED,
+        return cuzk_errf(err, err_len, CUZK_ERR_UNSUPPORTED,
                          "%s: field prime is 0x%s%s; only the BLS12-381 scalar field r = 0x73eda753..."
                          "00000001 is supported (compile with circom --prime bls12381)",
                          what, hex, name);
@@ -109,12 +109,12 @@ void cuzk_circom_free(cuzk_circom *c)
     free(c);
 }
 
-static int parse_constraints(cuzk_circom *c, const uint8_t *p, size_t size, char *err, size_t errlen)
+static int parse_constraints(cuzk_circom *c, const uint8_t *p, size_t size, char *err, size_t err_len)
 {
     const char *what = "r1cs";
     const size_t term_bytes = 4 + 32;
     if ((uint64_t)c->n_constraints * 12 > size)
-        return cuzk_errf(err, errlen, CUZK_ERR_FORMAT,
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
                          "%s: header declares %u constraints but the constraints section has only %zu bytes "
                          "(at least 12 per constraint)",
                          what, c->n_constraints, size);
@@ -122,7 +122,7 @@ static int parse_constraints(cuzk_circom *c, const uint8_t *p, size_t size, char
     c->lc = malloc((3 * (size_t)c->n_constraints + 1) * sizeof *c->lc);
     c->terms = malloc((max_terms ? max_terms : 1) * sizeof *c->terms);
     if (!c->lc || !c->terms)
-        return cuzk_errf(err, errlen, CUZK_ERR_NOMEM, "%s: cannot allocate %u constraints", what,
+        return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "%s: cannot allocate %u constraints", what,
                          c->n_constraints);
     uint32_t npub = c->n_pub_out + c->n_pub_in;
     size_t off = 0, nt = 0;
@@ -130,27 +130,27 @@ static int parse_constraints(cuzk_circom *c, const uint8_t *p, size_t size, char
         for (int k = 0; k < 3; k++) {
             c->lc[3 * i + k] = nt;
             if (size - off < 4)
-                return cuzk_errf(err, errlen, CUZK_ERR_FORMAT,
+                return cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
                                  "%s: constraints section truncated at constraint %zu side %c", what, i,
                                  "ABC"[k]);
             uint32_t n = get_u32(p + off);
             off += 4;
             if (n > (size - off) / term_bytes)
                 return cuzk_errf(
-                    err, errlen, CUZK_ERR_FORMAT,
+                    err, err_len, CUZK_ERR_FORMAT,
                     "%s: constraint %zu side %c declares %u terms but only %zu bytes remain in the "
                     "constraints section",
                     what, i, "ABC"[k], n, size - off);
             for (uint32_t j = 0; j < n; j++, off += term_bytes) {
                 uint32_t w = get_u32(p + off);
                 if (w >= c->n_wires)
-                    return cuzk_errf(err, errlen, CUZK_ERR_FORMAT,
+                    return cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
                                      "%s: constraint %zu side %c term %u uses wire %u but there are %u wires",
                                      what, i, "ABC"[k], j, w, c -> n_wires);
                 cuzk_term *t = &c->terms[nt++];
                 t->var = w <= npub ? (cuzk_var)w : CUZK_VAR_AUX | (cuzk_var)(w - npub - 1);
                 if (cuzk_fr_from_bytes_le(&t->coeff, p + off + 4) != CUZK_OK)
-                    return cuzk_errf(err, errlen, CUZK_ERR_ENC_NONCANONICAL,
+                    return cuzk_errf(err, err_len, CUZK_ERR_ENC_NONCANONICAL,
                                      "%s: constraint %zu side %c term %u: coefficient is not below r", what,
                                      i, "ABC"[k], j);
             }
@@ -159,35 +159,35 @@ static int parse_constraints(cuzk_circom *c, const uint8_t *p, size_t size, char
     c->lc[3 * (size_t)c->n_constraints] = nt;
     c->n_terms = nt;
     if (off != size)
-        return cuzk_errf(err, errlen, CUZK_ERR_FORMAT,
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
                          "%s: %zu bytes left in the constraints section after constraint %u", what,
                          size - off, c->n_constraints);
     return CUZK_OK;
 }
 
-int cuzk_circom_r1cs_parse(cuzk_circom **out, const uint8_t *buf, size_t len, char *err, size_t errlen)
+int cuzk_circom_r1cs_parse(cuzk_circom **out, const uint8_t *buf, size_t len, char *err, size_t err_len)
 {
     const char *what = "r1cs";
-    if (!out || (!buf && len)) return cuzk_errf(err, errlen, CUZK_ERR_ARG, "%s: NULL argument", what);
+    if (!out || (!buf && len)) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: NULL argument", what);
     *out = NULL;
     section sec[MAX_TYPE + 1];
-    int rc = scan(what, buf, len, "r1cs", 1, sec, err, errlen);
+    int rc = scan(what, buf, len, "r1cs", 1, sec, err, err_len);
     if (rc) return rc;
     if (sec[4].present || sec[5].present)
-        return cuzk_errf(err, errlen, CUZK_ERR_UNSUPPORTED,
+        return cuzk_errf(err, err_len, CUZK_ERR_UNSUPPORTED,
                          "%s: custom gates (PLONK sections 4/5) are not supported", what);
     if (!sec[1].present)
-        return cuzk_errf(err, errlen, CUZK_ERR_FORMAT, "%s: no header section (type 1)", what);
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: no header section (type 1)", what);
     if (!sec[2].present)
-        return cuzk_errf(err, errlen, CUZK_ERR_FORMAT, "%s: no constraints section (type 2)", what);
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: no constraints section (type 2)", what);
     const uint8_t *h = buf + sec[1].off;
     uint32_t n8;
-    if ((rc = check_prime(what, h, sec[1].size, &n8, err, errlen))) return rc;
+    if ((rc = check_prime(what, h, sec[1].size, &n8, err, err_len))) return rc;
     if (sec[1].size != (size_t)n8 + 32)
-        return cuzk_errf(err, errlen, CUZK_ERR_FORMAT, "%s: header section is %zu bytes, expected %u", what,
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: header section is %zu bytes, expected %u", what,
                          sec[1].size, n8 + 32);
     cuzk_circom *c = calloc(1, sizeof *c);
-    if (!c) return cuzk_errf(err, errlen, CUZK_ERR_NOMEM, "%s: out of memory", what);
+    if (!c) return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "%s: out of memory", what);
     h += 4 + n8;
     c->n_wires = get_u32(h);
     c->n_pub_out = get_u32(h + 4);
@@ -197,19 +197,19 @@ int cuzk_circom_r1cs_parse(cuzk_circom **out, const uint8_t *buf, size_t len, ch
     c->n_constraints = get_u32(h + 24);
     if (c->n_wires == 0 ||
         1 + (uint64_t)c->n_pub_out + c->n_pub_in + c->n_prv_in > c->n_wires) {
-        rc = cuzk_errf(err, errlen, CUZK_ERR_FORMAT,
+        rc = cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
                        "%s: header: %u wires cannot hold ONE + %u outputs + %u public + %u private inputs",
                        what, c->n_wires, c->n_pub_out, c->n_pub_in, c->n_prv_in);
         goto out;
     }
     if (c->n_labels < c->n_wires) {
-        rc = cuzk_errf(err, errlen, CUZK_ERR_FORMAT, "%s: header: %llu labels for %u wires", what,
+        rc = cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: header: %llu labels for %u wires", what,
                        (unsigned long long)c->n_labels, c->n_wires);
         goto out;
     }
     if (sec[3].present) {
         if (sec[3].size != (size_t)c->n_wires * 8) {
-            rc = cuzk_errf(err, errlen, CUZK_ERR_FORMAT,
+            rc = cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
                            "%s: wire-to-label section is %zu bytes, expected %u x 8", what, sec[3].size,
                            c->n_wires);
             goto out;
@@ -217,66 +217,66 @@ int cuzk_circom_r1cs_parse(cuzk_circom **out, const uint8_t *buf, size_t len, ch
         for (uint32_t w = 0; w < c->n_wires; w++) {
             uint64_t l = get_u64(buf + sec[3].off + 8 * (size_t)w);
             if (l >= c->n_labels) {
-                rc = cuzk_errf(err, errlen, CUZK_ERR_FORMAT,
+                rc = cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
                                "%s: wire %u maps to label %llu but there are %llu labels", what, w,
                                (unsigned long long)l, (unsigned long long)c->n_labels);
                 goto out;
             }
         }
     }
-    rc = parse_constraints(c, buf + sec[2].off, sec[2].size, err, errlen);
+    rc = parse_constraints(c, buf + sec[2].off, sec[2].size, err, err_len);
 out:
     if (rc) cuzk_circom_free(c);
     else *out = c;
     return rc;
 }
 
-int cuzk_circom_wtns_parse(cuzk_circom *c, const uint8_t *buf, size_t len, char *err, size_t errlen)
+int cuzk_circom_wtns_parse(cuzk_circom *c, const uint8_t *buf, size_t len, char *err, size_t err_len)
 {
     const char *what = "wtns";
-    if (!c || (!buf && len)) return cuzk_errf(err, errlen, CUZK_ERR_ARG, "%s: NULL argument", what);
+    if (!c || (!buf && len)) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: NULL argument", what);
     section sec[MAX_TYPE + 1];
-    int rc = scan(what, buf, len, "wtns", 2, sec, err, errlen);
+    int rc = scan(what, buf, len, "wtns", 2, sec, err, err_len);
     if (rc) return rc;
     if (!sec[1].present)
-        return cuzk_errf(err, errlen, CUZK_ERR_FORMAT, "%s: no header section (type 1)", what);
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: no header section (type 1)", what);
     if (!sec[2].present)
-        return cuzk_errf(err, errlen, CUZK_ERR_FORMAT, "%s: no values section (type 2)", what);
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: no values section (type 2)", what);
     uint32_t n8;
-    if ((rc = check_prime(what, buf + sec[1].off, sec[1].size, &n8, err, errlen))) return rc;
+    if ((rc = check_prime(what, buf + sec[1].off, sec[1].size, &n8, err, err_len))) return rc;
     if (sec[1].size != (size_t)n8 + 8)
-        return cuzk_errf(err, errlen, CUZK_ERR_FORMAT, "%s: header section is %zu bytes, expected %u", what,
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: header section is %zu bytes, expected %u", what,
                          sec[1].size, n8 + 8);
     uint32_t n = get_u32(buf + sec[1].off + 4 + n8);
     if (sec[2].size != (size_t)n * n8)
-        return cuzk_errf(err, errlen, CUZK_ERR_FORMAT,
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
                          "%s: values section is %zu bytes, expected %u values x %u", what, sec[2].size, n,
                          n8);
     if (n != c->n_wires)
-        return cuzk_errf(err, errlen, CUZK_ERR_FORMAT, "%s: %u values but the r1cs has %u wires", what, n,
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: %u values but the r1cs has %u wires", what, n,
                          c->n_wires);
     cuzk_fr *w = malloc((n ? n : 1) * sizeof *w);
-    if (!w) return cuzk_errf(err, errlen, CUZK_ERR_NOMEM, "%s: cannot allocate %u values", what, n);
+    if (!w) return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "%s: cannot allocate %u values", what, n);
     for (uint32_t i = 0; i < n; i++) {
         if (cuzk_fr_from_bytes_le(&w[i], buf + sec[2].off + (size_t)i * n8) != CUZK_OK) {
             free(w);
-            return cuzk_errf(err, errlen, CUZK_ERR_ENC_NONCANONICAL, "%s: value %u is not below r", what, i);
+            return cuzk_errf(err, err_len, CUZK_ERR_ENC_NONCANONICAL, "%s: value %u is not below r", what, i);
         }
     }
     if (!cuzk_fr_is_one(&w[0])) {
         free(w);
-        return cuzk_errf(err, errlen, CUZK_ERR_FORMAT, "%s: value 0 (wire ONE) is not 1", what);
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: value 0 (wire ONE) is not 1", what);
     }
     free(c->witness);
     c->witness = w;
     return CUZK_OK;
 }
 
-static uint8_t *read_all(const char *path, size_t *len, int *rc, char *err, size_t errlen)
+static uint8_t *read_all(const char *path, size_t *len, int *rc, char *err, size_t err_len)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        *rc = cuzk_errf(err, errlen, CUZK_ERR_IO, "%s: %s", path, strerror(errno));
+        *rc = cuzk_errf(err, err_len, CUZK_ERR_IO, "%s: %s", path, strerror(errno));
         return NULL;
     }
     size_t cap = 1 << 16, n = 0;
@@ -294,9 +294,9 @@ static uint8_t *read_all(const char *path, size_t *len, int *rc, char *err, size
         cap *= 2;
     }
     if (!buf)
-        *rc = cuzk_errf(err, errlen, CUZK_ERR_NOMEM, "%s: out of memory reading the file", path);
+        *rc = cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "%s: out of memory reading the file", path);
     else if (ferror(f)) {
-        *rc = cuzk_errf(err, errlen, CUZK_ERR_IO, "%s: read error: %s", path, strerror(errno));
+        *rc = cuzk_errf(err, err_len, CUZK_ERR_IO, "%s: read error: %s", path, strerror(errno));
         free(buf);
         buf = NULL;
     }
@@ -306,41 +306,41 @@ static uint8_t *read_all(const char *path, size_t *len, int *rc, char *err, size
 }
 
 /* Prefix a parser message with the file path. */
-static void prefix_path(const char *path, char *err, size_t errlen)
+static void prefix_path(const char *path, char *err, size_t err_len)
 {
-    if (!err || !errlen) return;
+    if (!err || !err_len) return;
     size_t pl = strlen(path), el = strlen(err);
-    if (pl + 2 + el + 1 > errlen) return;
+    if (pl + 2 + el + 1 > err_len) return;
     memmove(err + pl + 2, err, el + 1);
     memcpy(err, path, pl);
     err[pl] = ':';
     err[pl + 1] = ' ';
 }
 
-int cuzk_circom_r1cs_load(cuzk_circom **out, const char *path, char *err, size_t errlen)
+int cuzk_circom_r1cs_load(cuzk_circom **out, const char *path, char *err, size_t err_len)
 {
     size_t len;
     int rc = CUZK_OK;
-    if (!out || !path) return cuzk_errf(err, errlen, CUZK_ERR_ARG, "r1cs: NULL argument");
+    if (!out || !path) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "r1cs: NULL argument");
     *out = NULL;
-    uint8_t *buf = read_all(path, &len, &rc, err, errlen);
+    uint8_t *buf = read_all(path, &len, &rc, err, err_len);
     if (!buf) return rc;
-    rc = cuzk_circom_r1cs_parse(out, buf, len, err, errlen);
+    rc = cuzk_circom_r1cs_parse(out, buf, len, err, err_len);
     free(buf);
-    if (rc) prefix_path(path, err, errlen);
+    if (rc) prefix_path(path, err, err_len);
     return rc;
 }
 
-int cuzk_circom_wtns_load(cuzk_circom *c, const char *path, char *err, size_t errlen)
+int cuzk_circom_wtns_load(cuzk_circom *c, const char *path, char *err, size_t err_len)
 {
     size_t len;
     int rc = CUZK_OK;
-    if (!c || !path) return cuzk_errf(err, errlen, CUZK_ERR_ARG, "wtns: NULL argument");
-    uint8_t *buf = read_all(path, &len, &rc, err, errlen);
+    if (!c || !path) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "wtns: NULL argument");
+    uint8_t *buf = read_all(path, &len, &rc, err, err_len);
     if (!buf) return rc;
-    rc = cuzk_circom_wtns_parse(c, buf, len, err, errlen);
+    rc = cuzk_circom_wtns_parse(c, buf, len, err, err_len);
     free(buf);
-    if (rc) prefix_path(path, err, errlen);
+    if (rc) prefix_path(path, err, err_len);
     return rc;
 }
 

@@ -10,6 +10,8 @@
 #include <grpc/support/alloc.h>
 #include <grpc/support/time.h>
 
+#include "cuzk/status.h"
+
 grpc_byte_buffer *cuzk_rpc_pack(const ProtobufCMessage *m)
 {
     size_t n = protobuf_c_message_get_packed_size(m);
@@ -21,20 +23,21 @@ grpc_byte_buffer *cuzk_rpc_pack(const ProtobufCMessage *m)
 }
 
 ProtobufCMessage *cuzk_rpc_unpack(const ProtobufCMessageDescriptor *d, grpc_byte_buffer *bb, char *err,
-                                  size_t errlen)
+                                  size_t err_len)
 {
     if (!bb) {
-        if (err) snprintf(err, errlen, "no %s message received", d->name);
+        cuzk_errf(err, err_len, 0, "no %s message received", d->name);
         return NULL;
     }
     grpc_byte_buffer_reader r;
     if (!grpc_byte_buffer_reader_init(&r, bb)) {
-        if (err) snprintf(err, errlen, "cannot read the %s message (compression?)", d->name);
+        cuzk_errf(err, err_len, 0, "cannot read the %s message (compression?)", d->name);
         return NULL;
     }
     grpc_slice s = grpc_byte_buffer_reader_readall(&r);
     grpc_byte_buffer_reader_destroy(&r);
-    ProtobufCMessage *m = cuzk_rpc_unpack_bytes(d, GRPC_SLICE_START_PTR(s), GRPC_SLICE_LENGTH(s), err, errlen);
+    ProtobufCMessage *m =
+        cuzk_rpc_unpack_bytes(d, GRPC_SLICE_START_PTR(s), GRPC_SLICE_LENGTH(s), err, err_len);
     grpc_slice_unref(s);
     return m;
 }
@@ -84,10 +87,10 @@ void cuzk_rpc_client_close(cuzk_rpc_client *c)
 
 int cuzk_rpc_call(cuzk_rpc_client *c, const char *method, const ProtobufCMessage *req,
                   const ProtobufCMessageDescriptor *resp_desc, ProtobufCMessage **resp, uint64_t timeout_ms,
-                  char *err, size_t errlen)
+                  char *err, size_t err_len)
 {
     *resp = NULL;
-    if (err && errlen) err[0] = 0;
+    if (err && err_len) err[0] = 0;
     grpc_completion_queue *cq = grpc_completion_queue_create_for_pluck(NULL);
     gpr_timespec deadline = timeout_ms
         ? gpr_time_add(gpr_now(GPR_CLOCK_REALTIME), gpr_time_from_millis((int64_t)timeout_ms, GPR_TIMESPAN))
@@ -119,21 +122,21 @@ int cuzk_rpc_call(cuzk_rpc_client *c, const char *method, const ProtobufCMessage
     int rc;
     if (grpc_call_start_batch(call, ops, 6, (void *)1, NULL) != GRPC_CALL_OK) {
         rc = GRPC_STATUS_INTERNAL;
-        if (err) snprintf(err, errlen, "grpc_call_start_batch failed");
+        cuzk_errf(err, err_len, 0, "grpc_call_start_batch failed");
     } else {
         grpc_event ev = grpc_completion_queue_pluck(cq, (void *)1, gpr_inf_future(GPR_CLOCK_REALTIME), NULL);
         rc = (int)status;
         if (ev.type != GRPC_OP_COMPLETE) {
             rc = GRPC_STATUS_INTERNAL;
-            if (err) snprintf(err, errlen, "call did not complete");
+            cuzk_errf(err, err_len, 0, "call did not complete");
         } else if (status != GRPC_STATUS_OK) {
             if (err) {
                 char *d = grpc_slice_to_c_string(details);
-                snprintf(err, errlen, "%s", d);
+                cuzk_errf(err, err_len, 0, "%s", d);
                 gpr_free(d);
             }
         } else {
-            *resp = cuzk_rpc_unpack(resp_desc, in, err, errlen);
+            *resp = cuzk_rpc_unpack(resp_desc, in, err, err_len);
             if (!*resp) rc = GRPC_STATUS_INTERNAL;
         }
     }

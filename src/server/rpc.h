@@ -38,11 +38,11 @@ grpc_byte_buffer *cuzk_rpc_pack(const ProtobufCMessage *m);
 /* Unpacks bb as a message of type d.  NULL on a malformed message; err gets
  * a precise reason.  Free with protobuf_c_message_free_unpacked(m, NULL). */
 ProtobufCMessage *cuzk_rpc_unpack(const ProtobufCMessageDescriptor *d, grpc_byte_buffer *bb, char *err,
-                                  size_t errlen);
+                                  size_t err_len);
 
 /* Same from flat bytes (the fuzz harness uses this). */
 ProtobufCMessage *cuzk_rpc_unpack_bytes(const ProtobufCMessageDescriptor *d, const uint8_t *buf, size_t len,
-                                        char *err, size_t errlen);
+                                        char *err, size_t err_len);
 
 /* Address as written by users -> gRPC target: "unix:///p", "unix:/p" and
  * "host:port" pass through, a bare absolute path "/p" becomes "unix:/p".
@@ -62,7 +62,7 @@ void cuzk_rpc_client_close(cuzk_rpc_client *c);
  * message (or a local reason). */
 int cuzk_rpc_call(cuzk_rpc_client *c, const char *method, const ProtobufCMessage *req,
                   const ProtobufCMessageDescriptor *resp_desc, ProtobufCMessage **resp, uint64_t timeout_ms,
-                  char *err, size_t errlen);
+                  char *err, size_t err_len);
 
 /* Name of a gRPC status code ("NOT_FOUND", ...). */
 const char *cuzk_rpc_code_name(int code);

@@ -32,9 +32,9 @@ void cuzk_srv_handle_evict(srv_call *c);
 
 /* Request validation and conversion, shared with the fuzz harness: checks
  * what the wire allows but the engine must not see (enum ranges, id
- * length, 32-byte commitments) and fills r pointing into m.  0, or -1 with
- * a precise message. */
+ * length, 32-byte commitments) and fills r pointing into m.  0, or
+ * CUZK_ERR_ARG with a precise message. */
 int cuzk_srv_request_from_wire(cuzk_engine_request *r, const Cuzk__V1__SubmitProofRequest *m, const uint8_t **vp,
-                          size_t *vl, char *err, size_t errlen);
+                          size_t *vl, char *err, size_t err_len);
 
 #endif

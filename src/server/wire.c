@@ -7,37 +7,36 @@
 #include "server_internal.h"
 
 ProtobufCMessage *cuzk_rpc_unpack_bytes(const ProtobufCMessageDescriptor *d, const uint8_t *buf, size_t len,
-                                        char *err, size_t errlen)
+                                        char *err, size_t err_len)
 {
     ProtobufCMessage *m = protobuf_c_message_unpack(d, NULL, len, buf);
-    if (!m && err)
-        snprintf(err, errlen, "malformed %s message (%zu bytes): not a valid protobuf encoding", d->name, len);
+    if (!m)
+        cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
+                  "malformed %s message (%zu bytes): not a valid protobuf encoding", d->name, len);
     return m;
 }
 
-int cuzk_srv_request_from_wire(cuzk_engine_request *r, const Cuzk__V1__SubmitProofRequest *m, const uint8_t **vp,
-                          size_t *vl, char *err, size_t errlen)
+int cuzk_srv_request_from_wire(cuzk_engine_request *r, const Cuzk__V1__SubmitProofRequest *m,
+                               const uint8_t **vp, size_t *vl, char *err, size_t err_len)
 {
     memset(r, 0, sizeof *r);
     if (strlen(m->request_id) >= CUZK_JOB_ID_MAX) {
-        snprintf(err, errlen, "request_id is %zu bytes; at most %d allowed", strlen(m->request_id),
-                 CUZK_JOB_ID_MAX - 1);
-        return -1;
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "request_id is %zu bytes; at most %d allowed",
+                         strlen(m->request_id), CUZK_JOB_ID_MAX - 1);
     }
     if ((int)m->proof_kind < 0 || (int)m->proof_kind >= CUZK_PROOF_KINDS) {
-        snprintf(err, errlen, "proof_kind %d is not a ProofKind", (int)m->proof_kind);
-        return -1;
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "proof_kind %d is not a ProofKind", (int)m->proof_kind);
     }
     if ((int)m->priority < 0 || (int)m->priority > CUZK_PRIO_CRITICAL) {
-        snprintf(err, errlen, "priority %d is not a Priority (0..4)", (int)m->priority);
-        return -1;
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "priority %d is not a Priority (0..4)",
+                         (int)m->priority);
     }
     const ProtobufCBinaryData *comm[3] = {&m->comm_r_old, &m->comm_r_new, &m->comm_d_new};
     static const char *const cname[3] = {"comm_r_old", "comm_r_new", "comm_d_new"};
     for (int i = 0; i < 3; i++)
         if (comm[i]->len && comm[i]->len != 32) {
-            snprintf(err, errlen, "%s is %zu bytes; a commitment is 32 bytes", cname[i], comm[i]->len);
-            return -1;
+            return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s is %zu bytes; a commitment is 32 bytes",
+                             cname[i], comm[i]->len);
         }
     r->request_id = m->request_id;
     r->kind = (cuzk_proof_kind)m->proof_kind;

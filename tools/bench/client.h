@@ -72,7 +72,7 @@ cuzk_rpc_client *client_open(const char *addr);
 
 /* Prove r once; returns the gRPC code; on OK *resp is the result. */
 int client_prove(cuzk_rpc_client *c, const Cuzk__V1__SubmitProofRequest *m, uint64_t timeout_ms,
-                 Cuzk__V1__ProveResponse **resp, char *err, size_t errlen);
+                 Cuzk__V1__ProveResponse **resp, char *err, size_t err_len);
 
 void client_print_result(const Cuzk__V1__AwaitProofResponse *r);
 const char *client_status_name(int s);

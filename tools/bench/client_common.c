@@ -232,16 +232,16 @@ cuzk_rpc_client *client_open(const char *addr)
 }
 
 int client_prove(cuzk_rpc_client *c, const Cuzk__V1__SubmitProofRequest *m, uint64_t timeout_ms,
-                 Cuzk__V1__ProveResponse **resp, char *err, size_t errlen)
+                 Cuzk__V1__ProveResponse **resp, char *err, size_t err_len)
 {
     Cuzk__V1__ProveRequest req = CUZK__V1__PROVE_REQUEST__INIT;
     req.submit = (Cuzk__V1__SubmitProofRequest *)m;
     ProtobufCMessage *out = NULL;
     int code = cuzk_rpc_call(c, CUZK_RPC_PROVE, &req.base, &cuzk__v1__prove_response__descriptor, &out,
-                             timeout_ms, err, errlen);
+                             timeout_ms, err, err_len);
     *resp = (Cuzk__V1__ProveResponse *)out;
     if (code == 0 && !(*resp)->result) {
-        snprintf(err, errlen, "ProveResponse without result");
+        cuzk_errf(err, err_len, 0, "ProveResponse without result");
         protobuf_c_message_free_unpacked(out, NULL);
         *resp = NULL;
         return 13;

@@ -40,11 +40,10 @@ static int cv_store(client_verifier *v, size_t partitions,
         if (k == 0) {
             v->n_inputs = n;
             v->inputs = malloc((partitions * n + 1) * sizeof *v->inputs);
-            if (!v->inputs) return snprintf(err, CV_ERR, "out of memory"), -1;
+            if (!v->inputs) return cuzk_errf(err, CV_ERR, -1, "out of memory");
         } else if (n != v->n_inputs) {
-            return snprintf(err, CV_ERR, "partition %u has %zu public inputs, partition 0 %zu", k, n,
-                            v->n_inputs),
-                   -1;
+            return cuzk_errf(err, CV_ERR, -1, "partition %u has %zu public inputs, partition 0 %zu", k, n,
+                             v->n_inputs);
         }
         memcpy(v->inputs + k * n, in, n * sizeof *in);
     }
@@ -69,7 +68,7 @@ static const cuzk_fr *porep_inputs(const void *j, uint32_t k, size_t *n)
 static int cv_post(client_verifier *v, const cuzk_engine_request *r, char *err)
 {
     if (!r->randomness || r->randomness_len != 32)
-        return snprintf(err, CV_ERR, "randomness must be 32 bytes (got %zu)", r->randomness_len), -1;
+        return cuzk_errf(err, CV_ERR, -1, "randomness must be 32 bytes (got %zu)", r->randomness_len);
     const uint8_t *one[1] = {r->vanilla_proof};
     size_t one_len[1] = {r->vanilla_proof_len};
     bool lone = !r->n_vanilla_proofs && r->vanilla_proof_len;
@@ -90,11 +89,10 @@ static int cv_snap(client_verifier *v, const cuzk_engine_request *r, char *err)
 {
     const cuzk_snap_info *info;
     if (cuzk_snap_lookup(&info, r->registered_proof))
-        return snprintf(err, CV_ERR, "registered_proof %llu is not a registered update proof (0-4)",
-                        (unsigned long long)r->registered_proof),
-               -1;
+        return cuzk_errf(err, CV_ERR, -1, "registered_proof %llu is not a registered update proof (0-4)",
+                         (unsigned long long)r->registered_proof);
     if (!r->comm_r_old || !r->comm_r_new || !r->comm_d_new)
-        return snprintf(err, CV_ERR, "--comm-r-old, --comm-r-new and --comm-d-new are required"), -1;
+        return cuzk_errf(err, CV_ERR, -1, "--comm-r-old, --comm-r-new and --comm-d-new are required");
     const uint8_t *one[1] = {r->vanilla_proof};
     size_t one_len[1] = {r->vanilla_proof_len};
     bool lone = !r->n_vanilla_proofs && r->vanilla_proof_len;
@@ -119,7 +117,7 @@ static int cv_porep(client_verifier *v, const cuzk_engine_request *r, char *err)
     uint8_t pid[32];
     cuzk_seal_prover_id(pid, r->miner_id);
     cuzk_porep_job *j = NULL;
-    if (!c1) return snprintf(err, CV_ERR, "no C1 output (--c1 FILE)"), -1;
+    if (!c1) return cuzk_errf(err, CV_ERR, -1, "no C1 output (--c1 FILE)");
     if (cuzk_porep_job_new(&j, (const char *)c1, len, UINT64_MAX, r->miner_id ? pid : NULL, r->sector_number,
                            NULL, err, CV_ERR))
         return -1;
@@ -154,7 +152,7 @@ static int cv_test(client_verifier *v, const cuzk_engine_request *r, char *err)
     if (p.parse(p.ctx, &state, cid, &parts, &bytes, r, err, CV_ERR)) return -1;
     cv_strided x = {
         .in = calloc(parts * 8 + 1, sizeof *x.in), .stride = 8, .n = calloc(parts + 1, sizeof *x.n)};
-    int rc = x.in && x.n ? 0 : (snprintf(err, CV_ERR, "out of memory"), -1);
+    int rc = x.in && x.n ? 0 : cuzk_errf(err, CV_ERR, -1, "out of memory");
     for (size_t k = 0; !rc && k < parts; k++)
         rc = p.public_inputs(p.ctx, x.in + k * 8, 8, &x.n[k], state, k, err, CV_ERR) ? -1 : 0;
     if (!rc) rc = cv_store(v, parts, strided_inputs, &x, err);
@@ -171,7 +169,7 @@ static int cv_inputs(client_verifier *v, const Cuzk__V1__SubmitProofRequest *m, 
     cuzk_engine_request r;
     int rc = -1;
     if (!vp || !vl)
-        snprintf(err, CV_ERR, "out of memory");
+        cuzk_errf(err, CV_ERR, -1, "out of memory");
     else if (!cuzk_srv_request_from_wire(&r, m, vp, vl, err, CV_ERR))
         switch (r.kind) {
         case CUZK_PROOF_POREP:
@@ -188,8 +186,8 @@ static int cv_inputs(client_verifier *v, const Cuzk__V1__SubmitProofRequest *m, 
             rc = cv_test(v, &r, err);
             break;
         default:
-            snprintf(err, CV_ERR, "the client cannot compute public inputs for proof kind %d (unspecified)",
-                     (int)r.kind);
+            cuzk_errf(err, CV_ERR, -1,
+                      "the client cannot compute public inputs for proof kind %d (unspecified)", (int)r.kind);
         }
     free(vp);
     free(vl);

@@ -324,7 +324,7 @@ int cuzk_bench_pce_synth(int argc, char **argv)
     synth_times t = {.through_h = a.through_h};
     double t0 = cli_now();
     int st = a.threads > 1 ? cuzk_pool_create(&pool, a.threads) : 0;
-    if (st) snprintf(err, sizeof err, "cannot start %u threads", a.threads);
+    if (st) cuzk_errf(err, sizeof err, st, "cannot start %u threads", a.threads);
     if (!st && a.pce) st = cuzk_map_guard_install(err, sizeof err);
     if (!st && a.pce) st = cuzk_pce_open(&p, a.pce, &id, err, sizeof err);
     t.open_s = cli_now() - t0;

@@ -149,8 +149,7 @@ int bench_circuit_open(bench_circuit *c, bool need_witness)
         int rc = cuzk_circom_r1cs_load(&c->circom, c->r1cs_path, err, sizeof err);
         if (!rc && c->wtns_path) rc = cuzk_circom_wtns_load(c->circom, c->wtns_path, err, sizeof err);
         if (!rc && need_witness && !c->wtns_path) {
-            snprintf(err, sizeof err, "this mode needs values: give --wtns F");
-            rc = CUZK_ERR_ARG;
+            rc = cuzk_errf(err, sizeof err, CUZK_ERR_ARG, "this mode needs values: give --wtns F");
         }
         if (rc) {
             fprintf(stderr, "error: %s\n", err);
