@@ -133,9 +133,9 @@ static cuzk_cs *child_new(const par_job *j, size_t k)
     c->ev_cap = c->row_base + count * j->per.rows;
     own_words(c, 0, c->lo_inputs, c->inputs_cap);
     own_words(c, 1, c->lo_aux, c->aux_cap);
-    /* the same paths as sequentially; a failure stays in c->status, which
-     * chunk_task checks */
-    if (p->names && p->ns_len && cuzk_cs_push_namespace(c, p->ns)) return c;
+    /* the same paths as sequentially; a failure stays in c->status (sticky),
+     * which chunk_task checks */
+    if (p->names && p->ns_len) cuzk_cs_push_namespace(c, p->ns);
     return c;
 }
 
