@@ -165,6 +165,59 @@ static void test_mul_fixed_batch(void)
     free(scratch);
 }
 
+/* The variable-time wide tables (fixed_base_var.c, the fast test setup)
+ * against the constant-time batch for several window widths (2: 128
+ * windows; 11 and 16: wide rows), edge and random scalars, zero included,
+ * and lengths that cross the internal batch of 512. */
+static void test_mul_fixed_many_var(void)
+{
+    static cuzk_g1_affine t1[CUZK_EC_FB_ENTRIES], o1[1100], v1[1100];
+    static cuzk_g2_affine t2[CUZK_EC_FB_ENTRIES], o2[1100], v2[1100];
+    static cuzk_fr k[1100];
+    static const unsigned ws[] = {2, 5, 11, 16};
+    static const size_t lens[] = {1, 7, 1100};
+    size_t ss = cuzk_g1_mul_fixed_batch_scratch_size(), s2 = cuzk_g2_mul_fixed_batch_scratch_size();
+    size_t sv = cuzk_g1_fbv_scratch_size(), sv2 = cuzk_g2_fbv_scratch_size();
+    void *scratch = malloc(ss > s2 ? ss : s2), *vs = malloc(sv > sv2 ? sv : sv2);
+    REQUIRE(scratch != NULL && vs != NULL);
+    cuzk_g1 p1;
+    cuzk_g2 p2;
+    cuzk_fr s;
+    fr_random(&s);
+    cuzk_g1_generator(&p1);
+    cuzk_g2_generator(&p2);
+    cuzk_g1_mul_var(&p1, &p1, &s);
+    cuzk_g2_mul_var(&p2, &p2, &s);
+    cuzk_g1_fixed_table_var(t1, &p1);
+    cuzk_g2_fixed_table_var(t2, &p2);
+    cuzk_g1_fbv_table b1;
+    cuzk_g2_fbv_table b2;
+    CHECK(cuzk_g1_fbv_table_init(&b1, &p1, 1) == CUZK_ERR_ARG);
+    CHECK(cuzk_g1_fbv_table_init(&b1, &p1, CUZK_EC_FBV_MAX_W + 1) == CUZK_ERR_ARG);
+    for (size_t wi = 0; wi < sizeof ws / sizeof ws[0]; wi++) {
+        REQUIRE(cuzk_g1_fbv_table_init(&b1, &p1, ws[wi]) == CUZK_OK);
+        REQUIRE(cuzk_g2_fbv_table_init(&b2, &p2, ws[wi]) == CUZK_OK);
+        for (int rep = 0; rep < test_iterations; rep++)
+            for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+                size_t n = lens[li];
+                for (size_t i = 0; i < n; i++)
+                    fb_scalar(&k[i], (int)((i + (size_t)rep) % (N_FB_EDGE + N_EDGE_SCALARS + 3)));
+                cuzk_g1_mul_fixed_batch(o1, t1, k, n, scratch);
+                cuzk_g2_mul_fixed_batch(o2, t2, k, n, scratch);
+                cuzk_g1_mul_fixed_many_var(v1, &b1, k, n, vs);
+                cuzk_g2_mul_fixed_many_var(v2, &b2, k, n, vs);
+                for (size_t i = 0; i < n; i++) {
+                    CHECK(cuzk_g1_affine_eq(&o1[i], &v1[i]));
+                    CHECK(cuzk_g2_affine_eq(&o2[i], &v2[i]));
+                }
+            }
+        cuzk_g1_fbv_table_free(&b1);
+        cuzk_g2_fbv_table_free(&b2);
+    }
+    free(scratch);
+    free(vs);
+}
+
 /* Under memcheck the scalar is marked undefined: any branch or memory index
  * depending on it is reported.  Run: valgrind build/bin/test_ec_fixed. */
 static void test_mul_fixed_consttime(void)
@@ -223,6 +276,7 @@ static const test_case tests[] = {
     {"g1_mul_fixed", test_g1_mul_fixed},
     {"g2_mul_fixed", test_g2_mul_fixed},
     {"mul_fixed_batch", test_mul_fixed_batch},
+    {"mul_fixed_many_var", test_mul_fixed_many_var},
     {"mul_fixed_consttime", test_mul_fixed_consttime},
 };
 

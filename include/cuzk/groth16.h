@@ -43,6 +43,7 @@
 #include "cuzk/ec.h"
 #include "cuzk/mapguard.h"
 #include "cuzk/par.h"
+#include "cuzk/pce.h"
 #include "cuzk/r1cs.h"
 #include "cuzk/status.h"
 
@@ -191,6 +192,42 @@ CUZK_MUST_CHECK int cuzk_groth16_setup_test_progress(cuzk_groth16_params **out, 
                                      size_t err_len);
 /* Shape (counts and densities) of cs, as the loader and prover expect. */
 CUZK_MUST_CHECK int cuzk_groth16_r1cs_shape(cuzk_groth16_shape *out, const cuzk_groth16_r1cs *cs);
+
+/* ---- streaming test setup (setup_file.c) -------------------------------------- */
+
+/* Random TEST parameters for the circuit recorded in a PCE file, written
+ * straight to `path` (bellperson layout, the same bytes as
+ * cuzk_groth16_setup_test + cuzk_groth16_params_write for the same seed) and
+ * its verifying key to `vk_path` (may be NULL), at any size in bounded
+ * memory: the column sums take mem_budget bytes (0 = 3 GiB; 96 bytes a
+ * column, at least the inputs), the rest is tables (~150 MB) and per-task
+ * buffers.  VARIABLE TIME in the toxic waste: only for test parameters,
+ * whose toxic waste is public (derived from the seed); real secrets go
+ * through the constant-time cuzk_groth16_setup_test.  Written to
+ * <path>.tmp.<pid>, fsync'd and renamed (nothing is left on failure; the
+ * free disk space is checked first).  Progress through o->progress with
+ * the query ("H", "IC", "L", "A", "B_G1", "B_G2", "column sums k/n").
+ * Errors: CUZK_ERR_ARG (an unconstrained aux variable, an unlucky seed, a
+ * budget below the inputs), CUZK_ERR_IO (with the path and reason),
+ * CUZK_ERR_FORMAT / CHANGED (the PCE file), CUZK_ERR_NOMEM. */
+typedef struct {
+    const char *path, *vk_path;
+    size_t mem_budget;
+    unsigned window_g1, window_g2; /* fixed-base windows; 0 = 14 and 16 */
+    cuzk_par *par;
+    cuzk_groth16_progress_fn progress;
+    void *progress_ctx;
+} cuzk_groth16_setup_file_opts;
+
+typedef struct {
+    size_t constraints, g1_points, g2_points, passes, range;
+    uint64_t file_bytes;
+    double prep_s, h_s, columns_s, total_s; /* wall seconds */
+} cuzk_groth16_setup_file_info;
+
+CUZK_MUST_CHECK int cuzk_groth16_setup_test_file(const cuzk_pce *pce, const uint8_t *seed, size_t seed_len,
+                                                 const cuzk_groth16_setup_file_opts *o,
+                                                 cuzk_groth16_setup_file_info *info, char *err, size_t err_len);
 
 /* ---- prover ------------------------------------------------------------------ */
 

@@ -117,6 +117,29 @@ CUZK_MUST_CHECK int cuzk_pce_evaluate(const cuzk_pce *p, cuzk_cs *cs, cuzk_par *
  * after cuzk_pce_open. */
 CUZK_MUST_CHECK int cuzk_pce_check(const cuzk_pce *p, cuzk_par *par, char *err, size_t err_len);
 
+/* Row weights for cuzk_pce_column_sums: w[i] = the weight of row rows[i]
+ * for i < n (rows ascending, distinct); tmp: n scratch elements.  Called
+ * from the tasks of the caller's cuzk_par, possibly concurrently.  A
+ * non-zero return stops the sums, which return that status. */
+typedef int (*cuzk_pce_row_weight_fn)(void *ctx, const uint64_t *rows, size_t n, cuzk_fr *w, cuzk_fr *tmp);
+
+/* Weighted column sums of the recorded matrices over the columns [c0, c1)
+ * of the global numbering (inputs 0 .. inputs - 1, then aux):
+ *     out[k][j - c0] = sum_i M_k[i][j] weight(i),   k = A, B, C,
+ * each out[k] holding c1 - c0 elements (overwritten).  Only the weights of
+ * rows with an entry in the range are asked for.  Memory: the outputs plus
+ * ~2 MB per task, so a caller bounds it by the range (the setup sums a few
+ * ranges over the whole file).  Decoded with the checks of cuzk_pce_check
+ * (CUZK_ERR_FORMAT / CHANGED as there).  One task per thread of par. */
+CUZK_MUST_CHECK int cuzk_pce_column_sums(const cuzk_pce *p, size_t c0, size_t c1, cuzk_fr *out[3],
+                                         cuzk_pce_row_weight_fn fn, void *ctx, cuzk_par *par, char *err,
+                                         size_t err_len);
+
+/* The file's density bitmaps, as the prover uses them: maps[0] a_aux (aux
+ * bits), maps[1] b_input (input bits), maps[2] b_aux (aux bits); u64 words,
+ * malloc'd (the caller frees them). */
+CUZK_MUST_CHECK int cuzk_pce_density_copy(const cuzk_pce *p, uint64_t *maps[3], char *err, size_t err_len);
+
 /* ---- Filecoin circuits (src/engine/pce_cache.c) ------------------------------ */
 
 /* The blank circuit (SHAPE mode) and PCE identity of a daemon circuit id

@@ -89,4 +89,36 @@ void cuzk_g1_mul_fixed_batch(cuzk_g1_affine *out, const cuzk_g1_affine *table, c
 void cuzk_g2_mul_fixed_batch(cuzk_g2_affine *out, const cuzk_g2_affine *table, const cuzk_fr *k, size_t n,
                              void *scratch);
 
+/* ---- wide fixed-base tables, variable time (fixed_base_var.c) ------------ */
+/* For PUBLIC scalars only (test-parameter setup: the scalars are public
+ * randomness): table lookups and the additions depend on k.  A table of
+ * window w (2..FBV_MAX_W) holds ceil(256 / w) rows of 2^(w-1) affine points
+ * (w = 16: 48 MiB for G1, 96 MiB for G2); init allocates it (CUZK_ERR_NOMEM,
+ * CUZK_ERR_ARG for a bad w) and is itself variable time in P (public).
+ * mul_fixed_many_var: out[i] = k[i] P (affine; the identity is (0, 0)) for
+ * any scalars, chord additions batched over 512 points with one inversion
+ * per window; scratch: cuzk_g{1,2}_fbv_scratch_size() bytes (~150 / ~250
+ * KiB), one per concurrent call.  P must be in the prime-order subgroup. */
+#define CUZK_EC_FBV_MAX_W 20
+typedef struct {
+    unsigned w, windows;
+    size_t row; /* points per window: 2^(w-1) */
+    cuzk_g1_affine *t;
+} cuzk_g1_fbv_table;
+typedef struct {
+    unsigned w, windows;
+    size_t row;
+    cuzk_g2_affine *t;
+} cuzk_g2_fbv_table;
+CUZK_MUST_CHECK int cuzk_g1_fbv_table_init(cuzk_g1_fbv_table *tb, const cuzk_g1 *p, unsigned w);
+CUZK_MUST_CHECK int cuzk_g2_fbv_table_init(cuzk_g2_fbv_table *tb, const cuzk_g2 *p, unsigned w);
+void cuzk_g1_fbv_table_free(cuzk_g1_fbv_table *tb);
+void cuzk_g2_fbv_table_free(cuzk_g2_fbv_table *tb);
+size_t cuzk_g1_fbv_scratch_size(void);
+size_t cuzk_g2_fbv_scratch_size(void);
+void cuzk_g1_mul_fixed_many_var(cuzk_g1_affine *out, const cuzk_g1_fbv_table *tb, const cuzk_fr *k, size_t n,
+                                void *scratch);
+void cuzk_g2_mul_fixed_many_var(cuzk_g2_affine *out, const cuzk_g2_fbv_table *tb, const cuzk_fr *k, size_t n,
+                                void *scratch);
+
 #endif

@@ -30,6 +30,11 @@ enum g16_mode { G16_CHECKED = 0, G16_NO_SUBGROUP = 1, G16_RAW = 2 };
 int cuzk_g16_decode_g1(cuzk_g1_affine *r, const uint8_t in[G16_G1_BYTES], enum g16_mode mode);
 int cuzk_g16_decode_g2(cuzk_g2_affine *r, const uint8_t in[G16_G2_BYTES], enum g16_mode mode);
 
+/* One secret of a test setup: SHA-512(tag || label || seed) mod r
+ * (setup.c; shared by the constant-time and the streaming setups, so both
+ * make the same toxic waste from a seed).  CUZK_ERR_ARG if it is zero. */
+int cuzk_g16_setup_derive(cuzk_fr *r, const char *label, const uint8_t *seed, size_t seed_len);
+
 /* m = smallest power of two >= n (n >= 1), and its log. */
 unsigned cuzk_g16_log2_ceil(size_t n);
 

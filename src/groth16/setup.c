@@ -27,7 +27,7 @@
 
 #define MUL_TASK 256 /* points per scalar-multiplication task (one affine batch) */
 
-static int derive(cuzk_fr *r, const char *label, const uint8_t *seed, size_t seed_len)
+int cuzk_g16_setup_derive(cuzk_fr *r, const char *label, const uint8_t *seed, size_t seed_len)
 {
     static const char tag[] = "cuzk groth16 test setup v1";
     uint8_t md[64];
@@ -361,11 +361,11 @@ int cuzk_groth16_setup_test_progress(cuzk_groth16_params **out, const cuzk_groth
     int st = check_cs(cs, err, el);
     if (st) return st;
     toxic tw;
-    if ((st = derive(&tw.alpha, "alpha", seed, seed_len)) ||
-        (st = derive(&tw.beta, "beta", seed, seed_len)) ||
-        (st = derive(&tw.gamma, "gamma", seed, seed_len)) ||
-        (st = derive(&tw.delta, "delta", seed, seed_len)) ||
-        (st = derive(&tw.tau, "tau", seed, seed_len))) {
+    if ((st = cuzk_g16_setup_derive(&tw.alpha, "alpha", seed, seed_len)) ||
+        (st = cuzk_g16_setup_derive(&tw.beta, "beta", seed, seed_len)) ||
+        (st = cuzk_g16_setup_derive(&tw.gamma, "gamma", seed, seed_len)) ||
+        (st = cuzk_g16_setup_derive(&tw.delta, "delta", seed, seed_len)) ||
+        (st = cuzk_g16_setup_derive(&tw.tau, "tau", seed, seed_len))) {
         OPENSSL_cleanse(&tw, sizeof tw);
         return cuzk_errf(err, el, st, "setup: could not derive the toxic waste from the seed");
     }
