@@ -300,7 +300,7 @@ out:
 static int fs_points(fs_ctx *x, const char *phase, bool g2, const cuzk_fr *s, size_t n, uint64_t off)
 {
     cuzk_par *par = x->o->par;
-    size_t per = (size_t)4 * cuzk_par_threads(par), chunk = per * TASK_PTS;
+    size_t per = (size_t)16 * cuzk_par_threads(par), chunk = per * TASK_PTS;
     int st_t[per];
     size_t bad_t[per];
     for (size_t lo = 0; lo < n; lo += chunk) {

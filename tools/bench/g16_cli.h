@@ -49,8 +49,30 @@ void g16_cli_setup_progress(void *ctx, const char *phase, size_t done, size_t to
  * (param_id: cuzk_fil_*_param_id) with .test sidecars noting seed and name;
  * prints the two paths on stdout and a summary on stderr.  0, or 1 with a
  * message. */
+/* Options of `setup` shared by every circuit kind, taken out of argv by
+ * cmd_setup before the kind's own parser runs (g16_cli_setup_opts_take).
+ * Default: the streaming variable-time setup (cuzk_groth16_setup_test_file)
+ * from the circuit's PCE, extracted to --pce F (default
+ * DIR/<param file stem>.pce, kept for later runs and proofs) unless a valid
+ * one is there; --constant-time: the in-memory constant-time setup
+ * (matrices in RAM: small circuits only). */
+typedef struct {
+    bool constant_time;
+    const char *pce;          /* NULL = DIR/<stem>.pce */
+    uint64_t mem_budget;      /* bytes for the column sums; 0 = the library's 3 GiB */
+    uint64_t window_g1, window_g2; /* fixed-base windows; 0 = the library's */
+} g16_setup_opts;
+/* Removes the shared options from argv (argc updated); 2 with a message
+ * for a bad value. */
+int g16_cli_setup_opts_take(g16_setup_opts *so, int *argc, char **argv);
+#define G16_SETUP_USAGE                                                                                       \
+    "[--constant-time] [--pce F] [--mem-budget BYTES] [--window-g1 W] [--window-g2 W]"
+/* kind, sector size: the PCE identity the engine uses for this circuit
+ * (cuzk_pce_filecoin_circuit_id); a kind without a daemon id gets
+ * CUZK_PCE_KIND_OTHER and the parameter id. */
 int g16_cli_setup_filecoin(const char *out_dir, const char *seed, unsigned threads, cuzk_circuit_fn fn,
-                           void *ctx, const char *param_id, const char *name);
+                           void *ctx, const char *param_id, const char *name, const g16_setup_opts *so,
+                           uint32_t pce_kind, uint64_t sector_size);
 
 /* circuit-info of a Filecoin circuit: SHAPE synthesis of (fn, ctx), then
  * the counts as text or one JSON object (keys circuit, registered_proof,

@@ -188,11 +188,11 @@ int cuzk_bench_porep_circuit_info(int argc, char **argv)
     return g16_cli_circuit_info(&inf, cuzk_porep_circuit, &c, a.json);
 }
 
-int cuzk_bench_porep_setup(int argc, char **argv)
+int cuzk_bench_porep_setup(int argc, char **argv, const g16_setup_opts *so)
 {
     rp_args a = {0};
     const char *usage = "usage: cuzk-bench setup --circuit porep --sector-size S --out DIR [--seed S] "
-                        "[--threads T]\n";
+                        "[--threads T] " G16_SETUP_USAGE "\n";
     cuzk_porep_shape s;
     int rc = rp_parse(&a, argc, argv, usage);
     if (rc || (rc = rp_shape(&s, &a))) return rc;
@@ -200,8 +200,9 @@ int cuzk_bench_porep_setup(int argc, char **argv)
         fprintf(stderr, "cuzk-bench setup: --out DIR is required\n%s", usage);
         return 2;
     }
-    if (cuzk_porep_num_constraints(&s) > (16u << 20)) {
-        fprintf(stderr, "cuzk-bench setup: %s has %zu constraints: too large for test parameters here\n",
+    if (so->constant_time && cuzk_porep_num_constraints(&s) > (16u << 20)) {
+        fprintf(stderr, "cuzk-bench setup: %s has %zu constraints: too large for the in-memory constant-time "
+                        "setup (leave out --constant-time)\n",
                 a.cfg.info.name, cuzk_porep_num_constraints(&s));
         return 1;
     }
@@ -212,7 +213,8 @@ int cuzk_bench_porep_setup(int argc, char **argv)
     }
     cuzk_porep_circuit_ctx c = {.shape = s};
     return g16_cli_setup_filecoin(a.out, a.seed ? a.seed : "cuzk-test-seed", (unsigned)a.threads,
-                                  cuzk_porep_circuit, &c, pid, a.cfg.info.name);
+                                  cuzk_porep_circuit, &c, pid, a.cfg.info.name, so, CUZK_PCE_KIND_POREP,
+                                  a.cfg.info.sector_size);
 }
 
 /* Read --c1 and build the job (parse + native checks); message printed. */

@@ -6,9 +6,11 @@
 
 #include <stdbool.h>
 
+#include "g16_cli.h"
+
 bool cuzk_bench_porep_wants(int argc, char **argv);
 int cuzk_bench_porep_circuit_info(int argc, char **argv);
-int cuzk_bench_porep_setup(int argc, char **argv);
+int cuzk_bench_porep_setup(int argc, char **argv, const g16_setup_opts *so);
 int cuzk_bench_porep_prove(int argc, char **argv);
 int cuzk_bench_porep_verify(int argc, char **argv);
 int cuzk_bench_porep_synth(int argc, char **argv);

@@ -219,19 +219,20 @@ int cuzk_bench_post_circuit_info(int argc, char **argv)
     return k.constraints - k.inputs == rust ? 0 : 1;
 }
 
-int cuzk_bench_post_setup(int argc, char **argv)
+int cuzk_bench_post_setup(int argc, char **argv, const g16_setup_opts *so)
 {
     pb_args a = {0};
     if (pb_parse(&a, argc, argv,
                  "usage: cuzk-bench setup --circuit winning-post|window-post --sector-size S "
-                 "--out DIR [--seed S] [--threads T]\n"))
+                 "--out DIR [--seed S] [--threads T] " G16_SETUP_USAGE "\n"))
         return 2;
     if (!a.out) {
         fprintf(stderr, "cuzk-bench setup: --out DIR is required\n");
         return 2;
     }
-    if (cuzk_post_num_constraints(a.info) > (64u << 20)) {
-        fprintf(stderr, "cuzk-bench setup: %s has %zu constraints: too large for test parameters here\n",
+    if (so->constant_time && cuzk_post_num_constraints(a.info) > (16u << 20)) {
+        fprintf(stderr, "cuzk-bench setup: %s has %zu constraints: too large for the in-memory constant-time "
+                        "setup (leave out --constant-time)\n",
                 a.info->name, cuzk_post_num_constraints(a.info));
         return 1;
     }
@@ -245,7 +246,9 @@ int cuzk_bench_post_setup(int argc, char **argv)
     int rc = cuzk_post_circuit_blank(&c, a.info)
                  ? 1
                  : g16_cli_setup_filecoin(a.out, a.seed ? a.seed : "cuzk-test-seed", (unsigned)a.threads,
-                                          cuzk_post_circuit, &c, pid, a.info->name);
+                                          cuzk_post_circuit, &c, pid, a.info->name, so,
+                                          a.info->winning ? CUZK_PCE_KIND_WINNING_POST : CUZK_PCE_KIND_WINDOW_POST,
+                                          a.info->sector_size);
     pb_free(&a);
     return rc;
 }

@@ -15,6 +15,7 @@
 #include "cli_util.h"
 #include "cuzk/filecoin.h"
 #include "cuzk/groth16.h"
+#include "cuzk/pce.h"
 #include "cuzk/pool.h"
 #include "cuzk/srs_trust.h"
 #include "cuzk/status.h"
@@ -50,9 +51,12 @@ void g16_cli_setup_progress(void *ctx, const char *phase, size_t done, size_t to
     g16_cli_progress *pr = ctx;
     double t = now_s();
     if (done < total && t - pr->last < 2.0) return;
-    if (t - pr->start >= 2.0)
-        fprintf(stderr, "setup: %-4s query, %5.1f%% of %zu points, %.0f s\n", phase,
-                total ? 100.0 * (double)done / (double)total : 100.0, total, t - pr->start);
+    if (t - pr->start >= 2.0) {
+        double el = t - pr->start, rate = el > 0 ? (double)done / el : 0;
+        double eta = rate > 0 ? (double)(total - done) / rate : 0;
+        fprintf(stderr, "setup: %-16s %5.1f%% of %zu points, %.0f s, %.0f points/s, ETA %.0f s\n", phase,
+                total ? 100.0 * (double)done / (double)total : 100.0, total, el, rate, eta);
+    }
     pr->last = t;
 }
 
@@ -155,6 +159,34 @@ void g16_cli_circuit_free(g16_circuit_args *a)
     a->cc = NULL;
 }
 
+int g16_cli_setup_opts_take(g16_setup_opts *so, int *argc, char **argv)
+{
+    int out = 1;
+    for (int i = 1; i < *argc; i++) {
+        const char *o = argv[i], *v = i + 1 < *argc ? argv[i + 1] : NULL;
+        uint64_t *num = !strcmp(o, "--mem-budget")  ? &so->mem_budget
+                        : !strcmp(o, "--window-g1") ? &so->window_g1
+                        : !strcmp(o, "--window-g2") ? &so->window_g2
+                                                    : NULL;
+        if (!strcmp(o, "--constant-time")) {
+            so->constant_time = true;
+        } else if (num || !strcmp(o, "--pce")) {
+            if (!v) {
+                fprintf(stderr, "cuzk-bench setup: %s needs a value\n", o);
+                return 2;
+            }
+            if (!num) so->pce = v;
+            else if (cli_u64(num, v, o)) return 2;
+            i++;
+        } else {
+            argv[out++] = argv[i];
+        }
+    }
+    *argc = out;
+    argv[out] = NULL;
+    return 0;
+}
+
 /* We made these points, so they are valid: a validation record lets every
  * later load skip point validation (cuzk/srs_trust.h).  A failed write is
  * removed, so that a full disk leaves no truncated file behind. */
@@ -172,56 +204,158 @@ static int finish_written(const char *path, int write_failed, const char *note, 
     return 0;
 }
 
+/* The constant-time setup in memory (matrices from a SHAPE synthesis). */
+static int setup_in_memory(cuzk_groth16_params **p, cuzk_circuit_fn fn, void *ctx, const char *seed,
+                           cuzk_par *par, size_t *n_constraints)
+{
+    char err[CUZK_G16_ERR_LEN] = "";
+    cuzk_cs *cs = NULL;
+    cuzk_groth16_r1cs r;
+    int st = cuzk_cs_new(&cs, CUZK_CS_SHAPE, CUZK_CS_MATRICES);
+    if (!st) st = cuzk_cs_synthesize(cs, fn, ctx);
+    if (!st) st = cuzk_groth16_r1cs_from_cs(&r, cs);
+    if (st) {
+        fprintf(stderr, "cuzk-bench setup: %s\n", cs ? cuzk_cs_error(cs) : cuzk_strerror(st));
+        cuzk_cs_free(cs);
+        return 1;
+    }
+    *n_constraints = r.n_constraints;
+    g16_cli_progress pr;
+    g16_cli_progress_init(&pr);
+    st = cuzk_groth16_setup_test_progress(p, &r, (const uint8_t *)seed, strlen(seed), par, g16_cli_setup_progress,
+                                          &pr, err, sizeof err);
+    if (st) fprintf(stderr, "cuzk-bench setup: %s\n", err);
+    cuzk_cs_free(cs);
+    return st ? 1 : 0;
+}
+
+static int pce_progress(void *ctx, size_t constraints)
+{
+    g16_cli_progress *pr = ctx;
+    double t = now_s();
+    if (t - pr->last >= 2.0) {
+        fprintf(stderr, "setup: recording the circuit (PCE), %zu constraints, %.0f s\n", constraints,
+                t - pr->start);
+        pr->last = t;
+    }
+    return 0;
+}
+
+/* The circuit's PCE at path: opened when it is there and of this circuit,
+ * else (re)extracted. */
+static int setup_pce(cuzk_pce **pce, const char *path, const cuzk_pce_identity *id, cuzk_circuit_fn fn, void *ctx)
+{
+    char err[CUZK_G16_ERR_LEN] = "";
+    int st = cuzk_pce_open(pce, path, id, err, sizeof err);
+    if (!st) {
+        fprintf(stderr, "setup: using the circuit recorded in %s\n", path);
+        return 0;
+    }
+    if (st != CUZK_ERR_IO || errno != ENOENT)
+        fprintf(stderr, "setup: %s: %s; recording it again\n", path, err);
+    g16_cli_progress pr;
+    g16_cli_progress_init(&pr);
+    if ((st = cuzk_pce_extract(path, id, fn, ctx, pce_progress, &pr, NULL, err, sizeof err)) ||
+        (st = cuzk_pce_open(pce, path, id, err, sizeof err))) {
+        fprintf(stderr, "cuzk-bench setup: %s: %s\n", path, err);
+        return 1;
+    }
+    fprintf(stderr, "setup: circuit recorded in %s (%.1f s)\n", path, now_s() - pr.start);
+    return 0;
+}
+
+static void setup_identity(cuzk_pce_identity *id, uint32_t kind, uint64_t sector_size, const char *param_id)
+{
+    char cid[64], err[CUZK_G16_ERR_LEN];
+    cuzk_circuit_fn fn;
+    void *ctx = NULL;
+    if (kind != CUZK_PCE_KIND_OTHER && !cuzk_pce_filecoin_circuit_id(cid, kind, sector_size) &&
+        !cuzk_pce_filecoin_circuit(cid, id, &fn, &ctx, err, sizeof err)) {
+        free(ctx);
+        return;
+    }
+    memset(id, 0, sizeof *id);
+    id->kind = CUZK_PCE_KIND_OTHER;
+    snprintf(id->id, sizeof id->id, "%s", param_id);
+}
+
+/* The streaming setup straight into params_path (and vk_path). */
+static int setup_streaming(const char *params_path, const char *vk_path, const char *seed, cuzk_par *par,
+                           const g16_setup_opts *so, const cuzk_pce_identity *id, cuzk_circuit_fn fn, void *ctx,
+                           size_t *n_constraints)
+{
+    char pce_path[4096], err[CUZK_G16_ERR_LEN] = "";
+    if (so->pce) snprintf(pce_path, sizeof pce_path, "%s", so->pce);
+    else snprintf(pce_path, sizeof pce_path, "%.*s.pce", (int)(strlen(params_path) - 7), params_path);
+    cuzk_pce *pce = NULL;
+    if (setup_pce(&pce, pce_path, id, fn, ctx)) return 1;
+    g16_cli_progress pr;
+    g16_cli_progress_init(&pr);
+    cuzk_groth16_setup_file_opts o = {params_path, vk_path, so->mem_budget, (unsigned)so->window_g1,
+                                      (unsigned)so->window_g2, par, g16_cli_setup_progress, &pr};
+    cuzk_groth16_setup_file_info info = {0};
+    int st = cuzk_groth16_setup_test_file(pce, (const uint8_t *)seed, strlen(seed), &o, &info, err, sizeof err);
+    cuzk_pce_close(pce);
+    if (st) {
+        fprintf(stderr, "cuzk-bench setup: %s\n", err);
+        return 1;
+    }
+    *n_constraints = info.constraints;
+    fprintf(stderr,
+            "setup: %zu G1 + %zu G2 points, %.2f GB, %zu column pass(es) of %zu columns: prep %.1f s, H %.1f s, "
+            "columns %.1f s, total %.1f s (%.0f points/s; variable-time tables, public test randomness)\n",
+            info.g1_points, info.g2_points, (double)info.file_bytes / 1e9, info.passes, info.range, info.prep_s,
+            info.h_s, info.columns_s, info.total_s,
+            (double)(info.g1_points + info.g2_points) / (info.total_s > 0 ? info.total_s : 1));
+    return 0;
+}
+
 int g16_cli_setup_filecoin(const char *out_dir, const char *seed, unsigned threads, cuzk_circuit_fn fn,
-                           void *ctx, const char *param_id, const char *name)
+                           void *ctx, const char *param_id, const char *name, const g16_setup_opts *so,
+                           uint32_t pce_kind, uint64_t sector_size)
 {
     mkdir(out_dir, 0777);
     cuzk_pool *pool = NULL;
     if (cuzk_pool_create(&pool, threads)) return 1;
-    cuzk_cs *cs = NULL;
     cuzk_groth16_params *p = NULL;
-    char err[CUZK_G16_ERR_LEN] = "", file[200], path[4096], note[300];
+    char file[200], path[2][4096], note[300];
     int rc = 1;
+    size_t n_constraints = 0;
     double t0 = now_s();
-    int st = cuzk_cs_new(&cs, CUZK_CS_SHAPE, CUZK_CS_MATRICES);
-    if (!st) st = cuzk_cs_synthesize(cs, fn, ctx);
-    cuzk_groth16_r1cs r;
-    if (!st) st = cuzk_groth16_r1cs_from_cs(&r, cs);
-    if (st) {
-        fprintf(stderr, "cuzk-bench setup: %s\n", cs ? cuzk_cs_error(cs) : cuzk_strerror(st));
-        goto done;
-    }
-    g16_cli_progress pr;
-    g16_cli_progress_init(&pr);
-    if (cuzk_groth16_setup_test_progress(&p, &r, (const uint8_t *)seed, strlen(seed), cuzk_pool_par(pool),
-                                         g16_cli_setup_progress, &pr, err, sizeof err)) {
-        fprintf(stderr, "cuzk-bench setup: %s\n", err);
-        goto done;
-    }
-    snprintf(note, sizeof note, "seed=%s circuit=%s", seed, name);
     for (int k = 0; k < 2; k++) {
         if (cuzk_fil_param_file_name(file, sizeof file, param_id, k ? "vk" : "params")) {
             fprintf(stderr, "cuzk-bench setup: parameter id '%s' makes no file name\n", param_id);
             goto done;
         }
-        snprintf(path, sizeof path, "%s/%s", out_dir, file);
-        FILE *f = fopen(path, "wb");
-        int w = !f  ? CUZK_ERR_IO
-                : k ? cuzk_groth16_vk_write(f, cuzk_groth16_params_vk(p))
-                    : cuzk_groth16_params_write(f, p);
-        errno = 0;
-        if (finish_written(path, (f && fclose(f)) || w, note, !k)) goto done;
-        printf("%s\n", path);
+        snprintf(path[k], sizeof path[k], "%s/%s", out_dir, file);
     }
+    snprintf(note, sizeof note, "seed=%s circuit=%s", seed, name);
+    if (so->constant_time) {
+        if (setup_in_memory(&p, fn, ctx, seed, cuzk_pool_par(pool), &n_constraints)) goto done;
+        for (int k = 0; k < 2; k++) {
+            FILE *f = fopen(path[k], "wb");
+            int w = !f  ? CUZK_ERR_IO
+                    : k ? cuzk_groth16_vk_write(f, cuzk_groth16_params_vk(p))
+                        : cuzk_groth16_params_write(f, p);
+            errno = 0;
+            if (finish_written(path[k], (f && fclose(f)) || w, note, !k)) goto done;
+        }
+    } else {
+        cuzk_pce_identity id;
+        setup_identity(&id, pce_kind, sector_size, param_id);
+        if (setup_streaming(path[0], path[1], seed, cuzk_pool_par(pool), so, &id, fn, ctx, &n_constraints))
+            goto done;
+        errno = 0;
+        if (finish_written(path[1], 0, note, false) || finish_written(path[0], 0, note, true)) goto done;
+    }
+    printf("%s\n%s\n", path[0], path[1]);
     fprintf(stderr,
-            "setup: %s, %zu constraints, %zu inputs, %zu aux: %.3f s. TEST parameters (marked <file>.test): "
-            "never use "
-            "them for real proofs.\n",
-            name, r.n_constraints, r.n_inputs, r.n_aux, now_s() - t0);
+            "setup: %s, %zu constraints: %.3f s (%s). TEST parameters (marked <file>.test): never use them for "
+            "real proofs.\n",
+            name, n_constraints, now_s() - t0, so->constant_time ? "constant time" : "streaming, variable time");
     rc = 0;
 done:
     cuzk_groth16_params_free(p);
-    cuzk_cs_free(cs);
     cuzk_pool_destroy(pool);
     return rc;
 }
@@ -410,9 +544,14 @@ static int write_file(const char *path, const cuzk_groth16_params *p, int vk_onl
 
 int cmd_setup(int argc, char **argv)
 {
-    if (cuzk_bench_post_wants(argc, argv)) return cuzk_bench_post_setup(argc, argv);
-    if (cuzk_bench_porep_wants(argc, argv)) return cuzk_bench_porep_setup(argc, argv);
-    if (cuzk_bench_snap_wants(argc, argv)) return cuzk_bench_snap_setup(argc, argv);
+    g16_setup_opts so = {0};
+    if (cuzk_bench_post_wants(argc, argv) || cuzk_bench_porep_wants(argc, argv) ||
+        cuzk_bench_snap_wants(argc, argv)) {
+        if (g16_cli_setup_opts_take(&so, &argc, argv)) return 2;
+        if (cuzk_bench_post_wants(argc, argv)) return cuzk_bench_post_setup(argc, argv, &so);
+        if (cuzk_bench_porep_wants(argc, argv)) return cuzk_bench_porep_setup(argc, argv, &so);
+        return cuzk_bench_snap_setup(argc, argv, &so);
+    }
     g16_circuit_args ca = {0};
     const char *out = NULL, *seed = "cuzk-test-seed";
     size_t threads = 2;

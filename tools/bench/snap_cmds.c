@@ -149,20 +149,21 @@ int cuzk_bench_snap_circuit_info(int argc, char **argv)
     return rc;
 }
 
-int cuzk_bench_snap_setup(int argc, char **argv)
+int cuzk_bench_snap_setup(int argc, char **argv, const g16_setup_opts *so)
 {
     sn_args a = {0};
-    const char *usage =
-        "usage: cuzk-bench setup --circuit snap --sector-size S --out DIR [--seed S] [--threads T]\n";
+    const char *usage = "usage: cuzk-bench setup --circuit snap --sector-size S --out DIR [--seed S] [--threads T] "
+                        G16_SETUP_USAGE "\n";
     int rc = sn_parse(&a, argc, argv, usage);
     if (rc) return rc;
     if (!a.out) {
         fprintf(stderr, "cuzk-bench setup: --out DIR is required\n%s", usage);
         return 2;
     }
-    if (a.shape.nodes > (1u << 18)) {
+    if (so->constant_time && a.shape.nodes > (1u << 18)) {
         fprintf(stderr,
-                "cuzk-bench setup: %llu-byte update circuits are too large for test parameters here\n",
+                "cuzk-bench setup: %llu-byte update circuits are too large for the in-memory constant-time setup "
+                "(leave out --constant-time)\n",
                 (unsigned long long)a.shape.sector_size);
         return 1;
     }
@@ -173,7 +174,8 @@ int cuzk_bench_snap_setup(int argc, char **argv)
     sn_param_id(pid, sizeof pid, &a);
     rc = g16_cli_setup_filecoin(a.out, a.seed ? a.seed : "cuzk-test-seed", (unsigned)a.threads,
                                 cuzk_snap_circuit, c, pid,
-                                a.info ? a.info->name : "EmptySectorUpdate test size");
+                                a.info ? a.info->name : "EmptySectorUpdate test size", so,
+                                a.info ? CUZK_PCE_KIND_SNAP : CUZK_PCE_KIND_OTHER, a.shape.sector_size);
     free(c);
     return rc;
 }

@@ -6,9 +6,11 @@
 
 #include <stdbool.h>
 
+#include "g16_cli.h"
+
 bool cuzk_bench_snap_wants(int argc, char **argv);
 int cuzk_bench_snap_circuit_info(int argc, char **argv);
-int cuzk_bench_snap_setup(int argc, char **argv);
+int cuzk_bench_snap_setup(int argc, char **argv, const g16_setup_opts *so);
 int cuzk_bench_snap_prove(int argc, char **argv);
 int cuzk_bench_snap_verify(int argc, char **argv);
 int cuzk_bench_snap_synth(int argc, char **argv);
