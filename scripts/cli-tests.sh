@@ -171,6 +171,19 @@ for kind in winning window; do
     --proof "$T/$kind.proof" --randomness $R --sector "2:$COMM_R" --miner-id 1000
   check post-$kind-verify-generic 0 "$BIN/cuzk-bench" verify --vk "$VK" --proof "$T/$kind.proof" --inputs "$T/$kind.in"
 done
+# the streaming variable-time setup (the default above) and the in-memory constant-time one make
+# the same bytes for a Filecoin circuit (the chain circuit's bytes are pinned in test_groth16_setup)
+check post-window-setup-ct 0 "$BIN/cuzk-bench" setup --circuit window-post --sector-size 2KiB --out "$T/window-ct" \
+  --constant-time
+check post-window-setup-ct-same 0 cmp "$(ls "$T/window"/*.params | head -1)" "$(ls "$T/window-ct"/*.params | head -1)"
+check post-window-setup-ct-same-vk 0 cmp "$(ls "$T/window"/*.vk | head -1)" "$(ls "$T/window-ct"/*.vk | head -1)"
+# a second streaming setup reuses the PCE the first one kept beside the params
+check post-window-setup-again 0 "$BIN/cuzk-bench" setup --circuit window-post --sector-size 2KiB --out "$T/window" \
+  --mem-budget 100000 --window-g1 9 --window-g2 7
+expect_out post-window-setup-again-pce "using the circuit recorded in"
+check post-window-setup-again-same 0 cmp "$(ls "$T/window"/*.params | head -1)" "$(ls "$T/window-ct"/*.params | head -1)"
+check post-window-setup-bad-budget 2 "$BIN/cuzk-bench" setup --circuit window-post --sector-size 2KiB --out "$T/w3" \
+  --mem-budget lots
 check post-verify-bad-hex 2 "$BIN/cuzk-bench" verify --circuit window-post --sector-size 2KiB --vk "$VK" \
   --proof "$T/window.proof" --randomness zz --sector "1:$COMM_R" --miner-id 1000
 
