@@ -281,6 +281,19 @@ if [ -f "$PPC/.done-porep-2k" ] && [ -n "$PP" ] && [ -f "$PVK" ]; then
     --seed "$SEED" --registered-proof 5
   check porep-verify-2k-generic 0 "$BIN/cuzk-bench" verify --vk "$PVK" --proof "$T/porep.proof" --inputs "$T/porep.in"
   check porep-proof-192-bytes 0 test "$(stat -c %s "$T/porep.proof")" = 192
+  # the production pipeline: WITNESS synthesis + the lean PCE evaluation, one partition, mapped params
+  # (setup keeps the PCE beside the params; a cache made before that gets it extracted here)
+  PPCE=${PP%.params}.pce
+  [ -f "$PPCE" ] || check porep-pce-extract 0 "$BIN/cuzk-bench" pce extract --circuit porep --sector-size 2KiB \
+    --out "$PPCE"
+  check porep-prove-2k-pce 0 "$BIN/cuzk-bench" prove --circuit porep --params "$PP" --c1 "$T/porep-5/c1.json" \
+    --pce "$PPCE" --partition 0 --mmap --out "$T/porep-pce.proof"
+  expect_out porep-prove-2k-pce-lean "synthesis [0-9.]+ s \(WITNESS\), pce a,b [0-9.]+ s.*peak RssAnon"
+  expect_out porep-prove-2k-pce-mapped "\(validation record\), mapped"
+  check porep-verify-2k-pce 0 "${pv[@]}" --proof "$T/porep-pce.proof" --sector-id "$SID" --seed "$SEED"
+  check porep-prove-2k-bad-partition 2 "$BIN/cuzk-bench" prove --circuit porep --params "$PP" \
+    --c1 "$T/porep-5/c1.json" --partition 1 --out "$T/x.proof"
+  expect_out porep-prove-2k-bad-partition-reason "has 1 partitions"
   cp "$T/porep.proof" "$T/porep-bad.proof"
   flip_byte "$T/porep-bad.proof" 100
   check porep-verify-2k-flipped-byte 1 "${pv[@]}" --proof "$T/porep-bad.proof" --sector-id "$SID" --seed "$SEED"

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "cuzk/circom.h"
+#include "cuzk/pce.h"
 #include "cuzk/r1cs.h"
 
 typedef struct {
@@ -89,22 +90,35 @@ typedef struct {
 } g16_cli_info;
 int g16_cli_circuit_info(const g16_cli_info *inf, cuzk_circuit_fn fn, void *ctx, bool json);
 
-/* Prove every partition of a Filecoin job and write the proofs
- * (partition-major, 192 bytes each) and, if inputs_out, the public inputs
- * (32-byte LE Fr, no ONE, partition-major).  synth(ctx, k, &cs) makes
- * partition k's PROVE-mode cs; inputs(ctx, k, &n) its verifier-computed
- * inputs; each proof is self-verified before anything is written (Curio
- * stores Snap and PoSt proofs unverified).  A timing line per partition on
- * stderr.  0, or 1 with a message. */
+/* Prove every partition of a Filecoin job (or only `partition` when it is
+ * >= 0) and write the proofs (192 bytes each, partition-major) and, if
+ * inputs_out, the public inputs (32-byte LE Fr, no ONE, partition-major).
+ * synth(ctx, k, mode, par, &cs) makes partition k's cs in `mode`;
+ * inputs(ctx, k, &n) its verifier-computed inputs.  With pce (a PCE file of
+ * the circuit, identity pce_id) each partition is synthesized in WITNESS
+ * mode and proved in the lean form (A z and B z from the PCE into the two
+ * domain buffers, C z on demand: cuzk/pce_lean.h), as the engine does;
+ * without, in PROVE mode.  mmap: the params are mapped, not read (WARM: a
+ * file larger than RAM), and decoded chunk by chunk by the MSMs.  Each
+ * proof is self-verified before anything is written.  A timing line per
+ * partition on stderr (synthesis, PCE, NTT, each MSM, params read rate,
+ * peak RssAnon).  0, or 1 with a message. */
 typedef struct {
     const char *params, *out, *inputs_out, *name;
     unsigned threads;
-    bool deterministic, no_validate;
+    bool deterministic, no_validate, mmap;
     uint32_t partitions;
-    int (*synth)(void *ctx, uint32_t k, cuzk_cs **cs, char *err, size_t err_len);
+    int64_t partition; /* -1: all */
+    const char *pce;   /* NULL: PROVE-mode synthesis */
+    uint32_t pce_kind;
+    uint64_t sector_size;
+    int (*synth)(void *ctx, uint32_t k, cuzk_cs_mode mode, cuzk_par *par, cuzk_cs **cs, char *err, size_t err_len);
     const cuzk_fr *(*inputs)(void *ctx, uint32_t k, size_t *n);
     void *ctx;
 } g16_cli_prove_job;
+/* The PCE identity the engine gives a Filecoin circuit (kind, sector size),
+ * or CUZK_PCE_KIND_OTHER with param_id for one without a daemon id. */
+void g16_cli_pce_identity(cuzk_pce_identity *id, uint32_t kind, uint64_t sector_size, const char *param_id);
 int g16_cli_prove_partitions(const g16_cli_prove_job *job);
 
 #endif

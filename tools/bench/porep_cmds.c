@@ -37,7 +37,8 @@ typedef struct {
     const char *out, *params, *vk, *proof, *c1, *inputs_out, *seed, *mode;
     const char *comm_r, *comm_d, *prover_id, *ticket, *seed_hex, *porep_id, *api;
     uint64_t sector_id, partition, threads;
-    bool have_sector_id;
+    bool have_sector_id, have_partition, mmap;
+    const char *pce;
 } rp_args;
 
 bool cuzk_bench_porep_wants(int argc, char **argv)
@@ -107,6 +108,7 @@ static int rp_parse(rp_args *a, int argc, char **argv, const char *usage)
                      : !strcmp(o, "--deterministic")  ? &a->det
                      : !strcmp(o, "--random-witness") ? &a->random_witness
                      : !strcmp(o, "--no-validate")    ? &a->no_validate
+                     : !strcmp(o, "--mmap")           ? &a->mmap
                                                       : NULL;
         if (flag) {
             *flag = true;
@@ -121,6 +123,7 @@ static int rp_parse(rp_args *a, int argc, char **argv, const char *usage)
                            : !strcmp(o, "--inputs-out")       ? &a->inputs_out
                            : !strcmp(o, "--seed")             ? &a->seed
                            : !strcmp(o, "--mode")             ? &a->mode
+                           : !strcmp(o, "--pce")              ? &a->pce
                            : !strcmp(o, "--comm-r")           ? &a->comm_r
                            : !strcmp(o, "--comm-d")           ? &a->comm_d
                            : !strcmp(o, "--prover-id")        ? &a->prover_id
@@ -145,6 +148,7 @@ static int rp_parse(rp_args *a, int argc, char **argv, const char *usage)
         else if (cli_u64(num, v, o))
             return 2;
         if (num == &a->sector_id) a->have_sector_id = true;
+        if (num == &a->partition) a->have_partition = true;
     }
     /* --seed is the sector's seed (hex) for verify, a setup seed otherwise */
     a->seed_hex = a->seed;
@@ -237,9 +241,10 @@ static int rp_job(cuzk_porep_job **j, const rp_args *a, cuzk_par *par)
     return 0;
 }
 
-static int rp_synth(void *ctx, uint32_t k, cuzk_cs **cs, char *err, size_t err_len)
+static int rp_synth(void *ctx, uint32_t k, cuzk_cs_mode mode, cuzk_par *par, cuzk_cs **cs, char *err,
+                    size_t err_len)
 {
-    return cuzk_porep_job_synthesize(cs, ctx, k, CUZK_CS_PROVE, 0, err, err_len);
+    return cuzk_porep_job_synthesize_par(cs, ctx, k, mode, 0, par, err, err_len);
 }
 
 static const cuzk_fr *rp_inputs(void *ctx, uint32_t k, size_t *n)
@@ -252,7 +257,7 @@ int cuzk_bench_porep_prove(int argc, char **argv)
     rp_args a = {0};
     const char *usage = "usage: cuzk-bench prove --circuit porep --params F --c1 F [--sector-size S] "
                         "[--registered-proof N] --out PROOF [--inputs-out F] [--threads T] [--deterministic] "
-                        "[--no-validate]\n";
+                        "[--no-validate] [--partition K] [--pce F] [--mmap]\n";
     int rc = rp_parse(&a, argc, argv, usage);
     if (rc) return rc;
     if (!a.params || !a.c1 || !a.out) {
@@ -273,6 +278,11 @@ int cuzk_bench_porep_prove(int argc, char **argv)
                             .deterministic = a.det,
                             .no_validate = a.no_validate,
                             .partitions = cuzk_porep_job_partitions(j),
+                            .partition = a.have_partition ? (int64_t)a.partition : -1,
+                            .mmap = a.mmap,
+                            .pce = a.pce,
+                            .pce_kind = CUZK_PCE_KIND_POREP,
+                            .sector_size = cuzk_porep_job_config(j)->info.sector_size,
                             .synth = rp_synth,
                             .inputs = rp_inputs,
                             .ctx = j};

@@ -264,7 +264,7 @@ static int setup_pce(cuzk_pce **pce, const char *path, const cuzk_pce_identity *
     return 0;
 }
 
-static void setup_identity(cuzk_pce_identity *id, uint32_t kind, uint64_t sector_size, const char *param_id)
+void g16_cli_pce_identity(cuzk_pce_identity *id, uint32_t kind, uint64_t sector_size, const char *param_id)
 {
     char cid[64], err[CUZK_G16_ERR_LEN];
     cuzk_circuit_fn fn;
@@ -342,7 +342,7 @@ int g16_cli_setup_filecoin(const char *out_dir, const char *seed, unsigned threa
         }
     } else {
         cuzk_pce_identity id;
-        setup_identity(&id, pce_kind, sector_size, param_id);
+        g16_cli_pce_identity(&id, pce_kind, sector_size, param_id);
         if (setup_streaming(path[0], path[1], seed, cuzk_pool_par(pool), so, &id, fn, ctx, &n_constraints))
             goto done;
         errno = 0;
@@ -405,93 +405,6 @@ int g16_cli_circuit_info(const g16_cli_info *inf, cuzk_circuit_fn fn, void *ctx,
         return 1;
     }
     return 0;
-}
-
-static int prove_one(const g16_cli_prove_job *job, uint32_t k, uint8_t *proof, const cuzk_groth16_params *p,
-                     const cuzk_groth16_pvk *pvk, cuzk_par *par, double t_load)
-{
-    char err[CUZK_G16_ERR_LEN] = "";
-    cuzk_groth16_timings tm = {0};
-    cuzk_groth16_prove_opts o = {.deterministic = job->deterministic, .par = par, .timings = &tm};
-    double t1 = now_s();
-    cuzk_cs *cs = NULL;
-    if (job->synth(job->ctx, k, &cs, err, sizeof err)) {
-        fprintf(stderr, "cuzk-bench prove: %s\n", err);
-        return 1;
-    }
-    double t_syn = now_s() - t1;
-    int st = cuzk_groth16_prove_cs(proof, p, cs, &o, job->name, err, sizeof err);
-    cuzk_cs_free(cs);
-    bool ok = false;
-    size_t n = 0;
-    const cuzk_fr *in = job->inputs(job->ctx, k, &n);
-    if (!st) st = cuzk_groth16_verify(&ok, pvk, proof, in, n, err, sizeof err);
-    if (st || !ok) {
-        fprintf(stderr, "cuzk-bench prove: partition %u: %s\n", k,
-                st ? err : "the proof does not self-verify");
-        return 1;
-    }
-    fprintf(stderr,
-            "prove: %s partition %u/%u: synthesis %.3f s, prove %.3f s (h ntt %.3f, msm h %.3f l %.3f a %.3f "
-            "b1 %.3f b2 "
-            "%.3f), self-verified; params load %.3f s, %u threads\n",
-            job->name, k + 1, job->partitions, t_syn, tm.total, tm.h_ntt, tm.msm_h, tm.msm_l, tm.msm_a,
-            tm.msm_b_g1, tm.msm_b_g2, t_load, job->threads);
-    return 0;
-}
-
-static int write_inputs(const g16_cli_prove_job *job)
-{
-    size_t n = 0;
-    job->inputs(job->ctx, 0, &n);
-    uint8_t *b = malloc(32 * n * job->partitions + 1);
-    if (!b) return 1;
-    for (uint32_t k = 0; k < job->partitions; k++) {
-        const cuzk_fr *in = job->inputs(job->ctx, k, &n);
-        for (size_t i = 0; i < n; i++)
-            cuzk_fr_to_bytes_le(b + 32 * (k * n + i), &in[i]);
-    }
-    int rc = cli_write_file(job->inputs_out, b, 32 * n * job->partitions);
-    free(b);
-    return rc;
-}
-
-int g16_cli_prove_partitions(const g16_cli_prove_job *job)
-{
-    cuzk_pool *pool = NULL;
-    cuzk_groth16_params *p = NULL;
-    uint8_t *proofs = malloc((size_t)job->partitions * CUZK_G16_PROOF_BYTES);
-    char err[CUZK_G16_ERR_LEN] = "";
-    int rc = 1;
-    if (!proofs || cuzk_pool_create(&pool, job->threads)) goto done;
-    cuzk_groth16_load_opts lo = {.par = cuzk_pool_par(pool), .err = err, .err_len = sizeof err};
-    double t0 = now_s();
-    cuzk_srs_load_info li;
-    if (cuzk_srs_params_load(&p, job->params, job->no_validate ? CUZK_SRS_VALIDATE_NONE : CUZK_SRS_VALIDATE_DIGEST,
-                             NULL, &lo, &li)) {
-        fprintf(stderr, "cuzk-bench prove: %s: %s\n", job->params, err);
-        goto done;
-    }
-    double t_load = now_s() - t0;
-    fprintf(stderr, "prove: params load %.3f s (%s)\n", t_load, cuzk_srs_trust_name(li.how));
-    if (li.note[0]) fprintf(stderr, "cuzk-bench prove: warning: %s\n", li.note);
-    if (cuzk_groth16_params_is_test(p))
-        fprintf(stderr, "cuzk-bench prove: WARNING: %s are TEST parameters\n", job->params);
-    cuzk_groth16_pvk pvk;
-    cuzk_groth16_pvk_prepare(&pvk, cuzk_groth16_params_vk(p));
-    for (uint32_t k = 0; k < job->partitions; k++)
-        if (prove_one(job, k, proofs + (size_t)k * CUZK_G16_PROOF_BYTES, p, &pvk, cuzk_pool_par(pool),
-                      t_load))
-            goto done;
-    if (cli_write_file(job->out, proofs, (size_t)job->partitions * CUZK_G16_PROOF_BYTES)) goto done;
-    if (job->inputs_out && write_inputs(job)) goto done;
-    printf("%s\n", job->out);
-    rc = 0;
-done:
-    free(proofs);
-    cuzk_groth16_params_free(p);
-    cuzk_pool_destroy(pool);
-    return rc;
 }
 
 uint8_t *g16_cli_read_file(const char *path, size_t *len)

@@ -253,9 +253,11 @@ static int sn_job(cuzk_snap_job **j, const sn_args *a)
     return rc;
 }
 
-static int sn_synth(void *ctx, uint32_t k, cuzk_cs **cs, char *err, size_t err_len)
+static int sn_synth(void *ctx, uint32_t k, cuzk_cs_mode mode, cuzk_par *par, cuzk_cs **cs, char *err,
+                    size_t err_len)
 {
-    return cuzk_snap_job_synthesize(cs, ctx, k, CUZK_CS_PROVE, 0, err, err_len);
+    (void)par;
+    return cuzk_snap_job_synthesize(cs, ctx, k, mode, 0, err, err_len);
 }
 
 static const cuzk_fr *sn_inputs(void *ctx, uint32_t k, size_t *n)
@@ -286,6 +288,7 @@ int cuzk_bench_snap_prove(int argc, char **argv)
                             .deterministic = a.det,
                             .no_validate = a.no_validate,
                             .partitions = cuzk_snap_job_partitions(j),
+                            .partition = -1,
                             .synth = sn_synth,
                             .inputs = sn_inputs,
                             .ctx = j};
