@@ -101,6 +101,28 @@ typedef int (*cuzk_circuit_fn)(cuzk_cs *cs, void *ctx);
  * with value 1.  Returns CUZK_OK, CUZK_ERR_ARG or CUZK_ERR_NOMEM. */
 CUZK_MUST_CHECK int cuzk_cs_new(cuzk_cs **cs, cuzk_cs_mode mode, unsigned flags);
 void cuzk_cs_free(cuzk_cs *cs);
+/* Partition buffers (src/r1cs/cs_buffers.c): the aux assignment (aux_cap
+ * elements) and the three evaluation vectors (ev_cap elements each, all
+ * three or none), lent to a cs so that a caller can reuse the same,
+ * already faulted memory for partition after partition instead of fresh
+ * pages each time.  give: to a cs just made by cuzk_cs_new (nothing but ONE
+ * allocated; CUZK_ERR_ARG otherwise); the cs takes the buffers that are
+ * larger than its own (b's entries it took become NULL) and grows them as
+ * usual if the circuit needs more.  cuzk_pce_evaluate then writes into the
+ * evaluation vectors instead of allocating (when they hold the constraint
+ * count).  take: moves the cs's aux assignment and evaluations (possibly
+ * regrown, or still the ones given) out into b for the next partition;
+ * the cs may then only be freed.  Values are left as they are (garbage to
+ * the next user: every element is written before it is read). */
+typedef struct {
+    cuzk_fr *aux;
+    size_t aux_cap;
+    cuzk_fr *ev[3];
+    size_t ev_cap;
+} cuzk_cs_buffers;
+CUZK_MUST_CHECK int cuzk_cs_give_buffers(cuzk_cs *cs, cuzk_cs_buffers *b);
+void cuzk_cs_take_buffers(cuzk_cs *cs, cuzk_cs_buffers *b);
+void cuzk_cs_buffers_free(cuzk_cs_buffers *b);
 /* Optional capacity hints (avoid regrowth); never required. */
 int cuzk_cs_reserve(cuzk_cs *cs, size_t constraints, size_t inputs, size_t aux);
 

@@ -362,23 +362,26 @@ int cuzk_pce_evaluate(const cuzk_pce *p, cuzk_cs *cs, cuzk_par *par, char *err, 
     cuzk_fr *ev[3] = {NULL, NULL, NULL};
     uint64_t *maps[3] = {NULL, NULL, NULL};
     int st = CUZK_OK;
+    bool lent = cs->ev[0] && cs->ev[1] && cs->ev[2] && cs->ev_cap >= n; /* cuzk_cs_give_buffers */
     for (int s = 0; s < 3; s++)
-        if (!(ev[s] = malloc(n * sizeof(cuzk_fr)))) st = CUZK_ERR_NOMEM;
+        if (!(ev[s] = lent ? cs->ev[s] : malloc(n * sizeof(cuzk_fr)))) st = CUZK_ERR_NOMEM;
     if (st) cuzk_errf(err, err_len, st, "pce evaluate: out of memory for %zu evaluations", n);
     if (!st) st = cuzk_pce_density_for(p, cs, maps, err, err_len);
     if (!st) st = cuzk_pce_matvec(p, cs->inp, cs->aux, ev, par, err, err_len);
     if (st) {
         for (int s = 0; s < 3; s++) {
-            free(ev[s]);
+            if (!lent) free(ev[s]);
             free(maps[s]);
         }
         return st;
     }
-    for (int s = 0; s < 3; s++) {
-        free(cs->ev[s]);
-        cs->ev[s] = ev[s];
+    if (!lent) {
+        for (int s = 0; s < 3; s++) {
+            free(cs->ev[s]);
+            cs->ev[s] = ev[s];
+        }
+        cs->ev_cap = n;
     }
-    cs->ev_cap = n;
     cuzk_pce_set_structure(p, cs, maps);
     cs->mode = CUZK_CS_PROVE;
     cs->evals = true;

@@ -20,6 +20,8 @@ int cli_write_file(const char *path, const void *b, size_t n);
 /* Monotonic seconds; this process's CPU seconds (all threads). */
 double cli_now(void);
 double cli_cpu_now(void);
+/* This process's system (kernel) CPU seconds: page faults show here. */
+double cli_sys_now(void);
 /* Peak resident set of this process (VmHWM), bytes; 0 if unknown. */
 uint64_t cli_peak_rss(void);
 

@@ -7,6 +7,7 @@
  *   pce verify FILE [--threads T]
  *   synth --circuit porep|snap --sector-size S [--random-witness]
  *         (--pce FILE | --no-pce) [--threads T] [--seed N] [--through-h] [--json]
+ *         [--repeat N] [--no-reuse]
  *
  * extract records the blank circuit (SHAPE mode, streaming: memory is a few
  * bits per variable) to FILE (default <DIR or .>/<circuit id>.pce) with
@@ -16,7 +17,12 @@
  * for the mat-vec); --no-pce is direct PROVE-mode synthesis of the same
  * witness: the A/B pair of docs/perf-notes.md.  --through-h carries the
  * partition on through H as the prover does (synth_h.c: lean with the PCE,
- * classic without) and reports its times and memory peaks. */
+ * classic without) and reports its times and memory peaks.  --repeat N runs
+ * the partition N times, a line each (wall, user+sys and sys seconds,
+ * constraints per cpu-s), reusing its buffers (the aux assignment and the
+ * three evaluation vectors: cuzk_cs_give_buffers) from one iteration to the
+ * next as the engine's partition pool does; --no-reuse frees them each
+ * time (the A/B of docs/perf-notes.md "Partition buffers"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +39,8 @@
 
 typedef struct {
     const char *circuit, *size, *circuit_id, *out, *dir, *file, *pce;
-    bool no_pce, json, through_h;
-    unsigned threads;
+    bool no_pce, json, through_h, no_reuse;
+    unsigned threads, repeat;
     uint64_t seed;
 } pce_args;
 
@@ -42,6 +48,7 @@ static int parse(pce_args *a, int argc, char **argv, int first)
 {
     memset(a, 0, sizeof *a);
     a->threads = 1;
+    a->repeat = 1;
     a->seed = 0x5eed;
     for (int i = first; i < argc; i++) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -58,6 +65,16 @@ static int parse(pce_args *a, int argc, char **argv, int first)
         } else if (!strcmp(k, "--threads") && v) {
             a->threads = (unsigned)strtoul(v, NULL, 10);
             i++;
+        } else if (!strcmp(k, "--repeat") && v) {
+            uint64_t r;
+            if (cli_u64(&r, v, "--repeat") || !r || r > 100) {
+                fprintf(stderr, "cuzk-bench synth: --repeat must be 1..100\n");
+                return 2;
+            }
+            a->repeat = (unsigned)r;
+            i++;
+        } else if (!strcmp(k, "--no-reuse")) {
+            a->no_reuse = true;
         } else if (!strcmp(k, "--seed") && v) {
             a->seed = strtoull(v, NULL, 0);
             i++;
@@ -269,19 +286,21 @@ static int witness_circuit_for(witness_circuit *w, const cuzk_pce_identity *id, 
 }
 
 typedef struct {
-    double open_s, synth_wall, synth_cpu, eval_wall, eval_cpu;
+    double open_s, synth_wall, synth_cpu, eval_wall, eval_cpu, sys;
     size_t constraints;
     bool through_h;
     bench_h_times h;
 } synth_times;
 
-static int synth_once(witness_circuit *w, const cuzk_pce *p, cuzk_par *par, synth_times *t, char *err,
-                      size_t el)
+/* One partition; buf (NULL: none) lends and takes back the buffers. */
+static int synth_once(witness_circuit *w, const cuzk_pce *p, cuzk_par *par, synth_times *t, cuzk_cs_buffers *buf,
+                      char *err, size_t el)
 {
     cuzk_cs *cs = NULL;
-    double t0 = cli_now(), c0 = cli_cpu_now();
+    double t0 = cli_now(), c0 = cli_cpu_now(), s0 = cli_sys_now();
     int st = cuzk_cs_new(&cs, p ? CUZK_CS_WITNESS : CUZK_CS_PROVE, 0);
     size_t rows = w->constraints + w->inputs + 1;
+    if (!st && buf) st = cuzk_cs_give_buffers(cs, buf);
     if (!st) st = cuzk_cs_reserve(cs, t->through_h ? bench_h_domain(rows) : rows, w->inputs + 1, w->constraints);
     if (!st) st = cuzk_cs_synthesize(cs, w->fn, w->ctx);
     if (st) cuzk_errf(err, el, st, "synthesis: %s", cs ? cuzk_cs_error(cs) : cuzk_strerror(st));
@@ -292,9 +311,11 @@ static int synth_once(witness_circuit *w, const cuzk_pce *p, cuzk_par *par, synt
     t->eval_wall = cli_now() - t1;
     t->eval_cpu = cli_cpu_now() - c1;
     if (!st && t->through_h) st = bench_through_h(cs, p, par, &t->h, err, el);
+    t->sys = cli_sys_now() - s0;
     cuzk_cs_counts k = {0};
     if (!st) cuzk_cs_get_counts(cs, &k);
     t->constraints = k.constraints;
+    if (buf) cuzk_cs_take_buffers(cs, buf);
     cuzk_cs_free(cs);
     return st;
 }
@@ -328,7 +349,18 @@ int cuzk_bench_pce_synth(int argc, char **argv)
     if (!st && a.pce) st = cuzk_map_guard_install(err, sizeof err);
     if (!st && a.pce) st = cuzk_pce_open(&p, a.pce, &id, err, sizeof err);
     t.open_s = cli_now() - t0;
-    if (!st) st = synth_once(&w, p, pool ? cuzk_pool_par(pool) : NULL, &t, err, sizeof err);
+    cuzk_cs_buffers buf = {0};
+    for (unsigned r = 0; r < a.repeat && !st; r++) {
+        st = synth_once(&w, p, pool ? cuzk_pool_par(pool) : NULL, &t, a.no_reuse ? NULL : &buf, err, sizeof err);
+        double cpu = t.synth_cpu + t.eval_cpu;
+        if (!st && a.repeat > 1)
+            fprintf(stderr,
+                    "synth: iteration %u/%u: %.3f s wall, %.3f s cpu of which %.3f s system, %.2f M "
+                    "constraints/cpu-s (%s)\n",
+                    r + 1, a.repeat, t.synth_wall + t.eval_wall, cpu, t.sys, (double)t.constraints / cpu / 1e6,
+                    a.no_reuse ? "fresh buffers" : r ? "buffers reused" : "buffers faulted in");
+    }
+    cuzk_cs_buffers_free(&buf);
     cuzk_pce_close(p);
     cuzk_pool_destroy(pool);
     if (st) {
@@ -342,9 +374,10 @@ int cuzk_bench_pce_synth(int argc, char **argv)
         printf(
             "{\"circuit\":\"%s\",\"mode\":\"%s\",\"witness\":\"random\",\"constraints\":%zu,\"wall_s\":%.6f,"
             "\"cpu_s\":%.6f,\"threads\":%u,\"constraints_per_s\":%.0f,\"peak_rss_bytes\":%llu,"
-            "\"synth_cpu_s\":%.6f,\"eval_cpu_s\":%.6f,\"eval_wall_s\":%.6f,\"pce_open_s\":%.6f",
+            "\"synth_cpu_s\":%.6f,\"eval_cpu_s\":%.6f,\"eval_wall_s\":%.6f,\"pce_open_s\":%.6f,"
+            "\"sys_s\":%.6f,\"repeat\":%u,\"reuse\":%s",
             cid, mode, t.constraints, wall, cpu, a.threads, (double)t.constraints / cpu, rss, t.synth_cpu,
-            t.eval_cpu, t.eval_wall, t.open_s);
+            t.eval_cpu, t.eval_wall, t.open_s, t.sys, a.repeat, a.no_reuse ? "false" : "true");
     if (a.json && a.through_h) bench_h_json(&t.h);
     if (a.json) printf("}\n");
     else
