@@ -124,6 +124,17 @@ static void test_engine_pce(void)
     char *log = prove_logged(e, "second", &ok);
     CHECK(ok && log && strstr(log, "uses the PCE"));
     free(log);
+    /* the lean partition's buffers went to the pool and the next one takes them */
+    cuzk_engine_status st;
+    REQUIRE(cuzk_engine_get_status(e, &st) == CUZK_OK);
+    uint64_t hits = st.buffer_pool_hits, kept = st.buffer_pool_bytes;
+    CHECK(kept > 0 && st.memory_used >= kept);
+    cuzk_engine_status_clear(&st);
+    free(prove_logged(e, "third", &ok));
+    CHECK(ok);
+    REQUIRE(cuzk_engine_get_status(e, &st) == CUZK_OK);
+    CHECK(st.buffer_pool_hits == hits + 1 && st.buffer_pool_bytes == kept);
+    cuzk_engine_status_clear(&st);
     cuzk_engine_destroy(e);
 
     e = engine("off");
@@ -279,8 +290,43 @@ static void test_engine_pce_changed(void)
     cuzk_engine_destroy(e);
 }
 
+/* The buffer pool (src/engine/bufpool.c): idle sets are freed after
+ * memory.buffer_pool_idle, and with 0 nothing is kept at all. */
+static void test_engine_buffer_pool(void)
+{
+    char path[300];
+    snprintf(path, sizeof path, "%s/chain-%d.pce", cache_dir(), CHAIN_N);
+    for (int off = 0; off < 2; off++) {
+        cuzk_engine_config c;
+        engine_cfg_base(&c);
+        snprintf(c.synthesis_pce, sizeof c.synthesis_pce, "auto");
+        c.buffer_pool_idle_ms = off ? 0 : 300;
+        cuzk_engine *e = start(&c);
+        REQUIRE(e);
+        bool ok = false;
+        free(prove_logged(e, "pool-1", &ok)); /* extracts the PCE if this test runs alone */
+        CHECK(ok && wait_valid(path, 60000));
+        free(prove_logged(e, "pool-2", &ok));
+        CHECK(ok);
+        cuzk_engine_status st;
+        REQUIRE(cuzk_engine_get_status(e, &st) == CUZK_OK);
+        uint64_t kept = st.buffer_pool_bytes;
+        CHECK(off ? kept == 0 && st.buffer_pool_hits == 0 : kept > 0);
+        cuzk_engine_status_clear(&st);
+        for (int t = 0; t < 100 && kept; t++) { /* housekeeping frees it after 300 ms */
+            usleep(50000);
+            REQUIRE(cuzk_engine_get_status(e, &st) == CUZK_OK);
+            kept = st.buffer_pool_bytes;
+            cuzk_engine_status_clear(&st);
+        }
+        CHECK(kept == 0);
+        cuzk_engine_destroy(e);
+    }
+}
+
 static const test_case tests[] = {
     {"engine_pce", test_engine_pce},
     {"engine_pce_changed", test_engine_pce_changed},
+    {"engine_buffer_pool", test_engine_buffer_pool},
 };
 TEST_MAIN(tests)

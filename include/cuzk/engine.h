@@ -152,6 +152,9 @@ typedef struct cuzk_engine_config {
     uint64_t eviction_min_idle_ms;/* memory.eviction_min_idle: an SRS entry idle
                                      for less is never evicted for space
                                      (default 60000) */
+    uint64_t buffer_pool_idle_ms; /* memory.buffer_pool_idle: partition buffers
+                                     kept this long for the next partition
+                                     (0 = no pool; default 300000) */
     uint32_t max_batch_size;      /* scheduler.max_batch_size (default 4; 1 = no
                                      batching) */
     uint32_t max_batch_wait_ms;   /* scheduler.max_batch_wait_ms (default 50) */
@@ -442,6 +445,8 @@ typedef struct cuzk_engine_status {
     uint64_t request_memory_used;          /* decoded inputs held by live jobs */
     uint64_t request_memory_limit;         /* memory.request_budget */
     uint32_t live_jobs, live_jobs_limit;   /* queued or running; max_queued_jobs */
+    uint64_t buffer_pool_bytes;            /* idle partition buffers kept (in memory_used) */
+    uint64_t buffer_pool_hits, buffer_pool_misses; /* partitions that found / did not find a set */
 } cuzk_engine_status;
 CUZK_MUST_CHECK int cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out);
 void cuzk_engine_status_clear(cuzk_engine_status *s);

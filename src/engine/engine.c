@@ -169,18 +169,55 @@ void cuzk_eng_end_job_locked(cuzk_engine *e, job *j, cuzk_job_status st, const c
 
 /* A part leaves the pipeline (proved or dropped): give back its memory
  * reservation and SRS reference. */
-void cuzk_eng_part_release_locked(cuzk_engine *e, part *p)
+/* The part's big vectors as one set for the buffer pool (bufpool.c): the
+ * cs's aux assignment, the lean form's A and B, and whatever the pool lent
+ * that nobody used; everything else is freed. */
+static void part_buffers_collect(part *p, cuzk_cs_buffers *b)
 {
+    cuzk_cs_take_buffers(p->cs, b); /* zeroed when there is no cs */
     cuzk_cs_free(p->cs);
     p->cs = NULL;
+    for (int q = 0; q < 3; q++) { /* direct form's (never PCE'd) evaluations: not pooled */
+        free(b->ev[q]);
+        b->ev[q] = NULL;
+    }
+    b->ev_cap = 0;
+    /* the lean form's A and B are exactly the domain size (lean_ab); the
+     * evaluations the prover took in the direct form may be shorter
+     * (take_evals could not grow them), so only the lean ones are kept */
+    if (p->lean.pce && p->ev[0] && p->ev[1] && p->srs && p->srs->params) {
+        b->ev[0] = p->ev[0];
+        b->ev[1] = p->ev[1];
+        p->ev[0] = p->ev[1] = NULL;
+        b->ev_cap = cuzk_groth16_params_count(p->srs->params, CUZK_G16_H) + 1;
+    } else if (p->bufs.ev[0] && p->bufs.ev[1]) { /* lent, not used */
+        b->ev[0] = p->bufs.ev[0];
+        b->ev[1] = p->bufs.ev[1];
+        b->ev_cap = p->bufs.ev_cap;
+        p->bufs.ev[0] = p->bufs.ev[1] = NULL;
+    }
+    if (b->aux_cap < p->bufs.aux_cap) { /* lent but not used: keep the larger */
+        free(b->aux);
+        b->aux = p->bufs.aux;
+        b->aux_cap = p->bufs.aux_cap;
+        p->bufs.aux = NULL;
+    }
+    cuzk_cs_buffers_free(&p->bufs);
     for (int q = 0; q < 3; q++) {
         free(p->ev[q]);
         p->ev[q] = NULL;
     }
+}
+
+void cuzk_eng_part_release_locked(cuzk_engine *e, part *p)
+{
+    cuzk_cs_buffers b;
+    part_buffers_collect(p, &b);
     if (p->srs) cuzk_eng_srs_release_locked(e, p->srs);
     p->srs = NULL;
     e->mem_reserved -= p->reserved;
     p->reserved = 0;
+    cuzk_eng_pool_put_locked(e, &b); /* after the reservation is given back: it may fit now */
     p->j->n_inflight--;
     if (p->state != P_DONE) p->state = P_DROPPED;
     cuzk_eng_job_inputs_free_locked(e, p->j);
@@ -330,6 +367,7 @@ int cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg, char *e
     st = init_sync(e, err, err_len);
     if (!st) st = alloc_prover(e, err, err_len);
     if (!st) st = cuzk_eng_pce_init(e, err, err_len);
+    if (!st && cuzk_eng_pool_init(e)) st = cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "out of memory");
     if (!st) st = start_threads(e, err, err_len);
     if (st) { /* the one cleanup path: destroy copes with any phase reached */
         cuzk_engine_destroy(e);
@@ -450,6 +488,7 @@ void cuzk_engine_destroy(cuzk_engine *e)
         cuzk_eng_free_job_locked(e, j); /* no other thread is left */
     }
     cuzk_eng_pce_free(e);
+    cuzk_eng_pool_free(e);
     cuzk_eng_srs_free_all(e);
     cuzk_pool_destroy(e->pool);
     cuzk_pool_destroy(e->synth_pool);

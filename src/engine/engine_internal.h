@@ -51,6 +51,7 @@ typedef struct part {
     uint32_t preempted; /* times the prover gave it up for CRITICAL work */
     struct part *pnext; /* prove queue link */
     cuzk_par *synth_par; /* set while its synthesis spreads over e->synth_pool */
+    cuzk_cs_buffers bufs; /* from the buffer pool (bufpool.c) until the cs / ev own them */
 } part;
 
 struct job {
@@ -177,6 +178,9 @@ struct cuzk_engine {
     int sync_init;              /* create: 1 = mu, 2..5 = + cv_work..cv_house */
     struct part **batch_table;  /* the prover's (max_batch_size), from create */
     struct eng_pce_cache *pce;  /* pce_cache.c */
+    struct eng_bufpool *bufpool; /* bufpool.c; NULL: no pool */
+    uint64_t pool_idle_bytes;    /* idle sets (also in mem_reserved) */
+    uint64_t n_pool_hits, n_pool_misses;
 };
 
 /* engine.c */
@@ -192,6 +196,19 @@ void cuzk_eng_end_job_locked(cuzk_engine *e, job *j, cuzk_job_status st, const c
 void cuzk_eng_part_release_locked(cuzk_engine *e, part *p);
 void cuzk_eng_reap_locked(cuzk_engine *e, uint64_t now);
 void cuzk_eng_timeout_at(struct timespec *ts, uint64_t ms_from_now);
+/* bufpool.c: partition buffers kept for the next partition (all under mu) */
+typedef struct eng_bufpool eng_bufpool;
+int cuzk_eng_pool_init(cuzk_engine *e);
+void cuzk_eng_pool_free(cuzk_engine *e);
+uint64_t cuzk_eng_pool_set_bytes(const cuzk_cs_buffers *b);
+/* A set for a partition of domain size m (out zeroed when none fits). */
+void cuzk_eng_pool_take_locked(cuzk_engine *e, size_t m, cuzk_cs_buffers *out);
+/* A finished partition's buffers: kept if the budget has room, else freed
+ * (b is emptied either way). */
+void cuzk_eng_pool_put_locked(cuzk_engine *e, cuzk_cs_buffers *b);
+/* Free idle sets, oldest first, until need more bytes fit; whether they do. */
+bool cuzk_eng_pool_shrink_locked(cuzk_engine *e, uint64_t need);
+void cuzk_eng_pool_reap_locked(cuzk_engine *e, uint64_t now);
 /* pce_cache.c: pre-compiled constraint evaluators (cuzk/pce.h) */
 typedef struct eng_pce_cache eng_pce_cache;
 int cuzk_eng_pce_init(cuzk_engine *e, char *err, size_t err_len);

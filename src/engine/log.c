@@ -166,6 +166,7 @@ void cuzk_engine_config_default(cuzk_engine_config *c)
     c->memory_total_budget = 0;
     c->memory_safety_margin = 2ull << 30;
     c->eviction_min_idle_ms = 60000;
+    c->buffer_pool_idle_ms = 300000;
     c->max_batch_size = 4;
     c->max_batch_wait_ms = 50;
     c->synthesis_threads = 1;

@@ -416,7 +416,15 @@ void cuzk_eng_pce_proved_locked(cuzk_engine *e, const char *circuit_id)
 static int lean_ab(cuzk_engine *e, part *pt, const cuzk_pce *p, cuzk_cs *cs, size_t m, char *err,
                    size_t err_len)
 {
-    cuzk_fr *a = malloc(m * sizeof *a), *b = malloc(m * sizeof *b);
+    cuzk_fr *a, *b;
+    if (pt->bufs.ev[0] && pt->bufs.ev[1] && pt->bufs.ev_cap == m) { /* from the buffer pool: faulted in */
+        a = pt->bufs.ev[0];
+        b = pt->bufs.ev[1];
+        pt->bufs.ev[0] = pt->bufs.ev[1] = NULL;
+    } else {
+        a = malloc(m * sizeof *a);
+        b = malloc(m * sizeof *b);
+    }
     int st = a && b ? cuzk_pce_evaluate_ab(p, cs, a, b, m, NULL, err, err_len)
                     : cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "out of memory for 2 x %zu evaluations", m);
     if (st) {
@@ -447,6 +455,14 @@ int cuzk_eng_pce_synthesize(cuzk_engine *e, part *pt, const cuzk_engine_task *ta
         cuzk_cs *cs = NULL;
         int st = cuzk_cs_new(&cs, p ? CUZK_CS_WITNESS : CUZK_CS_PROVE, 0);
         if (st) cuzk_errf(err, err_len, st, "out of memory creating the constraint system");
+        if (!st && p) { /* the lean form: a pooled set's aux, A and B (bufpool.c) */
+            pthread_mutex_lock(&e->mu);
+            if (!pt->bufs.aux && !pt->bufs.ev[0]) cuzk_eng_pool_take_locked(e, m, &pt->bufs);
+            pthread_mutex_unlock(&e->mu);
+            cuzk_cs_buffers lend = {pt->bufs.aux, pt->bufs.aux_cap, {NULL, NULL, NULL}, 0};
+            if ((st = cuzk_cs_give_buffers(cs, &lend))) cuzk_errf(err, err_len, st, "%s", cuzk_cs_error(cs));
+            if (!lend.aux) pt->bufs.aux = NULL, pt->bufs.aux_cap = 0; /* the cs owns it now */
+        }
         if (!st && !p && (st = cuzk_cs_reserve(cs, m, 0, 0)))
             cuzk_errf(err, err_len, st, "out of memory for 3 x %zu evaluations", m);
         if (!st && pt->synth_par && (st = cuzk_cs_set_par(cs, pt->synth_par, 0)))

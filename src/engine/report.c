@@ -68,6 +68,9 @@ int cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out)
     out->batched_partitions = e->n_batched_parts;
     out->preemptions = e->n_preemptions;
     out->request_memory_used = e->req_reserved;
+    out->buffer_pool_bytes = e->pool_idle_bytes;
+    out->buffer_pool_hits = e->n_pool_hits;
+    out->buffer_pool_misses = e->n_pool_misses;
     out->request_memory_limit = e->cfg.request_budget;
     out->live_jobs = (uint32_t)e->n_live;
     out->live_jobs_limit = e->cfg.max_live_jobs;
@@ -379,14 +382,16 @@ int cuzk_engine_status_json(cuzk_engine *e, char **out, size_t *len)
               "{\"version\":\"" CUZK_VERSION "\",\"uptime_seconds\":%llu,\"completed\":%llu,\"failed\":%llu,"
               "\"cancelled\":%llu,"
               "\"memory\":{\"used\":%llu,\"limit\":%llu,\"total_bytes\":%llu,\"used_bytes\":%llu,"
-              "\"available_bytes\":%llu},\"srs_bytes\":{\"hot\":%llu,"
+              "\"available_bytes\":%llu,\"buffer_pool_bytes\":%llu,\"buffer_pool_hits\":%llu,"
+              "\"buffer_pool_misses\":%llu},\"srs_bytes\":{\"hot\":%llu,"
               "\"warm\":%llu,\"cold\":%llu},\"queues\":[",
               (unsigned long long)st.uptime_s, (unsigned long long)st.completed,
               (unsigned long long)st.failed, (unsigned long long)st.cancelled,
               (unsigned long long)st.memory_used, (unsigned long long)st.memory_limit,
               (unsigned long long)st.memory_limit, (unsigned long long)st.memory_used,
               (unsigned long long)(st.memory_limit > st.memory_used ? st.memory_limit - st.memory_used : 0),
-              (unsigned long long)st.srs_bytes[0], (unsigned long long)st.srs_bytes[1],
+              (unsigned long long)st.buffer_pool_bytes, (unsigned long long)st.buffer_pool_hits,
+              (unsigned long long)st.buffer_pool_misses, (unsigned long long)st.srs_bytes[0], (unsigned long long)st.srs_bytes[1],
               (unsigned long long)st.srs_bytes[2]);
     for (int k = 1; k < CUZK_PROOF_KINDS; k++)
         sb_printf(&b, "%s{\"kind\":\"%s\",\"pending\":%u,\"in_progress\":%u}", k > 1 ? "," : "",

@@ -555,6 +555,7 @@ void *cuzk_eng_house_main(void *arg)
     pthread_mutex_lock(&e->mu);
     while (!e->stopping) {
         cuzk_eng_reap_locked(e, cuzk_eng_now_ms());
+        cuzk_eng_pool_reap_locked(e, cuzk_eng_now_ms());
         /* SRS entries become evictable by the passing of time
          * (eviction_min_idle), which no event announces: let workers
          * waiting for memory look again. */

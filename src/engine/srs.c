@@ -117,6 +117,7 @@ static uint64_t demote_locked(cuzk_engine *e, srs_entry *s)
 
 bool cuzk_eng_srs_evict_idle_locked(cuzk_engine *e, uint64_t need)
 {
+    if (cuzk_eng_pool_shrink_locked(e, need)) return true; /* idle partition buffers go first */
     uint64_t now = cuzk_eng_now_ms();
     while (e->mem_reserved + e->srs_hot_bytes + need > e->mem_limit) {
         srs_entry *lru = NULL;

@@ -74,6 +74,8 @@ static const cfg_key keys[] = {
      "bytes kept free when total_budget = \"auto\"", K_USED, false},
     {"memory.eviction_min_idle", T_DUR_MS, 0, UINT64_MAX, E(eviction_min_idle_ms), 1000,
      "idle SRS entries younger than this are never evicted", K_USED, false},
+    {"memory.buffer_pool_idle", T_DUR_MS, 0, UINT64_MAX, E(buffer_pool_idle_ms), 1000,
+     "partition buffers kept this long for the next partition (0 = freed at once)", K_USED, false},
     {"memory.pinned_budget", T_ANY, 0, 0, NONE, 0, "memory.total_budget covers all memory", K_DEPRECATED,
      false},
     {"memory.working_memory_budget", T_ANY, 0, 0, NONE, 0, "memory.total_budget covers all memory",
@@ -137,6 +139,7 @@ void cuzk_config_default(cuzk_daemon_config *c)
              env && *env ? env : "/data/zk/params");
     c->engine.memory_safety_margin = 5 * GIB;
     c->engine.eviction_min_idle_ms = 5 * 60 * 1000;
+    c->engine.buffer_pool_idle_ms = 5 * 60 * 1000;
     c->gpus.workers_per_device = 2;
 }
 
