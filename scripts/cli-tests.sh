@@ -171,6 +171,20 @@ for kind in winning window; do
     --proof "$T/$kind.proof" --randomness $R --sector "2:$COMM_R" --miner-id 1000
   check post-$kind-verify-generic 0 "$BIN/cuzk-bench" verify --vk "$VK" --proof "$T/$kind.proof" --inputs "$T/$kind.in"
 done
+# 32 GiB without 32 GiB trees: sparse tree_r_last (only the challenged paths, src/fil/sparse_tree.c); the prover's
+# native check (synth parses and verifies every vanilla proof before its SHAPE synthesis) accepts them all
+check post-gen-vanilla-32g 0 "$BIN/cuzk-bench" gen-vanilla post --sector-size 32GiB --sector 1 --sectors 3 \
+  --randomness $R --out "$T/sec32"
+expect_out post-gen-vanilla-32g-out "3 sparse StackedDrgWindow32GiBV1_2 sectors"
+W32=(); while read -r f; do W32+=(--vanilla "$T/sec32/$f"); done <"$T/sec32/window-post.list"
+check post-32g-window-native 0 "$BIN/cuzk-bench" synth --circuit window-post --sector-size 32GiB "${W32[@]}" \
+  --randomness $R --mode shape
+check post-32g-winning-native 0 "$BIN/cuzk-bench" synth --circuit winning-post --sector-size 32GiB \
+  --vanilla "$T/sec32/winning-post.vproof" --randomness $R --mode shape
+dd if=/dev/zero of="$T/sec32/window-post-00002.vproof" bs=1 seek=8 count=32 conv=notrunc 2>/dev/null # comm_r = 0
+check post-32g-window-native-bad 1 "$BIN/cuzk-bench" synth --circuit window-post --sector-size 32GiB "${W32[@]}" \
+  --randomness $R --mode shape
+expect_out post-32g-window-native-bad-why "sector 3: comm_r != Poseidon2"
 # the streaming variable-time setup (the default above) and the in-memory constant-time one make
 # the same bytes for a Filecoin circuit (the chain circuit's bytes are pinned in test_groth16_setup)
 check post-window-setup-ct 0 "$BIN/cuzk-bench" setup --circuit window-post --sector-size 2KiB --out "$T/window-ct" \
@@ -258,6 +272,22 @@ check porep-synth-check-ni-partition-12-threads 0 "$BIN/cuzk-bench" synth --circ
 check porep-synth-only 0 "$BIN/cuzk-bench" synth-only --c1 "$T/porep-5/c1.json" -i 2 --partition 0 --mode check
 check porep-synth-only-runs 0 test "$(grep -c ' check: ' <<<"$out")" = 2
 check porep-synth-only-bad-i 2 "$BIN/cuzk-bench" synth-only --c1 "$T/porep-5/c1.json" -i 0
+# Sparse C1 without sealing (cuzk_seal_sparse_c1): 32 GiB, all 10 partitions (the C1 needs every one; ~1 s),
+# written only once our parser and native verifier accept it; no sector-sized files.
+check porep-gen-vanilla-sparse-32g 0 "$BIN/cuzk-bench" gen-vanilla porep --sector-size 32GiB --partitions 0 \
+  --out "$T/porep-32g"
+expect_out porep-gen-vanilla-sparse-32g-challenges "^partition 0 challenges:( [0-9]+){18}$"
+check porep-gen-vanilla-sparse-32g-files 0 test -s "$T/porep-32g/c1-envelope.json" -a ! -e "$T/porep-32g/data.dat"
+check porep-gen-vanilla-sparse-32g-proof 0 test "$(sj registered_proof "$T/porep-32g/summary.json")" = 8
+check porep-gen-vanilla-sparse-bad-partition 2 "$BIN/cuzk-bench" gen-vanilla porep --sector-size 32GiB \
+  --partitions 10 --out "$T/porep-32g-x"
+check porep-gen-vanilla-sparse-synthetic 1 "$BIN/cuzk-bench" gen-vanilla porep --sector-size 32GiB \
+  --registered-proof 13 --out "$T/porep-32g-x"
+expect_out porep-gen-vanilla-sparse-synthetic-why "only interactive PoRep"
+# a sparse 2 KiB C1 satisfies the circuit (every constraint evaluated)
+check porep-gen-vanilla-sparse-2k 0 "$BIN/cuzk-bench" gen-vanilla porep --sector-size 2KiB --sparse --out "$T/porep-sp"
+check porep-synth-check-sparse-2k 0 "$BIN/cuzk-bench" synth --circuit porep --c1 "$T/porep-sp/c1-envelope.json" \
+  --mode check
 
 # 2 KiB round trip: setup (cached, ~5 minutes) -> prove -> verify with summary.json's values.
 PPC=${CUZK_POREP_TEST_PARAMS:-$HOME/.cache/cuzk/test-params-porep-2k}
@@ -291,6 +321,12 @@ if [ -f "$PPC/.done-porep-2k" ] && [ -n "$PP" ] && [ -f "$PVK" ]; then
   expect_out porep-prove-2k-pce-lean "synthesis [0-9.]+ s \(WITNESS\), pce a,b [0-9.]+ s.*peak RssAnon"
   expect_out porep-prove-2k-pce-mapped "\(validation record\), mapped"
   check porep-verify-2k-pce 0 "${pv[@]}" --proof "$T/porep-pce.proof" --sector-id "$SID" --seed "$SEED"
+  check porep-verify-2k-pce-partition 0 "${pv[@]}" --proof "$T/porep-pce.proof" --sector-id "$SID" --seed "$SEED" \
+    --partition 0
+  check porep-verify-2k-pce-partition-wrong-seed 1 "${pv[@]}" --proof "$T/porep-pce.proof" --sector-id "$SID" \
+    --seed "$(other_hex "$SEED")" --partition 0
+  check porep-verify-2k-pce-partition-out-of-range 2 "${pv[@]}" --proof "$T/porep-pce.proof" --sector-id "$SID" \
+    --seed "$SEED" --partition 1
   check porep-prove-2k-bad-partition 2 "$BIN/cuzk-bench" prove --circuit porep --params "$PP" \
     --c1 "$T/porep-5/c1.json" --partition 1 --out "$T/x.proof"
   expect_out porep-prove-2k-bad-partition-reason "has 1 partitions"

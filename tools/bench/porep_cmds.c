@@ -291,13 +291,44 @@ int cuzk_bench_porep_prove(int argc, char **argv)
     return rc;
 }
 
+/* One partition's proof (192 bytes) against the public inputs computed here
+ * from the sector's values: what `prove --partition K` wrote. */
+static int rp_verify_partition(bool *ok, const cuzk_groth16_vk *vk, const rp_args *a, const cuzk_porep_sector *sec,
+                               const uint8_t *proof, size_t len, char *err, size_t el)
+{
+    *ok = false;
+    if (a->partition >= a->cfg.info.partitions)
+        return cuzk_errf(err, el, CUZK_ERR_ARG, "--partition %llu: %s has %u partitions",
+                         (unsigned long long)a->partition, a->cfg.info.name, a->cfg.info.partitions);
+    if (len != CUZK_G16_PROOF_BYTES)
+        return cuzk_errf(err, el, CUZK_ERR_ARG, "proof is %zu bytes, one partition's is %d", len,
+                         CUZK_G16_PROOF_BYTES);
+    size_t cap = vk->n_ic, n = 0;
+    cuzk_fr *in = malloc(cap * sizeof *in);
+    if (!in) return cuzk_errf(err, el, CUZK_ERR_NOMEM, "out of memory");
+    int st = cuzk_porep_public_inputs(in, cap, &n, &a->cfg, sec, (uint32_t)a->partition, NULL, err, el);
+    if (!st && n + 1 != vk->n_ic)
+        st = cuzk_errf(err, el, CUZK_ERR_ARG, "verifying key has %zu IC points, %s needs %zu", vk->n_ic,
+                       a->cfg.info.name, n + 1);
+    if (!st) {
+        cuzk_groth16_pvk pvk;
+        cuzk_groth16_pvk_prepare(&pvk, vk);
+        st = cuzk_groth16_verify(ok, &pvk, proof, in, n, err, el);
+        if (!st && !*ok)
+            cuzk_errf(err, el, CUZK_OK, "%s partition %llu: the proof does not verify for these inputs",
+                      a->cfg.info.name, (unsigned long long)a->partition);
+    }
+    free(in);
+    return st;
+}
+
 int cuzk_bench_porep_verify(int argc, char **argv)
 {
     rp_args a = {0};
     const char *usage =
         "usage: cuzk-bench verify --circuit porep --sector-size S --vk F --proof F --comm-r HEX "
         "--comm-d HEX --prover-id HEX --sector-id N --ticket HEX --seed HEX "
-        "[--registered-proof N | --porep-id HEX --api-version 1.0|1.1|1.2]\n";
+        "[--registered-proof N | --porep-id HEX --api-version 1.0|1.1|1.2] [--partition K]\n";
     int rc = rp_parse(&a, argc, argv, usage);
     if (rc) return rc;
     cuzk_porep_sector sec;
@@ -321,7 +352,8 @@ int cuzk_bench_porep_verify(int argc, char **argv)
     rc = 2;
     if (proof) {
         bool ok = false;
-        int st = cuzk_porep_verify(&ok, vk, &a.cfg, &sec, proof, len, err, sizeof err);
+        int st = a.have_partition ? rp_verify_partition(&ok, vk, &a, &sec, proof, len, err, sizeof err)
+                                  : cuzk_porep_verify(&ok, vk, &a.cfg, &sec, proof, len, err, sizeof err);
         if (st == CUZK_ERR_ARG && len % CUZK_G16_PROOF_BYTES == 0 && !strstr(err, "proof is")) {
             fprintf(stderr, "cuzk-bench verify: %s\n", err); /* vk size, partitions: the arguments */
         } else if (st || !ok) {
