@@ -126,6 +126,44 @@ CUZK_MUST_CHECK int cuzk_seal_sector_seal(cuzk_seal_sector **out, const cuzk_sea
                           cuzk_seal_progress_fn progress, void *progress_ctx, char *err, size_t err_len);
 void cuzk_seal_sector_free(cuzk_seal_sector *s);
 
+/* ---- sparse C1 (sparse.c) -------------------------------------------------- */
+/* The C1 of an interactive PoRep sector of any size (2 KiB to 64 GiB)
+ * without sealing it: consistent exactly where the vanilla proofs look, so
+ * cuzk_seal_c1_verify and the PoRep circuit accept it as a real statement.
+ * cfg as for cuzk_seal_sector_seal (ticket and seed bytes derived the same
+ * way), registered_proof 0-9 (V1 / V1_1, interactive challenges).
+ *  - Tree D is the real tree of a sector whose data repeats 2^14 random
+ *    Fr32 nodes (the sealer's data nodes 0..2^14-1; at 2 KiB the sector is
+ *    the sealer's, with the same comm_d and replica_id): comm_d must exist
+ *    before the challenges, which hash replica_id, hence comm_d.
+ *  - Every partition's challenges are the real ones; the columns of their
+ *    6 DRG and 8 expander parents hold random labels, the challenges'
+ *    labels are computed from them with the real label hash (layer by
+ *    layer, so a challenge that is another's parent agrees with it), the
+ *    replica node is the last label + the data node.
+ *  - Trees C and R hash the opened leaves to their roots; every subtree no
+ *    proof opens is a random digest.  comm_r = Poseidon2(comm_c, comm_r_last).
+ * Everything is deterministic in cfg.  Cost: O(partitions x challenges x
+ * 15 x depth) Poseidon hashes (hashes spread over par, NULL = calling
+ * thread) plus the graph's tables (cuzk_seal_graph_init); memory a few MiB
+ * plus the C1 (~10 MiB at 32/64 GiB).  Every partition is generated: the
+ * C1 format, cuzk_seal_c1_parse and cuzk_seal_c1_verify need all of them.
+ * Errors: CUZK_ERR_ARG (unknown proof), CUZK_ERR_UNSUPPORTED (synthetic or
+ * NI PoRep: their challenges hash comm_r), CUZK_ERR_NOMEM, with a message;
+ * *out is then empty.  Free a success with cuzk_seal_sparse_free. */
+typedef struct {
+    const cuzk_fil_seal_info *info;
+    uint64_t nodes, sector_id, miner_id;
+    uint8_t prover_id[32], porep_id[32], ticket[32], seed[32], replica_id[32];
+    uint8_t comm_d[32], comm_c[32], comm_r_last[32], comm_r[32];
+    cuzk_seal_c1 *c1; /* owned: every partition's vanilla proofs */
+} cuzk_seal_sparse;
+
+CUZK_MUST_CHECK int cuzk_seal_sparse_c1(cuzk_seal_sparse *out, const cuzk_seal_config *cfg, cuzk_par *par,
+                                        char *err, size_t err_len);
+/* Frees s->c1 (NULL and a second call fine). */
+void cuzk_seal_sparse_free(cuzk_seal_sparse *s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,9 +11,25 @@
  *                     (2 nodes - 1) x 32 bytes, rust-fil-proofs' tree-d layout
  *   summary.json      hex ids and commitments, numbers, timings
  *
+ * Sparse mode (--sparse; the only mode at 32 and 64 GiB, which cannot be
+ * sealed in memory): cuzk_seal_sparse_c1 makes the C1 of a sector that is
+ * consistent only where the proofs look -- the real challenges, random
+ * labels in their parents' columns, the challenges' labels hashed from
+ * them, replica = last label + data, trees C and R hashed along the opened
+ * paths with random digests for every unopened subtree, and tree D the
+ * real tree of data repeating a 2^14-node pattern (comm_d must exist before
+ * the challenges that hash it).  It writes c1.json, c1-envelope.json and
+ * summary.json (same keys; seal_seconds is the generation time), not the
+ * sector-sized .dat files.  Interactive PoRep only (registered proofs 0-9).
+ * Every partition is always generated: the C1 format, our parser and our
+ * verifier need all of them, and all 10 at 32 GiB take ~1 s of CPU
+ * against 0.25 s for one (docs/perf-notes.md "Sparse C1").  --partitions
+ * K,L,... only checks the list and prints those partitions' challenges
+ * (for synth --partition K).
+ *
  * Everything is deterministic in (--seed, --sector, --miner-id,
  * --registered-proof).  The C1 written is read back with the native parser
- * when it is available and verified before the command succeeds. */
+ * and verified before the command succeeds. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,16 +88,26 @@ static int gp_write(const char *dir, const char *name, const void *buf, size_t l
     return ok ? 0 : 1;
 }
 
-static uint64_t gp_parse_size(const char *s)
+/* The sizes gen-vanilla porep makes; index i's default proof is 5 + i (V1_1). */
+static const struct {
+    const char *name;
+    uint64_t size;
+} gp_sizes[] = {{"2KiB", 2048},
+                {"8MiB", 8ull << 20},
+                {"512MiB", 512ull << 20},
+                {"32GiB", 32ull << 30},
+                {"64GiB", 64ull << 30}};
+#define GP_SIZES (sizeof gp_sizes / sizeof gp_sizes[0])
+#define GP_DENSE_MAX (512ull << 20)
+
+/* A size's index in gp_sizes (by name or byte count), or -1. */
+static int gp_parse_size(const char *s)
 {
-    static const struct {
-        const char *n;
-        uint64_t v;
-    } t[] = {{"2KiB", 2048}, {"8MiB", 8ull << 20},    {"512MiB", 512ull << 20},
-             {"2048", 2048}, {"8388608", 8ull << 20}, {"536870912", 512ull << 20}};
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-        if (!strcmp(s, t[i].n)) return t[i].v;
-    return 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    for (size_t i = 0; i < GP_SIZES; i++)
+        if (!strcmp(s, gp_sizes[i].name) || (end != s && !*end && v == gp_sizes[i].size)) return (int)i;
+    return -1;
 }
 
 static bool gp_parse_u64(uint64_t *out, const char *s)
@@ -136,7 +162,9 @@ static int gp_write_c1(const char *out, const cuzk_seal_sector *s, cuzk_par *par
     return rc;
 }
 
-static int gp_summary(const char *out, const cuzk_seal_sector *s, double seal_s, unsigned threads)
+/* summary.json; `made` says how ("sealed", "generated sparse"). */
+static int gp_summary(const char *out, const cuzk_seal_sector *s, double seal_s, unsigned threads,
+                      const char *made)
 {
     char path[1024], h[7][65];
     const uint8_t *v[7] = {s->prover_id, s->ticket,     s->seed,    s->comm_d,
@@ -162,82 +190,198 @@ static int gp_summary(const char *out, const cuzk_seal_sector *s, double seal_s,
             (unsigned long long)s->info->sector_size);
     fprintf(f, "  \"seal_seconds\": %.3f,\n  \"threads\": %u\n}\n", seal_s, threads);
     if (fclose(f)) return 1;
-    printf("%s: comm_r %s (sealed in %.2f s, %u thread%s)\n", path, h[4], seal_s, threads,
+    printf("%s: comm_r %s (%s in %.2f s, %u thread%s)\n", path, h[4], made, seal_s, threads,
            threads == 1 ? "" : "s");
     return 0;
 }
 
-int cmd_gen_vanilla_porep(int argc, char **argv)
+typedef struct {
+    int size; /* index in gp_sizes, -1 unset */
+    uint64_t proof, sector, miner, seed, threads;
+    const char *out, *partitions;
+    bool sparse;
+} gp_opts;
+
+static const char gp_usage[] =
+    "usage: cuzk-bench gen-vanilla porep --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB --out DIR [--sparse] "
+    "[--partitions K,L,...] [--registered-proof N] [--sector N] [--miner-id N] [--seed S] [--threads T]\n";
+
+/* 0, or 2 (usage error, reported). */
+static int gp_parse_args(gp_opts *o, int argc, char **argv)
 {
-    const char *usage = "usage: cuzk-bench gen-vanilla porep --sector-size 2KiB|8MiB|512MiB --out DIR "
-                        "[--registered-proof N] [--sector N] [--miner-id N] [--seed S] [--threads T]\n";
-    uint64_t size = 0, proof = UINT64_MAX, sector = 1, miner = 1000, seed = 0, threads = 1;
-    const char *out = NULL;
-    for (int i = 2; i < argc; i += 2) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--sparse")) {
+            o->sparse = true;
+            continue;
+        }
+        const char *v = i + 1 < argc ? argv[++i] : NULL;
         bool ok = v != NULL;
         if (!ok) {
         } else if (!strcmp(a, "--sector-size")) {
-            ok = (size = gp_parse_size(v)) != 0;
+            ok = (o->size = gp_parse_size(v)) >= 0;
         } else if (!strcmp(a, "--out")) {
-            out = v;
+            o->out = v;
+        } else if (!strcmp(a, "--partitions")) {
+            o->partitions = v;
         } else if (!strcmp(a, "--registered-proof")) {
-            ok = gp_parse_u64(&proof, v);
+            ok = gp_parse_u64(&o->proof, v);
         } else if (!strcmp(a, "--sector")) {
-            ok = gp_parse_u64(&sector, v);
+            ok = gp_parse_u64(&o->sector, v);
         } else if (!strcmp(a, "--miner-id")) {
-            ok = gp_parse_u64(&miner, v);
+            ok = gp_parse_u64(&o->miner, v);
         } else if (!strcmp(a, "--seed")) {
-            ok = gp_parse_u64(&seed, v);
+            ok = gp_parse_u64(&o->seed, v);
         } else if (!strcmp(a, "--threads")) {
-            ok = gp_parse_u64(&threads, v) && threads >= 1 && threads <= 1024;
+            ok = gp_parse_u64(&o->threads, v) && o->threads >= 1 && o->threads <= 1024;
         } else {
-            fprintf(stderr, "gen-vanilla porep: unknown option %s\n%s", a, usage);
+            fprintf(stderr, "gen-vanilla porep: unknown option %s\n%s", a, gp_usage);
             return 2;
         }
         if (!ok) {
-            fprintf(stderr, "gen-vanilla porep: bad or missing value for %s\n%s", a, usage);
+            fprintf(stderr, "gen-vanilla porep: bad or missing value for %s\n%s", a, gp_usage);
             return 2;
         }
     }
-    if (!size || !out) {
-        fputs(usage, stderr);
+    if (o->size < 0 || !o->out) {
+        fputs(gp_usage, stderr);
         return 2;
     }
-    if (proof == UINT64_MAX) proof = 5 * 1 + (size == 2048 ? 0 : size == (8ull << 20) ? 1 : 2); /* V1_1 */
-    const cuzk_fil_seal_info *info;
-    if (cuzk_fil_seal_lookup(&info, proof) || info->sector_size != size) {
-        fprintf(stderr, "gen-vanilla porep: registered proof %llu is not a seal proof of %llu bytes\n",
-                (unsigned long long)proof, (unsigned long long)size);
-        return 2;
+    return 0;
+}
+
+/* "K,L,..." into sel[k] = 1, each k a partition of info: 0, or 2. */
+static int gp_parse_partitions(uint8_t *sel, const char *list, const cuzk_fil_seal_info *info)
+{
+    const char *p = list;
+    for (;;) {
+        char *end;
+        errno = 0;
+        unsigned long long k = strtoull(p, &end, 10);
+        if (*p < '0' || *p > '9' || errno || (*end && *end != ',')) {
+            fprintf(stderr, "gen-vanilla porep: --partitions %s: not a comma-separated list of numbers\n",
+                    list);
+            return 2;
+        }
+        if (k >= info->partitions) {
+            fprintf(stderr, "gen-vanilla porep: --partitions: %llu is not a partition of %s (0..%u)\n", k,
+                    info->name, info->partitions - 1);
+            return 2;
+        }
+        sel[k] = 1;
+        if (!*end) return 0;
+        p = end + 1;
     }
-    if (mkdir(out, 0777) && errno != EEXIST) {
-        fprintf(stderr, "gen-vanilla porep: cannot create %s: %s\n", out, strerror(errno));
-        return 1;
+}
+
+/* The challenges of the selected partitions (sel NULL: none). */
+static void gp_print_partitions(const cuzk_seal_c1 *c1, const uint8_t *sel)
+{
+    for (uint32_t k = 0; sel && k < c1->partitions; k++) {
+        if (!sel[k]) continue;
+        printf("partition %u challenges:", k);
+        for (uint32_t i = 0; i < c1->challenges_per_partition; i++)
+            printf(" %u", c1->proofs[(size_t)k * c1->challenges_per_partition + i].c_x.index);
+        printf("\n");
     }
-    cuzk_pool *pool = NULL;
-    if (threads > 1 && cuzk_pool_create(&pool, (unsigned)threads)) {
-        fprintf(stderr, "gen-vanilla porep: cannot start %llu threads\n", (unsigned long long)threads);
-        return 1;
-    }
-    cuzk_par *par = pool ? cuzk_pool_par(pool) : NULL;
-    cuzk_seal_config cfg = {.registered_proof = proof, .sector_id = sector, .miner_id = miner, .seed = seed};
+}
+
+static int gp_dense(const gp_opts *o, const cuzk_seal_config *cfg, cuzk_par *par, const uint8_t *sel)
+{
+    uint64_t size = gp_sizes[o->size].size;
     gp_progress_state ps = {.t0 = gp_now(), .last_pct = -100.0, .verbose = size > (8ull << 20)};
     cuzk_seal_sector *s = NULL;
     char err[512] = "";
-    int st = cuzk_seal_sector_seal(&s, &cfg, par, gp_progress, &ps, err, sizeof err);
+    int st = cuzk_seal_sector_seal(&s, cfg, par, gp_progress, &ps, err, sizeof err);
     double seal_s = gp_now() - ps.t0;
     int rc = 1;
     if (st) {
         fprintf(stderr, "gen-vanilla porep: %s\n", err[0] ? err : cuzk_strerror(st));
     } else {
         size_t nb = 32 * (size_t)s->nodes;
-        rc = gp_write_c1(out, s, par) || gp_write(out, "data.dat", s->data, nb) ||
-             gp_write(out, "sealed.dat", s->replica, nb) ||
-             gp_write(out, "tree-d.dat", s->tree_d, 2 * nb - 32) ||
-             gp_summary(out, s, seal_s, (unsigned)threads);
+        rc = gp_write_c1(o->out, s, par) || gp_write(o->out, "data.dat", s->data, nb) ||
+             gp_write(o->out, "sealed.dat", s->replica, nb) ||
+             gp_write(o->out, "tree-d.dat", s->tree_d, 2 * nb - 32) ||
+             gp_summary(o->out, s, seal_s, (unsigned)o->threads, "sealed");
+        if (!rc) gp_print_partitions(&s->c1, sel);
     }
     cuzk_seal_sector_free(s);
+    return rc;
+}
+
+/* The sparse C1 seen as a sector without data, layers or trees, so that it
+ * is written and summarized by the dense path's code. */
+static void gp_sparse_view(cuzk_seal_sector *v, const cuzk_seal_sparse *sp)
+{
+    memset(v, 0, sizeof *v);
+    v->info = sp->info;
+    v->nodes = sp->nodes;
+    v->sector_id = sp->sector_id;
+    v->miner_id = sp->miner_id;
+    uint8_t *dst[9] = {v->prover_id, v->porep_id, v->ticket,      v->seed,  v->replica_id,
+                       v->comm_d,    v->comm_c,   v->comm_r_last, v->comm_r};
+    const uint8_t *src[9] = {sp->prover_id, sp->porep_id, sp->ticket,      sp->seed,  sp->replica_id,
+                             sp->comm_d,    sp->comm_c,   sp->comm_r_last, sp->comm_r};
+    for (int i = 0; i < 9; i++)
+        memcpy(dst[i], src[i], 32);
+    v->c1 = *sp->c1; /* a view: sp keeps owning the proofs */
+}
+
+static int gp_sparse(const gp_opts *o, const cuzk_seal_config *cfg, cuzk_par *par, const uint8_t *sel)
+{
+    cuzk_seal_sparse sp;
+    char err[512] = "";
+    double t0 = gp_now();
+    int st = cuzk_seal_sparse_c1(&sp, cfg, par, err, sizeof err);
+    double gen_s = gp_now() - t0;
+    if (st) {
+        fprintf(stderr, "gen-vanilla porep: %s\n", err[0] ? err : cuzk_strerror(st));
+        return 1;
+    }
+    fprintf(stderr, "gen-vanilla porep: sparse C1 of %s: %u partitions x %u challenges in %.2f s\n",
+            sp.info->name, sp.c1->partitions, sp.c1->challenges_per_partition, gen_s);
+    cuzk_seal_sector v;
+    gp_sparse_view(&v, &sp);
+    t0 = gp_now();
+    int rc = gp_write_c1(o->out, &v, par);
+    if (!rc)
+        fprintf(stderr, "gen-vanilla porep: written, parsed back and verified in %.2f s\n", gp_now() - t0);
+    rc = rc || gp_summary(o->out, &v, gen_s, (unsigned)o->threads, "generated sparse");
+    if (!rc) gp_print_partitions(&v.c1, sel);
+    cuzk_seal_sparse_free(&sp);
+    return rc;
+}
+
+int cmd_gen_vanilla_porep(int argc, char **argv)
+{
+    gp_opts o = {.size = -1, .proof = UINT64_MAX, .sector = 1, .miner = 1000, .threads = 1};
+    int rc = gp_parse_args(&o, argc, argv);
+    if (rc) return rc;
+    uint64_t size = gp_sizes[o.size].size;
+    if (o.proof == UINT64_MAX) o.proof = 5 + (uint64_t)o.size; /* V1_1 */
+    const cuzk_fil_seal_info *info;
+    if (cuzk_fil_seal_lookup(&info, o.proof) || info->sector_size != size) {
+        fprintf(stderr, "gen-vanilla porep: registered proof %llu is not a seal proof of %llu bytes\n",
+                (unsigned long long)o.proof, (unsigned long long)size);
+        return 2;
+    }
+    if (size > GP_DENSE_MAX) o.sparse = true; /* cannot be sealed in memory */
+    uint8_t sel[256] = {0};
+    if (o.partitions && gp_parse_partitions(sel, o.partitions, info)) return 2;
+    if (mkdir(o.out, 0777) && errno != EEXIST) {
+        fprintf(stderr, "gen-vanilla porep: cannot create %s: %s\n", o.out, strerror(errno));
+        return 1;
+    }
+    cuzk_pool *pool = NULL;
+    if (o.threads > 1 && cuzk_pool_create(&pool, (unsigned)o.threads)) {
+        fprintf(stderr, "gen-vanilla porep: cannot start %llu threads\n", (unsigned long long)o.threads);
+        return 1;
+    }
+    cuzk_par *par = pool ? cuzk_pool_par(pool) : NULL;
+    cuzk_seal_config cfg = {
+        .registered_proof = o.proof, .sector_id = o.sector, .miner_id = o.miner, .seed = o.seed};
+    const uint8_t *s = o.partitions ? sel : NULL;
+    rc = o.sparse ? gp_sparse(&o, &cfg, par, s) : gp_dense(&o, &cfg, par, s);
     cuzk_pool_destroy(pool);
     return rc;
 }
