@@ -11,6 +11,7 @@
 #include "cuzk/ec.h"
 #include "ec/ec_internal.h"
 #include "ec_common.h"
+#include "msm/msm_ifma.h"
 #include "harness.h"
 
 #if __has_include(<valgrind/memcheck.h>)
@@ -177,9 +178,8 @@ static void test_mul_fixed_many_var(void)
     static const unsigned ws[] = {2, 5, 11, 16};
     static const size_t lens[] = {1, 7, 1100};
     size_t ss = cuzk_g1_mul_fixed_batch_scratch_size(), s2 = cuzk_g2_mul_fixed_batch_scratch_size();
-    size_t sv = cuzk_g1_fbv_scratch_size(), sv2 = cuzk_g2_fbv_scratch_size();
-    void *scratch = malloc(ss > s2 ? ss : s2), *vs = malloc(sv > sv2 ? sv : sv2);
-    REQUIRE(scratch != NULL && vs != NULL);
+    void *scratch = malloc(ss > s2 ? ss : s2);
+    REQUIRE(scratch != NULL);
     cuzk_g1 p1;
     cuzk_g2 p2;
     cuzk_fr s;
@@ -194,9 +194,24 @@ static void test_mul_fixed_many_var(void)
     cuzk_g2_fbv_table b2;
     CHECK(cuzk_g1_fbv_table_init(&b1, &p1, 1) == CUZK_ERR_ARG);
     CHECK(cuzk_g1_fbv_table_init(&b1, &p1, CUZK_EC_FBV_MAX_W + 1) == CUZK_ERR_ARG);
-    for (size_t wi = 0; wi < sizeof ws / sizeof ws[0]; wi++) {
-        REQUIRE(cuzk_g1_fbv_table_init(&b1, &p1, ws[wi]) == CUZK_OK);
-        REQUIRE(cuzk_g2_fbv_table_init(&b2, &p2, ws[wi]) == CUZK_OK);
+    /* every width on the scalar loop; the IFMA pair additions (where the CPU
+     * has them) on two widths */
+    int ifma_runs = cuzk_msm_ifma_available() ? 2 : 0;
+    if (!ifma_runs) test_skip("mul_fixed_many_var with the IFMA pair additions: no AVX-512 IFMA here");
+    for (size_t wi = 0; wi < sizeof ws / sizeof ws[0] + (size_t)ifma_runs; wi++) {
+        bool ifma = wi >= sizeof ws / sizeof ws[0];
+        unsigned w = ifma ? (wi % 2 ? 11 : 5) : ws[wi];
+        REQUIRE(cuzk_g1_fbv_table_init(&b1, &p1, w) == CUZK_OK);
+        REQUIRE(cuzk_g2_fbv_table_init(&b2, &p2, w) == CUZK_OK);
+        if (ifma) {
+            b1.pairs = cuzk_msm_ifma_pairs;
+            b1.pairs_work_bytes = cuzk_msm_ifma_work_bytes;
+            b2.pairs = cuzk_msm_ifma_g2_pairs;
+            b2.pairs_work_bytes = cuzk_msm_ifma_g2_work_bytes;
+        }
+        size_t sv = cuzk_g1_fbv_scratch_size(&b1), sv2 = cuzk_g2_fbv_scratch_size(&b2);
+        void *vs = malloc(sv > sv2 ? sv : sv2);
+        REQUIRE(vs != NULL);
         for (int rep = 0; rep < test_iterations; rep++)
             for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
                 size_t n = lens[li];
@@ -213,9 +228,9 @@ static void test_mul_fixed_many_var(void)
             }
         cuzk_g1_fbv_table_free(&b1);
         cuzk_g2_fbv_table_free(&b2);
+        free(vs);
     }
     free(scratch);
-    free(vs);
 }
 
 /* Under memcheck the scalar is marked undefined: any branch or memory index

@@ -223,6 +223,7 @@ typedef struct {
     size_t constraints, g1_points, g2_points, passes, range;
     uint64_t file_bytes;
     double prep_s, h_s, columns_s, total_s; /* wall seconds */
+    bool ifma;                              /* the AVX-512 IFMA additions were used */
 } cuzk_groth16_setup_file_info;
 
 CUZK_MUST_CHECK int cuzk_groth16_setup_test_file(const cuzk_pce *pce, const uint8_t *seed, size_t seed_len,

@@ -97,25 +97,42 @@ void cuzk_g2_mul_fixed_batch(cuzk_g2_affine *out, const cuzk_g2_affine *table, c
  * CUZK_ERR_ARG for a bad w) and is itself variable time in P (public).
  * mul_fixed_many_var: out[i] = k[i] P (affine; the identity is (0, 0)) for
  * any scalars, chord additions batched over 512 points with one inversion
- * per window; scratch: cuzk_g{1,2}_fbv_scratch_size() bytes (~150 / ~250
- * KiB), one per concurrent call.  P must be in the prime-order subgroup. */
+ * per window; scratch: cuzk_g{1,2}_fbv_scratch_size(tb) bytes (~150 / ~250
+ * KiB, more with an accelerator), 64-byte aligned, one per concurrent call.  P must be in the prime-order subgroup. */
 #define CUZK_EC_FBV_MAX_W 20
+/* Optional accelerator of the window loop's chord additions, with the
+ * contract of cuzk_msm_ifma_pairs (src/msm/msm_ifma.h: O[io[i]] = A[ia[i]] +
+ * B[ib[i]], den[i] = x_B - x_A given, flag[i] = 0, one shared inversion,
+ * den with room for n rounded up to 16): a caller above the curve layer
+ * sets it (the setup: the AVX-512 IFMA kernels where the CPU has them) with
+ * the work bytes it needs for n pairs; NULL = the scalar loop here.  The
+ * results are the same points either way. */
+typedef void (*cuzk_g1_pairs_fn)(cuzk_g1_affine *O, const cuzk_g1_affine *A, const cuzk_g1_affine *B,
+                                 const uint32_t *io, const uint32_t *ia, const uint32_t *ib, const uint8_t *flag,
+                                 cuzk_fp *den, void *work, size_t n);
+typedef void (*cuzk_g2_pairs_fn)(cuzk_g2_affine *O, const cuzk_g2_affine *A, const cuzk_g2_affine *B,
+                                 const uint32_t *io, const uint32_t *ia, const uint32_t *ib, const uint8_t *flag,
+                                 cuzk_fp2 *den, void *work, size_t n);
 typedef struct {
     unsigned w, windows;
     size_t row; /* points per window: 2^(w-1) */
     cuzk_g1_affine *t;
+    cuzk_g1_pairs_fn pairs;                /* NULL: scalar */
+    size_t (*pairs_work_bytes)(size_t n);
 } cuzk_g1_fbv_table;
 typedef struct {
     unsigned w, windows;
     size_t row;
     cuzk_g2_affine *t;
+    cuzk_g2_pairs_fn pairs;
+    size_t (*pairs_work_bytes)(size_t n);
 } cuzk_g2_fbv_table;
 CUZK_MUST_CHECK int cuzk_g1_fbv_table_init(cuzk_g1_fbv_table *tb, const cuzk_g1 *p, unsigned w);
 CUZK_MUST_CHECK int cuzk_g2_fbv_table_init(cuzk_g2_fbv_table *tb, const cuzk_g2 *p, unsigned w);
 void cuzk_g1_fbv_table_free(cuzk_g1_fbv_table *tb);
 void cuzk_g2_fbv_table_free(cuzk_g2_fbv_table *tb);
-size_t cuzk_g1_fbv_scratch_size(void);
-size_t cuzk_g2_fbv_scratch_size(void);
+size_t cuzk_g1_fbv_scratch_size(const cuzk_g1_fbv_table *tb);
+size_t cuzk_g2_fbv_scratch_size(const cuzk_g2_fbv_table *tb);
 void cuzk_g1_mul_fixed_many_var(cuzk_g1_affine *out, const cuzk_g1_fbv_table *tb, const cuzk_fr *k, size_t n,
                                 void *scratch);
 void cuzk_g2_mul_fixed_many_var(cuzk_g2_affine *out, const cuzk_g2_fbv_table *tb, const cuzk_fr *k, size_t n,

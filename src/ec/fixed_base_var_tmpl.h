@@ -8,15 +8,15 @@
 
 typedef struct {
     int32_t d[FBV_BATCH * FBV_MAX_WINDOWS];
-    uint32_t idx[FBV_BATCH];
-    uint8_t inf[FBV_BATCH];
+    uint32_t idx[FBV_BATCH], seq[FBV_BATCH];
+    uint8_t inf[FBV_BATCH], zero[FBV_BATCH];
     AFF q[FBV_BATCH];
     FE den[FBV_BATCH], pre[FBV_BATCH];
 } G(fbv_state);
 
 int G(fbv_table_init)(TB *tb, const JAC *p, unsigned w)
 {
-    memset(tb, 0, sizeof *tb);
+    memset(tb, 0, sizeof *tb); /* no accelerator: the caller may set one */
     if (w < 2 || w > FBV_MAX_W) return CUZK_ERR_ARG;
     tb->w = w;
     tb->windows = (256 + w - 1) / w;
@@ -46,7 +46,12 @@ void G(fbv_table_free)(TB *tb)
     tb->t = NULL;
 }
 
-size_t G(fbv_scratch_size)(void) { return sizeof(G(fbv_state)); }
+/* The state first, then the accelerator's work area (64-byte aligned). */
+size_t G(fbv_scratch_size)(const TB *tb)
+{
+    size_t st = (sizeof(G(fbv_state)) + 63) & ~(size_t)63;
+    return st + (tb->pairs ? tb->pairs_work_bytes(FBV_BATCH) : 0);
+}
 
 /* The rare exceptional sums (accumulator = +-table point): exactly, through
  * Jacobian coordinates.  *inf is updated. */
@@ -66,6 +71,8 @@ static void G(fbv_exceptional)(AFF *acc, uint8_t *inf, const AFF *q)
 static void G(fbv_batch)(AFF *acc, const TB *tb, const cuzk_fr *k, size_t m, G(fbv_state) *st)
 {
     const unsigned W = tb->windows;
+    if (tb->pairs)
+        for (size_t p = 0; p < FBV_BATCH; p++) st->seq[p] = (uint32_t)p, st->zero[p] = 0;
     for (size_t p = 0; p < m; p++) {
         int32_t *d = st->d + p * W;
         fbv_recode(d, &k[p], tb->w, W);
@@ -108,6 +115,11 @@ static void G(fbv_batch)(AFF *acc, const TB *tb, const cuzk_fr *k, size_t m, G(f
             st->idx[cnt++] = (uint32_t)p;
         }
         if (!cnt) continue;
+        if (tb->pairs) { /* the same chord additions, eight lanes at a time */
+            tb->pairs(acc, acc, st->q, st->idx, st->idx, st->seq, st->zero, st->den,
+                      (char *)st + ((sizeof *st + 63) & ~(size_t)63), cnt);
+            continue;
+        }
         FE inv;
         F_INV_VAR(&inv, &st->pre[cnt - 1]);
         for (size_t c = cnt; c-- > 0;) {

@@ -38,6 +38,7 @@
 #include "cuzk/ntt.h"
 #include "ec/ec_internal.h"
 #include "g16_internal.h"
+#include "msm/msm_ifma.h"
 
 #define TASK_PTS 4096                   /* points per task (one pwrite each) */
 #define DEFAULT_BUDGET ((size_t)3 << 30) /* column sums: 3 GiB = 33.5 M columns */
@@ -239,6 +240,13 @@ static int fs_tables(fs_ctx *x)
         return cuzk_errf(x->err, x->el, st, "setup: table windows must be 2..%d (got %u, %u)", CUZK_EC_FBV_MAX_W,
                          w1, w2);
     if (st) return cuzk_errf(x->err, x->el, st, "setup: out of memory for the fixed-base tables");
+    if (cuzk_msm_ifma_active()) { /* AVX-512 IFMA chord additions (CUZK_MSM_NO_IFMA=1: scalar) */
+        x->t1.pairs = cuzk_msm_ifma_pairs;
+        x->t1.pairs_work_bytes = cuzk_msm_ifma_work_bytes;
+        x->t2.pairs = cuzk_msm_ifma_g2_pairs;
+        x->t2.pairs_work_bytes = cuzk_msm_ifma_g2_work_bytes;
+    }
+    if (x->info) x->info->ifma = x->t1.pairs != NULL;
     return CUZK_OK;
 }
 
@@ -261,7 +269,7 @@ static void mul_task(void *arg, size_t t)
     size_t lo = j->lo + t * TASK_PTS, k = j->lo + j->n - lo < TASK_PTS ? j->lo + j->n - lo : TASK_PTS;
     size_t psz = j->g2 ? sizeof(cuzk_g2_affine) : sizeof(cuzk_g1_affine);
     size_t bsz = j->g2 ? G16_G2_BYTES : G16_G1_BYTES;
-    void *scratch = malloc(j->g2 ? cuzk_g2_fbv_scratch_size() : cuzk_g1_fbv_scratch_size());
+    void *scratch = malloc(j->g2 ? cuzk_g2_fbv_scratch_size(&x->t2) : cuzk_g1_fbv_scratch_size(&x->t1));
     uint8_t *pts = malloc(k * psz), *bytes = malloc(k * bsz);
     cuzk_fr *hs = j->s ? NULL : malloc(k * sizeof *hs);
     j->st[t] = CUZK_ERR_NOMEM;
@@ -333,7 +341,8 @@ static int fs_vk(fs_ctx *x, const uint8_t *seed, size_t seed_len)
     g2s[0] = x->beta, g2s[1] = gamma, g2s[2] = delta;
     cuzk_g1_affine p1[3];
     cuzk_g2_affine p2[3];
-    void *scratch = malloc(cuzk_g2_fbv_scratch_size());
+    size_t s1 = cuzk_g1_fbv_scratch_size(&x->t1), s2 = cuzk_g2_fbv_scratch_size(&x->t2);
+    void *scratch = malloc(s1 > s2 ? s1 : s2);
     if (!scratch) return cuzk_errf(x->err, x->el, CUZK_ERR_NOMEM, "setup: out of memory");
     cuzk_g1_mul_fixed_many_var(p1, &x->t1, g1s, 3, scratch);
     cuzk_g2_mul_fixed_many_var(p2, &x->t2, g2s, 3, scratch);

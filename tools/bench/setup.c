@@ -303,10 +303,11 @@ static int setup_streaming(const char *params_path, const char *vk_path, const c
     *n_constraints = info.constraints;
     fprintf(stderr,
             "setup: %zu G1 + %zu G2 points, %.2f GB, %zu column pass(es) of %zu columns: prep %.1f s, H %.1f s, "
-            "columns %.1f s, total %.1f s (%.0f points/s; variable-time tables, public test randomness)\n",
+            "columns %.1f s, total %.1f s (%.0f points/s; variable-time tables%s, public test randomness)\n",
             info.g1_points, info.g2_points, (double)info.file_bytes / 1e9, info.passes, info.range, info.prep_s,
             info.h_s, info.columns_s, info.total_s,
-            (double)(info.g1_points + info.g2_points) / (info.total_s > 0 ? info.total_s : 1));
+            (double)(info.g1_points + info.g2_points) / (info.total_s > 0 ? info.total_s : 1),
+            info.ifma ? ", AVX-512 IFMA additions" : "");
     return 0;
 }
 
