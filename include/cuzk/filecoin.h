@@ -1,10 +1,11 @@
 /* Filecoin data for Proof-of-Spacetime: domain elements, Merkle trees,
  * CIDs, the registered-proof registry, bincode vanilla proofs, challenge
- * derivation and native vanilla-proof verification.  Ported from the
- * behaviour of rust-fil-proofs (storage-proofs-core merkle/, fr32,
- * storage-proofs-post fallback/, filecoin-proofs constants.rs/parameters.rs)
- * and filecoin-proofs-api registry.rs; see filecoin-formats.md and
- * wire-contract.md.
+ * derivation, native vanilla-proof verification, and sparse synthetic
+ * trees (verifiable vanilla proofs of any sector size, made cheaply for
+ * benchmarks and tests).  Ported from the behaviour of rust-fil-proofs
+ * (storage-proofs-core merkle/, fr32, storage-proofs-post fallback/,
+ * filecoin-proofs constants.rs/parameters.rs) and filecoin-proofs-api
+ * registry.rs; see filecoin-formats.md and wire-contract.md.
  *
  * Everything here works on public data: nothing is constant time (the
  * usual _var suffix is omitted for the whole header).  Functions that can
@@ -283,6 +284,70 @@ CUZK_MUST_CHECK int cuzk_fil_comm_r(uint8_t comm_r[32], const uint8_t comm_c[32]
 CUZK_MUST_CHECK int cuzk_fil_vanilla_verify(bool *ok, const cuzk_fil_post_vanilla *v, const cuzk_fil_post_info *p,
                             const uint8_t randomness[32], uint64_t sector_index, char *err,
                             size_t err_len);
+
+/* ---- sparse synthetic trees (sparse_tree.c) ------------------------------ */
+/* A tree_r_last that is never built: only the nodes on the paths of a set
+ * of opened leaves are computed (Poseidon, exactly as a real tree hashes
+ * them); every other node -- a whole unopened subtree stands for one digest
+ * -- and every leaf are pseudo-random elements, SHA-256("cuzk-spt" ||
+ * seed || level u32 LE || index u64 LE) with the top two bits cleared.
+ * So the proofs are real inclusion proofs of a real (if unknowable) tree: they
+ * verify with cuzk_fil_merkle_verify_poseidon, two proofs agree on every
+ * node they share, and opening every leaf gives the cuzk_fil_tree_build
+ * tree of those leaves.  Time and memory are O(levels x opened leaves),
+ * independent of the sector size (a 32 GiB sector opening 10 leaves: ~90
+ * Poseidon-8 hashes).  For benchmarks and tests: the tree is not the
+ * sealed data of any sector.  Not thread safe per tree; distinct trees may
+ * be used concurrently.  No hidden threads. */
+typedef struct cuzk_fil_sparse_tree cuzk_fil_sparse_tree;
+
+/* leaves[0..n_leaves) (any order, duplicates allowed, each < shape->leaves,
+ * n_leaves >= 1) are the leaves later proofs may open.  Errors:
+ * CUZK_ERR_ARG (inconsistent shape, a leaf out of range, no leaf),
+ * CUZK_ERR_NOMEM; err names the leaf or the level. */
+CUZK_MUST_CHECK int cuzk_fil_sparse_tree_build(cuzk_fil_sparse_tree **out, const cuzk_fil_tree_shape *shape,
+                                               const uint64_t *leaves, size_t n_leaves,
+                                               const uint8_t seed[32], char *err, size_t err_len);
+void cuzk_fil_sparse_tree_free(cuzk_fil_sparse_tree *t);
+void cuzk_fil_sparse_tree_root(uint8_t out[32], const cuzk_fil_sparse_tree *t);
+/* Bytes of storage one proof needs (as cuzk_fil_tree_proof_storage). */
+size_t cuzk_fil_sparse_tree_proof_storage(const cuzk_fil_sparse_tree *t);
+/* Inclusion proof of leaf `index`, which must be one of the build's leaves
+ * (else CUZK_ERR_ARG naming it); the path arrays point into `storage`
+ * (proof_storage bytes, 8-byte aligned), the layout of cuzk_fil_tree_prove. */
+CUZK_MUST_CHECK int cuzk_fil_sparse_tree_prove(cuzk_fil_merkle_proof *out, void *storage, size_t storage_len,
+                                               const cuzk_fil_sparse_tree *t, uint64_t index, char *err,
+                                               size_t err_len);
+
+/* A synthetic sector: its id, its comm_c (any canonical domain element)
+ * and the seed of its sparse tree_r_last. */
+typedef struct {
+    uint64_t sector_id;
+    uint8_t comm_c[32];
+    uint8_t seed[32];
+} cuzk_fil_sparse_sector;
+
+/* One vanilla proof to make: the PoSt type's challenge_count challenges of
+ * the sector at position sector_index of the proven list (as
+ * cuzk_fil_post_challenges; it matters for api 1.0/1.1 only). */
+typedef struct {
+    const cuzk_fil_post_info *post;
+    uint64_t sector_index;
+} cuzk_fil_sparse_post_target;
+
+/* FallbackPoStSectorProofs of a synthetic sector, out[i] for targets[i]:
+ * one sparse tree opens the challenges of all targets (which must share a
+ * sector size), so every out[i] has the same comm_r_last = its root and
+ * comm_r = Poseidon2(comm_c, comm_r_last), and each passes
+ * cuzk_fil_vanilla_verify for its post, randomness and sector_index.  Each
+ * out[i] owns its memory: free it with cuzk_fil_vanilla_free.  On error
+ * nothing is left to free.  randomness and comm_c must be canonical
+ * (CUZK_ERR_ENC_NONCANONICAL); CUZK_ERR_ARG for mixed sector sizes,
+ * CUZK_ERR_UNSUPPORTED for a size without a tree shape, CUZK_ERR_NOMEM. */
+CUZK_MUST_CHECK int cuzk_fil_sparse_post_vanilla(cuzk_fil_post_vanilla *out,
+                                                 const cuzk_fil_sparse_post_target *targets, size_t n_targets,
+                                                 const cuzk_fil_sparse_sector *sector,
+                                                 const uint8_t randomness[32], char *err, size_t err_len);
 
 #ifdef __cplusplus
 }
