@@ -312,8 +312,8 @@ if [ -f "$PPC/.done-porep-2k" ] && [ -n "$PP" ] && [ -f "$PVK" ]; then
   check porep-verify-2k-generic 0 "$BIN/cuzk-bench" verify --vk "$PVK" --proof "$T/porep.proof" --inputs "$T/porep.in"
   check porep-proof-192-bytes 0 test "$(stat -c %s "$T/porep.proof")" = 192
   # the production pipeline: WITNESS synthesis + the lean PCE evaluation, one partition, mapped params
-  # (setup keeps the PCE beside the params; a cache made before that gets it extracted here)
-  PPCE=${PP%.params}.pce
+  # (setup keeps the PCE beside the params under the daemon's name; an older cache gets it extracted here)
+  PPCE=$PPC/porep-2k.pce
   [ -f "$PPCE" ] || check porep-pce-extract 0 "$BIN/cuzk-bench" pce extract --circuit porep --sector-size 2KiB \
     --out "$PPCE"
   check porep-prove-2k-pce 0 "$BIN/cuzk-bench" prove --circuit porep --params "$PP" --c1 "$T/porep-5/c1.json" \

@@ -53,9 +53,9 @@ void g16_cli_setup_progress(void *ctx, const char *phase, size_t done, size_t to
 /* Options of `setup` shared by every circuit kind, taken out of argv by
  * cmd_setup before the kind's own parser runs (g16_cli_setup_opts_take).
  * Default: the streaming variable-time setup (cuzk_groth16_setup_test_file)
- * from the circuit's PCE, extracted to --pce F (default
- * DIR/<param file stem>.pce, kept for later runs and proofs) unless a valid
- * one is there; --constant-time: the in-memory constant-time setup
+ * from the circuit's PCE, extracted to --pce F (default DIR/<circuit id>.pce,
+ * where the daemon's synthesis.pce = auto finds it with DIR as its
+ * param_cache; kept for later runs and proofs) unless a valid one is there; --constant-time: the in-memory constant-time setup
  * (matrices in RAM: small circuits only). */
 typedef struct {
     bool constant_time;
@@ -116,9 +116,11 @@ typedef struct {
     const cuzk_fr *(*inputs)(void *ctx, uint32_t k, size_t *n);
     void *ctx;
 } g16_cli_prove_job;
-/* The PCE identity the engine gives a Filecoin circuit (kind, sector size),
- * or CUZK_PCE_KIND_OTHER with param_id for one without a daemon id. */
-void g16_cli_pce_identity(cuzk_pce_identity *id, uint32_t kind, uint64_t sector_size, const char *param_id);
+/* The PCE identity the engine gives a Filecoin circuit (kind, sector size)
+ * and its daemon circuit id (cid, e.g. porep-32g), or CUZK_PCE_KIND_OTHER
+ * with param_id and cid "" for one without a daemon id. */
+void g16_cli_pce_identity(cuzk_pce_identity *id, char cid[64], uint32_t kind, uint64_t sector_size,
+                          const char *param_id);
 int g16_cli_prove_partitions(const g16_cli_prove_job *job);
 
 #endif

@@ -153,7 +153,8 @@ static int open_pce(cuzk_pce **pce, const g16_cli_prove_job *job)
 {
     char err[CUZK_G16_ERR_LEN] = "";
     cuzk_pce_identity id;
-    g16_cli_pce_identity(&id, job->pce_kind, job->sector_size, "");
+    char cid[64];
+    g16_cli_pce_identity(&id, cid, job->pce_kind, job->sector_size, "");
     if (cuzk_pce_open(pce, job->pce, id.kind == CUZK_PCE_KIND_OTHER ? NULL : &id, err, sizeof err)) {
         fprintf(stderr, "cuzk-bench prove: %s: %s\n", job->pce, err);
         return 1;

@@ -264,9 +264,10 @@ static int setup_pce(cuzk_pce **pce, const char *path, const cuzk_pce_identity *
     return 0;
 }
 
-void g16_cli_pce_identity(cuzk_pce_identity *id, uint32_t kind, uint64_t sector_size, const char *param_id)
+void g16_cli_pce_identity(cuzk_pce_identity *id, char cid[64], uint32_t kind, uint64_t sector_size,
+                          const char *param_id)
 {
-    char cid[64], err[CUZK_G16_ERR_LEN];
+    char err[CUZK_G16_ERR_LEN];
     cuzk_circuit_fn fn;
     void *ctx = NULL;
     if (kind != CUZK_PCE_KIND_OTHER && !cuzk_pce_filecoin_circuit_id(cid, kind, sector_size) &&
@@ -274,6 +275,7 @@ void g16_cli_pce_identity(cuzk_pce_identity *id, uint32_t kind, uint64_t sector_
         free(ctx);
         return;
     }
+    cid[0] = 0;
     memset(id, 0, sizeof *id);
     id->kind = CUZK_PCE_KIND_OTHER;
     snprintf(id->id, sizeof id->id, "%s", param_id);
@@ -281,12 +283,18 @@ void g16_cli_pce_identity(cuzk_pce_identity *id, uint32_t kind, uint64_t sector_
 
 /* The streaming setup straight into params_path (and vk_path). */
 static int setup_streaming(const char *params_path, const char *vk_path, const char *seed, cuzk_par *par,
-                           const g16_setup_opts *so, const cuzk_pce_identity *id, cuzk_circuit_fn fn, void *ctx,
-                           size_t *n_constraints)
+                           const g16_setup_opts *so, const cuzk_pce_identity *id, const char *cid,
+                           cuzk_circuit_fn fn, void *ctx, size_t *n_constraints)
 {
     char pce_path[4096], err[CUZK_G16_ERR_LEN] = "";
-    if (so->pce) snprintf(pce_path, sizeof pce_path, "%s", so->pce);
-    else snprintf(pce_path, sizeof pce_path, "%.*s.pce", (int)(strlen(params_path) - 7), params_path);
+    const char *slash = strrchr(params_path, '/');
+    int dir_len = slash ? (int)(slash - params_path) : 1;
+    if (so->pce) /* else where the daemon looks: <param_cache>/<circuit id>.pce */
+        snprintf(pce_path, sizeof pce_path, "%s", so->pce);
+    else if (cid[0])
+        snprintf(pce_path, sizeof pce_path, "%.*s/%s.pce", dir_len, slash ? params_path : ".", cid);
+    else
+        snprintf(pce_path, sizeof pce_path, "%.*s.pce", (int)(strlen(params_path) - 7), params_path);
     cuzk_pce *pce = NULL;
     if (setup_pce(&pce, pce_path, id, fn, ctx)) return 1;
     g16_cli_progress pr;
@@ -343,8 +351,9 @@ int g16_cli_setup_filecoin(const char *out_dir, const char *seed, unsigned threa
         }
     } else {
         cuzk_pce_identity id;
-        g16_cli_pce_identity(&id, pce_kind, sector_size, param_id);
-        if (setup_streaming(path[0], path[1], seed, cuzk_pool_par(pool), so, &id, fn, ctx, &n_constraints))
+        char cid[64];
+        g16_cli_pce_identity(&id, cid, pce_kind, sector_size, param_id);
+        if (setup_streaming(path[0], path[1], seed, cuzk_pool_par(pool), so, &id, cid, fn, ctx, &n_constraints))
             goto done;
         errno = 0;
         if (finish_written(path[1], 0, note, false) || finish_written(path[0], 0, note, true)) goto done;
