@@ -191,6 +191,14 @@ check post-window-setup-ct 0 "$BIN/cuzk-bench" setup --circuit window-post --sec
   --constant-time
 check post-window-setup-ct-same 0 cmp "$(ls "$T/window"/*.params | head -1)" "$(ls "$T/window-ct"/*.params | head -1)"
 check post-window-setup-ct-same-vk 0 cmp "$(ls "$T/window"/*.vk | head -1)" "$(ls "$T/window-ct"/*.vk | head -1)"
+# the production pipeline for a PoSt partition: WITNESS synthesis + the lean PCE evaluation, mapped params
+P=$(ls "$T/window"/*.params | head -1); VK=$(ls "$T/window"/*.vk | head -1)
+check post-window-prove-pce 0 "$BIN/cuzk-bench" prove --circuit window-post --sector-size 2KiB --params "$P" \
+  --vanilla "$T/sec/window-post.vproof" --randomness $R --miner-id 1000 --out "$T/window-pce.proof" \
+  --pce "$T/window/wpost-2k.pce" --mmap
+expect_out post-window-prove-pce-lean "synthesis [0-9.]+ s \(WITNESS\), pce a,b .*self-verified"
+check post-window-verify-pce 0 "$BIN/cuzk-bench" verify --circuit window-post --sector-size 2KiB --vk "$VK" \
+  --proof "$T/window-pce.proof" --randomness $R --sector "1:$COMM_R" --miner-id 1000
 # a second streaming setup reuses the PCE the first one kept beside the params
 check post-window-setup-again 0 "$BIN/cuzk-bench" setup --circuit window-post --sector-size 2KiB --out "$T/window" \
   --mem-budget 100000 --window-g1 9 --window-g2 7

@@ -48,7 +48,8 @@ typedef struct {
     cuzk_post_sector *sectors;
     size_t n_sectors;
     uint64_t miner_id;
-    bool have_miner, json, det, cpu_time, random_witness;
+    bool have_miner, json, det, cpu_time, random_witness, mmap;
+    const char *pce;
     uint32_t partition;
     size_t threads, reps;
     cuzk_srs_validate validate;
@@ -88,6 +89,10 @@ static int pb_parse(pb_args *a, int argc, char **argv, const char *usage)
             a->random_witness = true;
             continue;
         }
+        if (!strcmp(o, "--mmap")) {
+            a->mmap = true;
+            continue;
+        }
         if (!v) goto bad;
         i++;
         if (!strcmp(o, "--circuit"))
@@ -98,6 +103,8 @@ static int pb_parse(pb_args *a, int argc, char **argv, const char *usage)
             reg = strtoll(v, NULL, 10);
         else if (!strcmp(o, "--out"))
             a->out = v;
+        else if (!strcmp(o, "--pce"))
+            a->pce = v;
         else if (!strcmp(o, "--params"))
             a->params = v;
         else if (!strcmp(o, "--vk"))
@@ -278,6 +285,43 @@ static int pb_job(cuzk_post_job **j, const pb_args *a, cuzk_par *par)
     return rc;
 }
 
+static int pb_synth(void *ctx, uint32_t k, cuzk_cs_mode mode, cuzk_par *par, cuzk_cs **cs, char *err,
+                    size_t err_len)
+{
+    (void)k, (void)par;
+    return cuzk_post_job_synthesize(cs, ctx, mode, 0, err, err_len);
+}
+
+static const cuzk_fr *pb_inputs(void *ctx, uint32_t k, size_t *n)
+{
+    (void)k;
+    return cuzk_post_job_inputs(ctx, n);
+}
+
+/* --pce F / --mmap: the production pipeline of prove_fil.c (WITNESS
+ * synthesis, the lean PCE evaluation, mapped params), for one partition of
+ * vanilla proofs (a 32 GiB WindowPoSt partition: 2349 sectors). */
+static int pb_prove_lean(const pb_args *a, cuzk_post_job *j)
+{
+    g16_cli_prove_job pj = {.params = a->params,
+                            .out = a->out,
+                            .inputs_out = a->inputs_out,
+                            .name = a->info->name,
+                            .threads = (unsigned)a->threads,
+                            .deterministic = a->det,
+                            .no_validate = a->validate == CUZK_SRS_VALIDATE_NONE,
+                            .mmap = a->mmap,
+                            .partitions = 1,
+                            .partition = -1,
+                            .pce = a->pce,
+                            .pce_kind = a->info->winning ? CUZK_PCE_KIND_WINNING_POST : CUZK_PCE_KIND_WINDOW_POST,
+                            .sector_size = a->info->sector_size,
+                            .synth = pb_synth,
+                            .inputs = pb_inputs,
+                            .ctx = j};
+    return g16_cli_prove_partitions(&pj);
+}
+
 int cuzk_bench_post_prove(int argc, char **argv)
 {
     pb_args a = {0};
@@ -285,7 +329,7 @@ int cuzk_bench_post_prove(int argc, char **argv)
         "usage: cuzk-bench prove --circuit winning-post|window-post --sector-size S --params F "
         "--vanilla F [--vanilla F ...] --randomness HEX (--prover-id HEX | --miner-id N) "
         "[--partition K] --out PROOF [--inputs-out F] [--threads T] [--deterministic] [--reps R] "
-        "[--cpu-time] [--validate digest|full|none]\n";
+        "[--cpu-time] [--validate digest|full|none] [--pce F] [--mmap]\n";
     if (pb_parse(&a, argc, argv, usage)) return 2;
     if (!a.params || !a.n_vanilla || !a.rnd_hex || !a.out) {
         fputs(usage, stderr);
@@ -302,6 +346,12 @@ int cuzk_bench_post_prove(int argc, char **argv)
     if ((rc = pb_job(&j, &a, cuzk_pool_par(pool)))) goto done;
     fprintf(stderr, "prove: parse + native check of %zu vanilla proofs: %.3f s\n", a.n_vanilla,
             cli_now() - tj);
+    if (a.pce || a.mmap) {
+        cuzk_pool_destroy(pool);
+        pool = NULL;
+        rc = pb_prove_lean(&a, j);
+        goto done;
+    }
     rc = 1;
     cuzk_groth16_load_opts lo = {.par = cuzk_pool_par(pool), .err = err, .err_len = sizeof err};
     double t0 = cli_now();
