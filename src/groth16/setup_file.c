@@ -259,7 +259,7 @@ typedef struct {
     size_t lo, n;     /* points [lo, lo + n) of the segment, task t: lo + t TASK_PTS */
     uint64_t off;     /* byte offset of the segment's point 0 */
     int *st;          /* per task: CUZK_OK, NOMEM, IO, or ARG (an identity) */
-    size_t *bad;      /* per task: the identity's index in the segment */
+    size_t *bad;      /* per task: the identity's index, or the write's errno */
 } mul_job;
 
 static void mul_task(void *arg, size_t t)
@@ -293,8 +293,10 @@ static void mul_task(void *arg, size_t t)
             j->bad[t] = lo + i;
         }
     }
-    if (j->st[t] == CUZK_OK && pwrite_all(x->fd, bytes, k * bsz, j->off + (uint64_t)lo * bsz))
+    if (j->st[t] == CUZK_OK && pwrite_all(x->fd, bytes, k * bsz, j->off + (uint64_t)lo * bsz)) {
         j->st[t] = CUZK_ERR_IO;
+        j->bad[t] = (size_t)(errno ? errno : EIO); /* errno is this thread's */
+    }
 out:
     if (hs) OPENSSL_cleanse(hs, k * sizeof *hs);
     free(hs);
@@ -321,7 +323,8 @@ static int fs_points(fs_ctx *x, const char *phase, bool g2, const cuzk_fr *s, si
                                  "setup: %s point %zu is the identity (a zero %s); use another seed", phase,
                                  bad_t[t], !strcmp(phase, "L") || !strcmp(phase, "IC") ? "QAP sum" : "column");
             if (st_t[t] == CUZK_ERR_IO)
-                return cuzk_errf(x->err, x->el, CUZK_ERR_IO, "setup: writing %s: %s", x->tmp, strerror(errno));
+                return cuzk_errf(x->err, x->el, CUZK_ERR_IO, "setup: writing %s: %s", x->tmp,
+                                 strerror((int)bad_t[t]));
             if (st_t[t]) return cuzk_errf(x->err, x->el, st_t[t], "setup: out of memory for a task's points");
         }
         x->done += j.n;
@@ -435,16 +438,23 @@ static int fs_finish(fs_ctx *x)
         return cuzk_errf(x->err, x->el, CUZK_ERR_IO, "setup: writing %s: %s", x->tmp, strerror(errno));
     }
     x->fd = -1;
-    if (x->o->vk_path) {
+    if (x->o->vk_path) { /* the params' first vk_len bytes, written and renamed like them */
+        char vt[4096];
+        snprintf(vt, sizeof vt, "%s.tmp.%ld", x->o->vk_path, (long)getpid());
         uint8_t *vk = malloc(x->vk_len);
-        FILE *f = fopen(x->tmp, "rb"), *g = NULL;
-        bool ok = vk && f && fread(vk, 1, x->vk_len, f) == x->vk_len && (g = fopen(x->o->vk_path, "wb")) &&
-                  fwrite(vk, 1, x->vk_len, g) == x->vk_len;
-        if (g && fclose(g)) ok = false;
+        FILE *f = fopen(x->tmp, "rb");
+        int fd = open(vt, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        bool ok = vk && f && fd >= 0 && fread(vk, 1, x->vk_len, f) == x->vk_len && !pwrite_all(fd, vk, x->vk_len, 0) &&
+                  !fsync(fd);
+        int e = errno;
+        if (fd >= 0 && close(fd)) ok = false;
         if (f) fclose(f);
         free(vk);
-        if (!ok)
-            return cuzk_errf(x->err, x->el, CUZK_ERR_IO, "setup: cannot write %s: %s", x->o->vk_path, strerror(errno));
+        if (ok && rename(vt, x->o->vk_path)) ok = false, e = errno;
+        if (!ok) {
+            unlink(vt);
+            return cuzk_errf(x->err, x->el, CUZK_ERR_IO, "setup: cannot write %s: %s", x->o->vk_path, strerror(e));
+        }
     }
     if (rename(x->tmp, x->o->path))
         return cuzk_errf(x->err, x->el, CUZK_ERR_IO, "setup: cannot rename %s to %s: %s", x->tmp, x->o->path,
