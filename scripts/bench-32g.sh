@@ -122,7 +122,7 @@ window() {
   local PP VK; PP=$(ls "$W"/v28-proof-of-spacetime-*.params); VK=${PP%.params}.vk
   [ -f "$S/window-post.list" ] ||
     timed window_gen_vanilla "$DIR/window-gen.log" "$BIN/cuzk-bench" gen-vanilla post --sector-size 32GiB \
-      --sectors 2349 --randomness $RND --out "$S"
+      --sector 1 --sectors 2349 --randomness $RND --out "$S"
   mapfile -t VAN <"$S/window-post.list"
   timed window_prove "$DIR/window-prove.log" "$BIN/cuzk-bench" prove --circuit window-post --sector-size 32GiB \
     --params "$PP" --vanilla "${VAN[@]}" --randomness $RND --miner-id 1000 --threads "$THREADS" \
