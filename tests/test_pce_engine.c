@@ -324,8 +324,51 @@ static void test_engine_buffer_pool(void)
     }
 }
 
+/* Under a budget that holds one partition but not one partition plus an idle
+ * set, the next partition takes the set instead of the set being dropped to
+ * make room for it (the 32 GiB daemon run: budget 18.5 GiB, 16 GiB reserved a
+ * partition, a 12.9 GB set). */
+static void test_engine_buffer_pool_tight(void)
+{
+    char path[300];
+    snprintf(path, sizeof path, "%s/chain-%d.pce", cache_dir(), CHAIN_N);
+    cuzk_engine *e = engine("auto");
+    REQUIRE(e);
+    bool ok = false;
+    free(prove_logged(e, "tight-0", &ok));
+    CHECK(ok && wait_valid(path, 60000));
+    free(prove_logged(e, "tight-1", &ok));
+    cuzk_engine_status st;
+    REQUIRE(cuzk_engine_get_status(e, &st) == CUZK_OK);
+    uint64_t kept = st.buffer_pool_bytes;
+    cuzk_engine_status_clear(&st);
+    cuzk_engine_destroy(e);
+    REQUIRE(kept > 0 && kept < (2u << 20));
+    cuzk_engine_config c;
+    engine_cfg_base(&c);
+    snprintf(c.synthesis_pce, sizeof c.synthesis_pce, "auto");
+    c.memory_total_budget = (1u << 20) + kept / 2; /* a partition reserves 1 MiB (chain-3000) */
+    e = start(&c);
+    REQUIRE(e);
+    static const char *const ids[3] = {"tight-a", "tight-b", "tight-c"}; /* distinct: no retry attach */
+    for (int i = 0; i < 3; i++) {
+        free(prove_logged(e, ids[i], &ok));
+        CHECK(ok);
+    }
+    REQUIRE(cuzk_engine_get_status(e, &st) == CUZK_OK);
+    if (st.buffer_pool_hits != 2)
+        fprintf(stderr, "  tight: kept %llu, hits %llu misses %llu pool %llu used %llu limit %llu\n",
+                (unsigned long long)kept, (unsigned long long)st.buffer_pool_hits,
+                (unsigned long long)st.buffer_pool_misses, (unsigned long long)st.buffer_pool_bytes,
+                (unsigned long long)st.memory_used, (unsigned long long)st.memory_limit);
+    CHECK(st.buffer_pool_hits == 2 && st.buffer_pool_bytes > 0 && st.memory_used <= st.memory_limit);
+    cuzk_engine_status_clear(&st);
+    cuzk_engine_destroy(e);
+}
+
 static const test_case tests[] = {
     {"engine_pce", test_engine_pce},
+    {"engine_buffer_pool_tight", test_engine_buffer_pool_tight},
     {"engine_pce_changed", test_engine_pce_changed},
     {"engine_buffer_pool", test_engine_buffer_pool},
 };

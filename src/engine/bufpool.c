@@ -57,8 +57,9 @@ void cuzk_eng_pool_take_locked(cuzk_engine *e, size_t m, cuzk_cs_buffers *out)
     eng_bufpool *p = e->bufpool;
     if (!p) return;
     size_t best = SIZE_MAX;
-    for (size_t i = 0; i < p->n; i++) /* the same domain size; the newest (most likely resident) */
-        if (p->set[i].b.ev_cap == m && (best == SIZE_MAX || p->set[i].idle_since > p->set[best].idle_since))
+    for (size_t i = 0; i < p->n; i++) /* that domain size (m = 0: any); the newest (most likely resident) */
+        if ((!m || p->set[i].b.ev_cap == m) &&
+            (best == SIZE_MAX || p->set[i].idle_since > p->set[best].idle_since))
             best = i;
     if (best == SIZE_MAX) {
         e->n_pool_misses++;
@@ -92,6 +93,15 @@ void cuzk_eng_pool_put_locked(cuzk_engine *e, cuzk_cs_buffers *b)
     e->mem_reserved += bytes;
     e->pool_idle_bytes += bytes;
     memset(b, 0, sizeof *b);
+}
+
+uint64_t cuzk_eng_pool_newest_bytes_locked(const cuzk_engine *e)
+{
+    const eng_bufpool *p = e->bufpool;
+    size_t best = SIZE_MAX;
+    for (size_t i = 0; p && i < p->n; i++)
+        if (best == SIZE_MAX || p->set[i].idle_since > p->set[best].idle_since) best = i;
+    return best == SIZE_MAX ? 0 : p->set[best].bytes;
 }
 
 bool cuzk_eng_pool_shrink_locked(cuzk_engine *e, uint64_t need)

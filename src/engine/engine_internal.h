@@ -201,8 +201,11 @@ typedef struct eng_bufpool eng_bufpool;
 int cuzk_eng_pool_init(cuzk_engine *e);
 void cuzk_eng_pool_free(cuzk_engine *e);
 uint64_t cuzk_eng_pool_set_bytes(const cuzk_cs_buffers *b);
-/* A set for a partition of domain size m (out zeroed when none fits). */
+/* A set for a partition of domain size m (0: any; out zeroed when none fits). */
 void cuzk_eng_pool_take_locked(cuzk_engine *e, size_t m, cuzk_cs_buffers *out);
+/* Bytes of the set the next partition takes (the newest), 0 if none: memory
+ * that is not in that partition's way (sched.c pick_locked). */
+uint64_t cuzk_eng_pool_newest_bytes_locked(const cuzk_engine *e);
 /* A finished partition's buffers: kept if the budget has room, else freed
  * (b is emptied either way). */
 void cuzk_eng_pool_put_locked(cuzk_engine *e, cuzk_cs_buffers *b);

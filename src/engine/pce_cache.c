@@ -455,10 +455,14 @@ int cuzk_eng_pce_synthesize(cuzk_engine *e, part *pt, const cuzk_engine_task *ta
         cuzk_cs *cs = NULL;
         int st = cuzk_cs_new(&cs, p ? CUZK_CS_WITNESS : CUZK_CS_PROVE, 0);
         if (st) cuzk_errf(err, err_len, st, "out of memory creating the constraint system");
-        if (!st && p) { /* the lean form: a pooled set's aux, A and B (bufpool.c) */
-            pthread_mutex_lock(&e->mu);
-            if (!pt->bufs.aux && !pt->bufs.ev[0]) cuzk_eng_pool_take_locked(e, m, &pt->bufs);
-            pthread_mutex_unlock(&e->mu);
+        if (pt->bufs.ev_cap != m || !p) { /* another domain's vectors (or none wanted): not kept twice */
+            for (int q = 0; q < 3; q++) {
+                free(pt->bufs.ev[q]);
+                pt->bufs.ev[q] = NULL;
+            }
+            pt->bufs.ev_cap = 0;
+        }
+        if (!st && p) { /* the lean form: the pooled set's aux, A and B (bufpool.c, sched.c) */
             cuzk_cs_buffers lend = {pt->bufs.aux, pt->bufs.aux_cap, {NULL, NULL, NULL}, 0};
             if ((st = cuzk_cs_give_buffers(cs, &lend))) cuzk_errf(err, err_len, st, "%s", cuzk_cs_error(cs));
             if (!lend.aux) pt->bufs.aux = NULL, pt->bufs.aux_cap = 0; /* the cs owns it now */
