@@ -286,6 +286,10 @@ static void test_sparse_32g_verifies(void)
 
 static void test_sparse_64g_verifies(void)
 {
+#ifdef __SANITIZE_ADDRESS__ /* ~8 s in release, several times that under ASan: the 32 GiB case covers the code */
+    test_skip("64 GiB sparse C1 under ASan (make test time; the release build runs it)");
+    return;
+#endif
     large(9, CUZK_FIL_PROOF_TOP);
 }
 
