@@ -307,7 +307,7 @@ out:
 
 /* Points [0, n) of one query segment, in chunks of a few tasks per thread
  * so that progress is reported between them. */
-static int fs_points(fs_ctx *x, const char *phase, bool g2, const cuzk_fr *s, size_t n, uint64_t off)
+static int fs_points(fs_ctx *x, const char *phase, bool g2, const cuzk_fr *s, size_t n, uint64_t off, size_t first)
 {
     cuzk_par *par = x->o->par;
     size_t per = (size_t)16 * cuzk_par_threads(par), chunk = per * TASK_PTS;
@@ -321,7 +321,7 @@ static int fs_points(fs_ctx *x, const char *phase, bool g2, const cuzk_fr *s, si
             if (st_t[t] == CUZK_ERR_ARG)
                 return cuzk_errf(x->err, x->el, CUZK_ERR_ARG,
                                  "setup: %s point %zu is the identity (a zero %s); use another seed", phase,
-                                 bad_t[t], !strcmp(phase, "L") || !strcmp(phase, "IC") ? "QAP sum" : "column");
+                                 first + bad_t[t], !strcmp(phase, "L") || !strcmp(phase, "IC") ? "QAP sum" : "column");
             if (st_t[t] == CUZK_ERR_IO)
                 return cuzk_errf(x->err, x->el, CUZK_ERR_IO, "setup: writing %s: %s", x->tmp,
                                  strerror((int)bad_t[t]));
@@ -408,13 +408,13 @@ static int fs_columns(fs_ctx *x)
             st = cuzk_errf(x->err, x->el, st, "setup: tau is a root of unity; use another seed");
         if (!st) st = fs_scalars(x, c0, c1, u, v, w, &na, &nb);
         size_t ni = c0 < x->n_inp ? x->n_inp - c0 : 0; /* inputs of this range (all in the first) */
-        if (!st && ni) st = fs_points(x, "IC", false, w, ni, x->off_ic);
+        if (!st && ni) st = fs_points(x, "IC", false, w, ni, x->off_ic, 0);
         if (!st && c1 - c0 > ni)
             st = fs_points(x, "L", false, w + ni, c1 - c0 - ni,
-                           x->off_l + (uint64_t)G16_G1_BYTES * (c0 + ni - x->n_inp));
-        if (!st && na) st = fs_points(x, "A", false, u, na, x->off_a + (uint64_t)G16_G1_BYTES * a_done);
-        if (!st && nb) st = fs_points(x, "B_G1", false, v, nb, x->off_b1 + (uint64_t)G16_G1_BYTES * b_done);
-        if (!st && nb) st = fs_points(x, "B_G2", true, v, nb, x->off_b2 + (uint64_t)G16_G2_BYTES * b_done);
+                           x->off_l + (uint64_t)G16_G1_BYTES * (c0 + ni - x->n_inp), c0 + ni - x->n_inp);
+        if (!st && na) st = fs_points(x, "A", false, u, na, x->off_a + (uint64_t)G16_G1_BYTES * a_done, a_done);
+        if (!st && nb) st = fs_points(x, "B_G1", false, v, nb, x->off_b1 + (uint64_t)G16_G1_BYTES * b_done, b_done);
+        if (!st && nb) st = fs_points(x, "B_G2", true, v, nb, x->off_b2 + (uint64_t)G16_G2_BYTES * b_done, b_done);
         a_done += na;
         b_done += nb;
     }
@@ -480,7 +480,7 @@ int cuzk_groth16_setup_test_file(const cuzk_pce *pce, const uint8_t *seed, size_
     if (!st) st = fs_vk(&x, seed, seed_len);
     if (!st) {
         t1 = cuzk_g16_clock(false);
-        st = fs_points(&x, "H", false, NULL, x.n_h, x.off_h);
+        st = fs_points(&x, "H", false, NULL, x.n_h, x.off_h, 0);
     }
     double t2 = cuzk_g16_clock(false);
     if (!st) st = fs_columns(&x);
