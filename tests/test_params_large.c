@@ -35,7 +35,8 @@ static void test_params_offsets_past_4g(void)
     REQUIRE(g16t_chain(&c, 4, &x0) == CUZK_OK);
     cuzk_groth16_params *small = NULL;
     char err[CUZK_G16_ERR_LEN] = "";
-    REQUIRE(cuzk_groth16_setup_test(&small, &c.r1cs, (const uint8_t *)"s", 1, NULL, err, sizeof err) == CUZK_OK);
+    REQUIRE(cuzk_groth16_setup_test(&small, &c.r1cs, (const uint8_t *)"s", 1, NULL, err, sizeof err) ==
+            CUZK_OK);
     const cuzk_groth16_vk *vk = cuzk_groth16_params_vk(small);
     char *vkb = NULL;
     size_t vkl = 0;
@@ -82,8 +83,8 @@ static void test_params_offsets_past_4g(void)
     }
     close(fd);
     CHECK(off[4] + count[4] * 192 > ((unsigned __int128)1 << 35));
-    cuzk_groth16_load_opts lo = {.flags = CUZK_G16_LOAD_MMAP | CUZK_G16_LOAD_NO_VALIDATE, .err = err,
-                                 .err_len = sizeof err};
+    cuzk_groth16_load_opts lo = {
+        .flags = CUZK_G16_LOAD_MMAP | CUZK_G16_LOAD_NO_VALIDATE, .err = err, .err_len = sizeof err};
     cuzk_groth16_params *p = NULL;
     int st = cuzk_groth16_params_load(&p, path, &lo);
     if (st) fprintf(stderr, "  load: %s\n", err);

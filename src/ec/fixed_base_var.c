@@ -30,7 +30,7 @@
 #define FBV_BATCH 512
 #define FBV_MAX_WINDOWS 128 /* w = 2 */
 #define FBV_MAX_W CUZK_EC_FBV_MAX_W
-#define FBV_PREFETCH 8      /* points ahead */
+#define FBV_PREFETCH 8 /* points ahead */
 
 /* Signed w-bit digits of the canonical integer of k: d[i] in
  * [-2^(w-1), 2^(w-1)], k = sum d[i] 2^(w i).  windows * w >= 256 and

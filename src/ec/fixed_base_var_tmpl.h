@@ -32,7 +32,8 @@ int G(fbv_table_init)(TB *tb, const JAC *p, unsigned w)
     JAC base = *p;
     for (unsigned i = 0; i < tb->windows; i++) {
         row[0] = base;
-        for (size_t j = 1; j < tb->row; j++) G(add_var)(&row[j], &row[j - 1], &base);
+        for (size_t j = 1; j < tb->row; j++)
+            G(add_var)(&row[j], &row[j - 1], &base);
         G(batch_to_affine_var)(tb->t + i * tb->row, row, tb->row);
         G(dbl)(&base, &row[tb->row - 1]); /* 2^w base */
     }
@@ -68,11 +69,12 @@ static void G(fbv_exceptional)(AFF *acc, uint8_t *inf, const AFF *q)
     G(to_affine)(acc, &j);
 }
 
-static void G(fbv_batch)(AFF *acc, const TB *tb, const cuzk_fr *k, size_t m, G(fbv_state) *st)
+static void G(fbv_batch)(AFF *acc, const TB *tb, const cuzk_fr *k, size_t m, G(fbv_state) * st)
 {
     const unsigned W = tb->windows;
     if (tb->pairs)
-        for (size_t p = 0; p < FBV_BATCH; p++) st->seq[p] = (uint32_t)p, st->zero[p] = 0;
+        for (size_t p = 0; p < FBV_BATCH; p++)
+            st->seq[p] = (uint32_t)p, st->zero[p] = 0;
     for (size_t p = 0; p < m; p++) {
         int32_t *d = st->d + p * W;
         fbv_recode(d, &k[p], tb->w, W);
@@ -110,8 +112,10 @@ static void G(fbv_batch)(AFF *acc, const TB *tb, const cuzk_fr *k, size_t m, G(f
                 G(fbv_exceptional)(&acc[p], &st->inf[p], q);
                 continue;
             }
-            if (cnt) F_MUL(&st->pre[cnt], &st->pre[cnt - 1], den);
-            else st->pre[0] = *den;
+            if (cnt)
+                F_MUL(&st->pre[cnt], &st->pre[cnt - 1], den);
+            else
+                st->pre[0] = *den;
             st->idx[cnt++] = (uint32_t)p;
         }
         if (!cnt) continue;

@@ -43,8 +43,8 @@ static void drop_locked(cuzk_engine *e, size_t i, const char *why)
 {
     eng_bufpool *p = e->bufpool;
     pool_set *s = &p->set[i];
-    cuzk_log(CUZK_LOG_DEBUG, NULL, "partition buffers (%llu MiB) freed: %s", (unsigned long long)(s->bytes >> 20),
-             why);
+    cuzk_log(CUZK_LOG_DEBUG, NULL, "partition buffers (%llu MiB) freed: %s",
+             (unsigned long long)(s->bytes >> 20), why);
     e->mem_reserved -= s->bytes;
     e->pool_idle_bytes -= s->bytes;
     cuzk_cs_buffers_free(&s->b);
@@ -77,8 +77,8 @@ void cuzk_eng_pool_put_locked(cuzk_engine *e, cuzk_cs_buffers *b)
 {
     eng_bufpool *p = e->bufpool;
     uint64_t bytes = cuzk_eng_pool_set_bytes(b);
-    bool keep = p && bytes && b->ev_cap && !e->stopping &&
-                e->mem_reserved + e->srs_hot_bytes + bytes <= e->mem_limit;
+    bool keep =
+        p && bytes && b->ev_cap && !e->stopping && e->mem_reserved + e->srs_hot_bytes + bytes <= e->mem_limit;
     if (keep && p->n == POOL_SETS) { /* full: the oldest goes */
         size_t old = 0;
         for (size_t i = 1; i < p->n; i++)
@@ -134,7 +134,8 @@ int cuzk_eng_pool_init(cuzk_engine *e)
 void cuzk_eng_pool_free(cuzk_engine *e)
 {
     eng_bufpool *p = e->bufpool;
-    while (p && p->n) drop_locked(e, p->n - 1, "engine destroyed");
+    while (p && p->n)
+        drop_locked(e, p->n - 1, "engine destroyed");
     free(p);
     e->bufpool = NULL;
 }

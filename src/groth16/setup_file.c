@@ -40,7 +40,7 @@
 #include "g16_internal.h"
 #include "msm/msm_ifma.h"
 
-#define TASK_PTS 4096                   /* points per task (one pwrite each) */
+#define TASK_PTS 4096                    /* points per task (one pwrite each) */
 #define DEFAULT_BUDGET ((size_t)3 << 30) /* column sums: 3 GiB = 33.5 M columns */
 #define VK_FIXED (3 * G16_G1_BYTES + 3 * G16_G2_BYTES)
 
@@ -73,7 +73,8 @@ typedef struct {
 static size_t popcount_words(const uint64_t *w, size_t bits)
 {
     size_t c = 0;
-    for (size_t i = 0; i < bits / 64; i++) c += (size_t)__builtin_popcountll(w[i]);
+    for (size_t i = 0; i < bits / 64; i++)
+        c += (size_t)__builtin_popcountll(w[i]);
     if (bits % 64) c += (size_t)__builtin_popcountll(w[bits / 64] & ((1ull << (bits % 64)) - 1));
     return c;
 }
@@ -88,8 +89,9 @@ static int fs_plan(fs_ctx *x)
     x->n_aux = x->in.aux;
     x->cols = x->n_inp + x->n_aux;
     if (!x->in.constraints || !x->n_inp || x->in.constraints > ((size_t)1 << 31))
-        return cuzk_errf(x->err, x->el, CUZK_ERR_ARG, "setup: %zu constraints, %zu inputs: no parameters for that",
-                         x->in.constraints, x->n_inp);
+        return cuzk_errf(x->err, x->el, CUZK_ERR_ARG,
+                         "setup: %zu constraints, %zu inputs: no parameters for that", x->in.constraints,
+                         x->n_inp);
     x->log_m = cuzk_g16_log2_ceil(x->in.constraints);
     x->n_h = ((size_t)1 << x->log_m) - 1;
     x->n_a = x->n_inp + popcount_words(x->dens[0], x->n_aux);
@@ -130,7 +132,8 @@ static int fs_secrets(fs_ctx *x, const uint8_t *seed, size_t seed_len)
     cuzk_fr_inv_var(&x->gamma_inv, &gamma);
     cuzk_fr_inv_var(&x->delta_inv, &delta);
     cuzk_fr zt = x->tau; /* Z(tau) = tau^m - 1 */
-    for (unsigned i = 0; i < x->log_m; i++) cuzk_fr_sqr(&zt, &zt);
+    for (unsigned i = 0; i < x->log_m; i++)
+        cuzk_fr_sqr(&zt, &zt);
     cuzk_fr_sub(&zt, &zt, &CUZK_FR_ONE);
     cuzk_fr_from_u64(&t, (uint64_t)1 << x->log_m);
     cuzk_fr_inv_var(&t, &t);
@@ -143,9 +146,11 @@ static int fs_secrets(fs_ctx *x, const uint8_t *seed, size_t seed_len)
     x->w_hi = malloc(nhi * sizeof *x->w_hi);
     if (!x->w_lo || !x->w_hi) return cuzk_errf(x->err, x->el, CUZK_ERR_NOMEM, "setup: out of memory");
     x->w_lo[0] = x->w_hi[0] = CUZK_FR_ONE;
-    for (size_t i = 1; i < nlo; i++) cuzk_fr_mul(&x->w_lo[i], &x->w_lo[i - 1], &omega);
+    for (size_t i = 1; i < nlo; i++)
+        cuzk_fr_mul(&x->w_lo[i], &x->w_lo[i - 1], &omega);
     cuzk_fr_mul(&t, &x->w_lo[nlo - 1], &omega); /* omega^(2^lo) */
-    for (size_t i = 1; i < nhi; i++) cuzk_fr_mul(&x->w_hi[i], &x->w_hi[i - 1], &t);
+    for (size_t i = 1; i < nhi; i++)
+        cuzk_fr_mul(&x->w_hi[i], &x->w_hi[i - 1], &t);
     return CUZK_OK;
 }
 
@@ -161,14 +166,18 @@ static int fs_lagrange(void *ctx, const uint64_t *rows, size_t n, cuzk_fr *w, cu
         cuzk_fr_mul(&wi, &x->w_lo[rows[i] & mask], &x->w_hi[rows[i] >> x->lo_bits]);
         cuzk_fr_sub(&w[i], &x->tau, &wi);
         if (cuzk_fr_is_zero(&w[i])) return CUZK_ERR_ARG; /* tau is a root of unity */
-        if (i) cuzk_fr_mul(&tmp[i], &tmp[i - 1], &w[i]);
-        else tmp[0] = w[0];
+        if (i)
+            cuzk_fr_mul(&tmp[i], &tmp[i - 1], &w[i]);
+        else
+            tmp[0] = w[0];
     }
     cuzk_fr_inv_var(&inv, &tmp[n - 1]);
     for (size_t i = n; i-- > 0;) {
         cuzk_fr den = w[i];
-        if (i) cuzk_fr_mul(&t, &inv, &tmp[i - 1]);
-        else t = inv;
+        if (i)
+            cuzk_fr_mul(&t, &inv, &tmp[i - 1]);
+        else
+            t = inv;
         cuzk_fr_mul(&inv, &inv, &den);
         cuzk_fr_mul(&wi, &x->w_lo[rows[i] & mask], &x->w_hi[rows[i] >> x->lo_bits]);
         cuzk_fr_mul(&t, &t, &wi);
@@ -197,7 +206,8 @@ static int put_count(fs_ctx *x, uint64_t off, size_t n)
 {
     uint8_t b[4] = {(uint8_t)(n >> 24), (uint8_t)(n >> 16), (uint8_t)(n >> 8), (uint8_t)n};
     if (n > 0xffffffffu)
-        return cuzk_errf(x->err, x->el, CUZK_ERR_ARG, "setup: a query of %zu points does not fit the format", n);
+        return cuzk_errf(x->err, x->el, CUZK_ERR_ARG, "setup: a query of %zu points does not fit the format",
+                         n);
     if (pwrite_all(x->fd, b, 4, off - 4))
         return cuzk_errf(x->err, x->el, CUZK_ERR_IO, "setup: writing %s: %s", x->tmp, strerror(errno));
     return CUZK_OK;
@@ -210,15 +220,17 @@ static int fs_file(fs_ctx *x)
     if (!(x->tmp = malloc(pl))) return cuzk_errf(x->err, x->el, CUZK_ERR_NOMEM, "setup: out of memory");
     snprintf(x->tmp, pl, "%s.tmp.%ld", path, (long)getpid());
     x->fd = open(x->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (x->fd < 0) return cuzk_errf(x->err, x->el, CUZK_ERR_IO, "setup: cannot create %s: %s", x->tmp, strerror(errno));
+    if (x->fd < 0)
+        return cuzk_errf(x->err, x->el, CUZK_ERR_IO, "setup: cannot create %s: %s", x->tmp, strerror(errno));
     struct statvfs sv;
     if (!fstatvfs(x->fd, &sv) && (uint64_t)sv.f_bavail * sv.f_frsize < x->total)
-        return cuzk_errf(x->err, x->el, CUZK_ERR_IO, "setup: %s needs %.1f GB, the disk has %.1f GB free", path,
-                         (double)x->total / 1e9, (double)sv.f_bavail * (double)sv.f_frsize / 1e9);
+        return cuzk_errf(x->err, x->el, CUZK_ERR_IO, "setup: %s needs %.1f GB, the disk has %.1f GB free",
+                         path, (double)x->total / 1e9, (double)sv.f_bavail * (double)sv.f_frsize / 1e9);
     int e = posix_fallocate(x->fd, 0, (off_t)x->total);
     if (e == EINVAL || e == EOPNOTSUPP) e = ftruncate(x->fd, (off_t)x->total) ? errno : 0;
-    if (e) return cuzk_errf(x->err, x->el, CUZK_ERR_IO, "setup: cannot size %s to %llu bytes: %s", x->tmp,
-                            (unsigned long long)x->total, strerror(e));
+    if (e)
+        return cuzk_errf(x->err, x->el, CUZK_ERR_IO, "setup: cannot size %s to %llu bytes: %s", x->tmp,
+                         (unsigned long long)x->total, strerror(e));
     int st;
     if ((st = put_count(x, x->off_ic, x->n_inp)) || (st = put_count(x, x->off_h, x->n_h)) ||
         (st = put_count(x, x->off_l, x->n_aux)) || (st = put_count(x, x->off_a, x->n_a)) ||
@@ -237,8 +249,8 @@ static int fs_tables(fs_ctx *x)
     int st = cuzk_g1_fbv_table_init(&x->t1, &g1, w1);
     if (!st) st = cuzk_g2_fbv_table_init(&x->t2, &g2, w2);
     if (st == CUZK_ERR_ARG)
-        return cuzk_errf(x->err, x->el, st, "setup: table windows must be 2..%d (got %u, %u)", CUZK_EC_FBV_MAX_W,
-                         w1, w2);
+        return cuzk_errf(x->err, x->el, st, "setup: table windows must be 2..%d (got %u, %u)",
+                         CUZK_EC_FBV_MAX_W, w1, w2);
     if (st) return cuzk_errf(x->err, x->el, st, "setup: out of memory for the fixed-base tables");
     if (cuzk_msm_ifma_active()) { /* AVX-512 IFMA chord additions (CUZK_MSM_NO_IFMA=1: scalar) */
         x->t1.pairs = cuzk_msm_ifma_pairs;
@@ -279,14 +291,19 @@ static void mul_task(void *arg, size_t t)
         uint64_t e[4] = {lo, 0, 0, 0};
         cuzk_fr_pow(&hs[0], &x->tau, e, 1);
         cuzk_fr_mul(&hs[0], &hs[0], &x->z_delta);
-        for (size_t i = 1; i < k; i++) cuzk_fr_mul(&hs[i], &hs[i - 1], &x->tau);
+        for (size_t i = 1; i < k; i++)
+            cuzk_fr_mul(&hs[i], &hs[i - 1], &x->tau);
     }
-    if (j->g2) cuzk_g2_mul_fixed_many_var((cuzk_g2_affine *)pts, &x->t2, s, k, scratch);
-    else cuzk_g1_mul_fixed_many_var((cuzk_g1_affine *)pts, &x->t1, s, k, scratch);
+    if (j->g2)
+        cuzk_g2_mul_fixed_many_var((cuzk_g2_affine *)pts, &x->t2, s, k, scratch);
+    else
+        cuzk_g1_mul_fixed_many_var((cuzk_g1_affine *)pts, &x->t1, s, k, scratch);
     j->st[t] = CUZK_OK;
     for (size_t i = 0; i < k; i++) {
-        if (j->g2) cuzk_g2_serialize(bytes + i * bsz, (cuzk_g2_affine *)pts + i);
-        else cuzk_g1_serialize(bytes + i * bsz, (cuzk_g1_affine *)pts + i);
+        if (j->g2)
+            cuzk_g2_serialize(bytes + i * bsz, (cuzk_g2_affine *)pts + i);
+        else
+            cuzk_g1_serialize(bytes + i * bsz, (cuzk_g1_affine *)pts + i);
         if (j->st[t] == CUZK_OK && (j->g2 ? cuzk_g2_affine_is_inf((cuzk_g2_affine *)pts + i)
                                           : cuzk_g1_affine_is_inf((cuzk_g1_affine *)pts + i))) {
             j->st[t] = CUZK_ERR_ARG;
@@ -307,7 +324,8 @@ out:
 
 /* Points [0, n) of one query segment, in chunks of a few tasks per thread
  * so that progress is reported between them. */
-static int fs_points(fs_ctx *x, const char *phase, bool g2, const cuzk_fr *s, size_t n, uint64_t off, size_t first)
+static int fs_points(fs_ctx *x, const char *phase, bool g2, const cuzk_fr *s, size_t n, uint64_t off,
+                     size_t first)
 {
     cuzk_par *par = x->o->par;
     size_t per = (size_t)16 * cuzk_par_threads(par), chunk = per * TASK_PTS;
@@ -321,7 +339,8 @@ static int fs_points(fs_ctx *x, const char *phase, bool g2, const cuzk_fr *s, si
             if (st_t[t] == CUZK_ERR_ARG)
                 return cuzk_errf(x->err, x->el, CUZK_ERR_ARG,
                                  "setup: %s point %zu is the identity (a zero %s); use another seed", phase,
-                                 first + bad_t[t], !strcmp(phase, "L") || !strcmp(phase, "IC") ? "QAP sum" : "column");
+                                 first + bad_t[t],
+                                 !strcmp(phase, "L") || !strcmp(phase, "IC") ? "QAP sum" : "column");
             if (st_t[t] == CUZK_ERR_IO)
                 return cuzk_errf(x->err, x->el, CUZK_ERR_IO, "setup: writing %s: %s", x->tmp,
                                  strerror((int)bad_t[t]));
@@ -367,7 +386,8 @@ static int fs_vk(fs_ctx *x, const uint8_t *seed, size_t seed_len)
 
 /* u, v, w of columns [c0, c1) become: w the IC / L scalar, u compacted to
  * the A scalars of the range (*na), v to the B scalars (*nb). */
-static int fs_scalars(fs_ctx *x, size_t c0, size_t c1, cuzk_fr *u, cuzk_fr *v, cuzk_fr *w, size_t *na, size_t *nb)
+static int fs_scalars(fs_ctx *x, size_t c0, size_t c1, cuzk_fr *u, cuzk_fr *v, cuzk_fr *w, size_t *na,
+                      size_t *nb)
 {
     size_t ka = 0, kb = 0;
     for (size_t j = c0; j < c1; j++) {
@@ -394,7 +414,9 @@ static int fs_columns(fs_ctx *x)
 {
     size_t R = x->range, a_done = 0, b_done = 0, passes = (x->cols + R - 1) / R;
     cuzk_fr *u = malloc(R * sizeof *u), *v = malloc(R * sizeof *v), *w = malloc(R * sizeof *w);
-    int st = u && v && w ? CUZK_OK : cuzk_errf(x->err, x->el, CUZK_ERR_NOMEM, "setup: out of memory for %zu columns", R);
+    int st = u && v && w
+                 ? CUZK_OK
+                 : cuzk_errf(x->err, x->el, CUZK_ERR_NOMEM, "setup: out of memory for %zu columns", R);
     for (size_t c0 = 0, pass = 1; c0 < x->cols && !st; c0 += R, pass++) {
         size_t c1 = c0 + R < x->cols ? c0 + R : x->cols, na = 0, nb = 0;
         if (x->o->progress) {
@@ -412,15 +434,19 @@ static int fs_columns(fs_ctx *x)
         if (!st && c1 - c0 > ni)
             st = fs_points(x, "L", false, w + ni, c1 - c0 - ni,
                            x->off_l + (uint64_t)G16_G1_BYTES * (c0 + ni - x->n_inp), c0 + ni - x->n_inp);
-        if (!st && na) st = fs_points(x, "A", false, u, na, x->off_a + (uint64_t)G16_G1_BYTES * a_done, a_done);
-        if (!st && nb) st = fs_points(x, "B_G1", false, v, nb, x->off_b1 + (uint64_t)G16_G1_BYTES * b_done, b_done);
-        if (!st && nb) st = fs_points(x, "B_G2", true, v, nb, x->off_b2 + (uint64_t)G16_G2_BYTES * b_done, b_done);
+        if (!st && na)
+            st = fs_points(x, "A", false, u, na, x->off_a + (uint64_t)G16_G1_BYTES * a_done, a_done);
+        if (!st && nb)
+            st = fs_points(x, "B_G1", false, v, nb, x->off_b1 + (uint64_t)G16_G1_BYTES * b_done, b_done);
+        if (!st && nb)
+            st = fs_points(x, "B_G2", true, v, nb, x->off_b2 + (uint64_t)G16_G2_BYTES * b_done, b_done);
         a_done += na;
         b_done += nb;
     }
     if (!st && (a_done != x->n_a || b_done != x->n_b))
-        st = cuzk_errf(x->err, x->el, CUZK_ERR_FORMAT, "setup: %zu A and %zu B points made, the density says %zu, %zu",
-                       a_done, b_done, x->n_a, x->n_b);
+        st = cuzk_errf(x->err, x->el, CUZK_ERR_FORMAT,
+                       "setup: %zu A and %zu B points made, the density says %zu, %zu", a_done, b_done,
+                       x->n_a, x->n_b);
     if (x->info) x->info->passes = passes;
     for (cuzk_fr **a = (cuzk_fr *[]){u, v, w, NULL}; *a; a++) {
         OPENSSL_cleanse(*a, R * sizeof(cuzk_fr));
@@ -444,8 +470,8 @@ static int fs_finish(fs_ctx *x)
         uint8_t *vk = malloc(x->vk_len);
         FILE *f = fopen(x->tmp, "rb");
         int fd = open(vt, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-        bool ok = vk && f && fd >= 0 && fread(vk, 1, x->vk_len, f) == x->vk_len && !pwrite_all(fd, vk, x->vk_len, 0) &&
-                  !fsync(fd);
+        bool ok = vk && f && fd >= 0 && fread(vk, 1, x->vk_len, f) == x->vk_len &&
+                  !pwrite_all(fd, vk, x->vk_len, 0) && !fsync(fd);
         int e = errno;
         if (fd >= 0 && close(fd)) ok = false;
         if (f) fclose(f);
@@ -453,7 +479,8 @@ static int fs_finish(fs_ctx *x)
         if (ok && rename(vt, x->o->vk_path)) ok = false, e = errno;
         if (!ok) {
             unlink(vt);
-            return cuzk_errf(x->err, x->el, CUZK_ERR_IO, "setup: cannot write %s: %s", x->o->vk_path, strerror(e));
+            return cuzk_errf(x->err, x->el, CUZK_ERR_IO, "setup: cannot write %s: %s", x->o->vk_path,
+                             strerror(e));
         }
     }
     if (rename(x->tmp, x->o->path))
@@ -502,7 +529,8 @@ int cuzk_groth16_setup_test_file(const cuzk_pce *pce, const uint8_t *seed, size_
         unlink(x.tmp);
         free(x.tmp);
     }
-    for (int s = 0; s < 3; s++) free(x.dens[s]);
+    for (int s = 0; s < 3; s++)
+        free(x.dens[s]);
     free(x.w_lo);
     free(x.w_hi);
     cuzk_g1_fbv_table_free(&x.t1);

@@ -72,6 +72,7 @@ void cuzk_cs_take_buffers(cuzk_cs *cs, cuzk_cs_buffers *b)
 void cuzk_cs_buffers_free(cuzk_cs_buffers *b)
 {
     free(b->aux);
-    for (int k = 0; k < 3; k++) free(b->ev[k]);
+    for (int k = 0; k < 3; k++)
+        free(b->ev[k]);
     memset(b, 0, sizeof *b);
 }

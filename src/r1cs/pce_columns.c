@@ -33,17 +33,17 @@ typedef struct {
     cuzk_pce_row_weight_fn fn;
     void *ctx;
     size_t n_tasks;
-    int *st;            /* per task */
-    size_t *bad_row;    /* per task, for a decoding failure */
-    const char **why;   /* per task */
+    int *st;          /* per task */
+    size_t *bad_row;  /* per task, for a decoding failure */
+    const char **why; /* per task */
 } cs_job;
 
 typedef struct {
     const cs_job *j;
-    size_t lo, hi;      /* this task's columns */
-    size_t r0, r1;      /* the chunk's rows */
+    size_t lo, hi; /* this task's columns */
+    size_t r0, r1; /* the chunk's rows */
     const uint8_t *rec, *end;
-    uint64_t *rows;     /* distinct rows with an entry in [lo, hi) */
+    uint64_t *rows; /* distinct rows with an entry in [lo, hi) */
     size_t n_rows;
     cs_entry *ent;
     size_t n_ent, cap_ent;
@@ -162,7 +162,8 @@ static void cs_run_task(void *arg, size_t ti)
     j->bad_row[ti] = SIZE_MAX;
     if (t.lo >= t.hi) return;
     for (int k = 0; k < 3; k++)
-        for (size_t c = t.lo; c < t.hi; c++) j->out[k][c - j->c0] = CUZK_FR_ZERO;
+        for (size_t c = t.lo; c < t.hi; c++)
+            j->out[k][c - j->c0] = CUZK_FR_ZERO;
     size_t rows_max = (size_t)CS_CHUNK_CKPTS * PCE_CKPT_EVERY;
     t.rows = malloc(rows_max * sizeof *t.rows);
     cuzk_fr *w = malloc(rows_max * sizeof *w), *tmp = malloc(rows_max * sizeof *tmp);
@@ -197,8 +198,9 @@ int cuzk_pce_column_sums(const cuzk_pce *p, size_t c0, size_t c1, cuzk_fr *out[3
     if (!p || !out || !out[0] || !out[1] || !out[2] || !fn)
         return cuzk_errf(err, err_len, CUZK_ERR_ARG, "pce column sums: NULL argument");
     if (c0 >= c1 || c1 > p->info.inputs + p->info.aux)
-        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "pce column sums: columns [%zu, %zu) outside the %zu recorded",
-                         c0, c1, p->info.inputs + p->info.aux);
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG,
+                         "pce column sums: columns [%zu, %zu) outside the %zu recorded", c0, c1,
+                         p->info.inputs + p->info.aux);
     cs_job j = {.p = p, .c0 = c0, .c1 = c1, .out = out, .fn = fn, .ctx = ctx};
     j.n_tasks = cuzk_par_threads(par);
     if (j.n_tasks > c1 - c0) j.n_tasks = c1 - c0;
@@ -233,7 +235,8 @@ int cuzk_pce_density_copy(const cuzk_pce *p, uint64_t *maps[3], char *err, size_
 {
     const size_t words[3] = {p->lay.w_aux, p->lay.w_inp, p->lay.w_aux};
     const size_t off[3] = {0, 8 * p->lay.w_aux, 8 * (p->lay.w_aux + p->lay.w_inp)};
-    for (int s = 0; s < 3; s++) maps[s] = NULL;
+    for (int s = 0; s < 3; s++)
+        maps[s] = NULL;
     for (int s = 0; s < 3; s++) {
         maps[s] = calloc(words[s] ? words[s] : 1, 8);
         if (!maps[s]) goto fail;

@@ -60,8 +60,9 @@ typedef struct {
 /* Partition k into a witness the prover takes: PROVE mode (w views cs), or
  * WITNESS mode + the lean PCE evaluation (ab[] owned by the caller). */
 static int make_witness(cuzk_groth16_witness *w, cuzk_cs **cs, cuzk_fr *ab[2], cuzk_pce_lean *lean,
-                        const g16_cli_prove_job *job, uint32_t k, const cuzk_pce *pce, const cuzk_groth16_params *p,
-                        cuzk_par *par, part_times *t, mem_watch *mw, char *err, size_t el)
+                        const g16_cli_prove_job *job, uint32_t k, const cuzk_pce *pce,
+                        const cuzk_groth16_params *p, cuzk_par *par, part_times *t, mem_watch *mw, char *err,
+                        size_t el)
 {
     double t0 = cli_now();
     int st = job->synth(job->ctx, k, pce ? CUZK_CS_WITNESS : CUZK_CS_PROVE, par, cs, err, el);
@@ -73,7 +74,8 @@ static int make_witness(cuzk_groth16_witness *w, cuzk_cs **cs, cuzk_fr *ab[2], c
     t0 = cli_now();
     ab[0] = malloc(m * sizeof(cuzk_fr));
     ab[1] = malloc(m * sizeof(cuzk_fr));
-    if (!ab[0] || !ab[1]) return cuzk_errf(err, el, CUZK_ERR_NOMEM, "out of memory for 2 x %zu evaluations", m);
+    if (!ab[0] || !ab[1])
+        return cuzk_errf(err, el, CUZK_ERR_NOMEM, "out of memory for 2 x %zu evaluations", m);
     if ((st = cuzk_pce_evaluate_ab(pce, *cs, ab[0], ab[1], m, par, err, el))) return st;
     t->pce = cli_now() - t0;
     watch(mw);
@@ -87,9 +89,13 @@ static int prove_one(const g16_cli_prove_job *job, uint32_t k, uint8_t *proof, c
     char err[CUZK_G16_ERR_LEN] = "";
     cuzk_groth16_timings tm = {0};
     mem_watch mw = {0};
-    cuzk_groth16_prove_opts o = {.deterministic = job->deterministic, .par = par, .timings = &tm,
-                                 .err = err, .err_len = sizeof err,
-                                 .checkpoint = watch_checkpoint, .checkpoint_ctx = &mw};
+    cuzk_groth16_prove_opts o = {.deterministic = job->deterministic,
+                                 .par = par,
+                                 .timings = &tm,
+                                 .err = err,
+                                 .err_len = sizeof err,
+                                 .checkpoint = watch_checkpoint,
+                                 .checkpoint_ctx = &mw};
     cuzk_cs *cs = NULL;
     cuzk_fr *ab[2] = {NULL, NULL};
     cuzk_pce_lean lean;
@@ -107,19 +113,22 @@ static int prove_one(const g16_cli_prove_job *job, uint32_t k, uint8_t *proof, c
     const cuzk_fr *in = st ? NULL : job->inputs(job->ctx, k, &n);
     if (!st) st = cuzk_groth16_verify(&ok, pvk, pr[0], in, n, err, sizeof err);
     if (st || !ok) {
-        fprintf(stderr, "cuzk-bench prove: partition %u: %s\n", k, st ? err : "the proof does not self-verify");
+        fprintf(stderr, "cuzk-bench prove: partition %u: %s\n", k,
+                st ? err : "the proof does not self-verify");
         return 1;
     }
     memcpy(proof, pr[0], CUZK_G16_PROOF_BYTES);
     double msm = tm.msm_h + tm.msm_l + tm.msm_a + tm.msm_b_g1 + tm.msm_b_g2;
     uint64_t bytes = 192 * (uint64_t)cuzk_groth16_params_count(p, CUZK_G16_B_G2);
-    for (int v = CUZK_G16_H; v < CUZK_G16_B_G2; v++) bytes += 96 * (uint64_t)cuzk_groth16_params_count(p, v);
+    for (int v = CUZK_G16_H; v < CUZK_G16_B_G2; v++)
+        bytes += 96 * (uint64_t)cuzk_groth16_params_count(p, v);
     fprintf(stderr,
-            "prove: %s partition %u/%u: synthesis %.3f s (%s), pce a,b %.3f s, prove %.3f s (h ntt %.3f, msm h %.3f "
+            "prove: %s partition %u/%u: synthesis %.3f s (%s), pce a,b %.3f s, prove %.3f s (h ntt %.3f, msm "
+            "h %.3f "
             "l %.3f a %.3f b1 %.3f b2 %.3f; params %.2f GB read by the MSMs at %.0f MB/s), self-verified; "
             "params load %.3f s, peak RssAnon %.2f GB, %u threads\n",
-            job->name, k + 1, job->partitions, pt.synth, pce ? "WITNESS" : "PROVE", pt.pce, tm.total, tm.h_ntt,
-            tm.msm_h, tm.msm_l, tm.msm_a, tm.msm_b_g1, tm.msm_b_g2, (double)bytes / 1e9,
+            job->name, k + 1, job->partitions, pt.synth, pce ? "WITNESS" : "PROVE", pt.pce, tm.total,
+            tm.h_ntt, tm.msm_h, tm.msm_l, tm.msm_a, tm.msm_b_g1, tm.msm_b_g2, (double)bytes / 1e9,
             msm > 0 ? (double)bytes / 1e6 / msm : 0, t_load, (double)mw.peak_anon / 1e9, job->threads);
     return 0;
 }
@@ -183,12 +192,13 @@ int g16_cli_prove_partitions(const g16_cli_prove_job *job)
     if (!proofs || cuzk_pool_create(&pool, job->threads)) goto done;
     if (job->pce && open_pce(&pce, job)) goto done;
     bool map = want_mmap(job);
-    cuzk_groth16_load_opts lo = {.flags = map ? CUZK_G16_LOAD_MMAP : 0, .par = cuzk_pool_par(pool),
-                                 .err = err, .err_len = sizeof err};
+    cuzk_groth16_load_opts lo = {
+        .flags = map ? CUZK_G16_LOAD_MMAP : 0, .par = cuzk_pool_par(pool), .err = err, .err_len = sizeof err};
     double t0 = cli_now();
     cuzk_srs_load_info li;
-    if (cuzk_srs_params_load(&p, job->params, job->no_validate ? CUZK_SRS_VALIDATE_NONE : CUZK_SRS_VALIDATE_DIGEST,
-                             NULL, &lo, &li)) {
+    if (cuzk_srs_params_load(&p, job->params,
+                             job->no_validate ? CUZK_SRS_VALIDATE_NONE : CUZK_SRS_VALIDATE_DIGEST, NULL, &lo,
+                             &li)) {
         fprintf(stderr, "cuzk-bench prove: %s: %s\n", job->params, err);
         goto done;
     }
