@@ -14,6 +14,7 @@
  * memory.buffer_pool_idle (0 = no pool).  All under e->mu.  Freeing a set
  * (munmap of a few GB) takes ~0.1-0.5 s under the mutex; acceptable for a
  * path taken once per pressure event, not per proof. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,7 @@
 typedef struct {
     cuzk_cs_buffers b;
     uint64_t bytes, idle_since;
+    char circuit[64]; /* whose partition left it: only that circuit's partitions take it */
 } pool_set;
 
 struct eng_bufpool {
@@ -51,16 +53,23 @@ static void drop_locked(cuzk_engine *e, size_t i, const char *why)
     p->set[i] = p->set[--p->n];
 }
 
-void cuzk_eng_pool_take_locked(cuzk_engine *e, size_t m, cuzk_cs_buffers *out)
+/* The newest set a partition of `circuit` may take, or SIZE_MAX. */
+static size_t newest_for(const eng_bufpool *p, const char *circuit)
+{
+    size_t best = SIZE_MAX;
+    for (size_t i = 0; p && i < p->n; i++)
+        if (!strcmp(p->set[i].circuit, circuit) &&
+            (best == SIZE_MAX || p->set[i].idle_since > p->set[best].idle_since))
+            best = i;
+    return best;
+}
+
+void cuzk_eng_pool_take_locked(cuzk_engine *e, const char *circuit, cuzk_cs_buffers *out)
 {
     memset(out, 0, sizeof *out);
     eng_bufpool *p = e->bufpool;
     if (!p) return;
-    size_t best = SIZE_MAX;
-    for (size_t i = 0; i < p->n; i++) /* that domain size (m = 0: any); the newest (most likely resident) */
-        if ((!m || p->set[i].b.ev_cap == m) &&
-            (best == SIZE_MAX || p->set[i].idle_since > p->set[best].idle_since))
-            best = i;
+    size_t best = newest_for(p, circuit);
     if (best == SIZE_MAX) {
         e->n_pool_misses++;
         return;
@@ -73,7 +82,7 @@ void cuzk_eng_pool_take_locked(cuzk_engine *e, size_t m, cuzk_cs_buffers *out)
     p->set[best] = p->set[--p->n];
 }
 
-void cuzk_eng_pool_put_locked(cuzk_engine *e, cuzk_cs_buffers *b)
+void cuzk_eng_pool_put_locked(cuzk_engine *e, const char *circuit, cuzk_cs_buffers *b)
 {
     eng_bufpool *p = e->bufpool;
     uint64_t bytes = cuzk_eng_pool_set_bytes(b);
@@ -89,19 +98,18 @@ void cuzk_eng_pool_put_locked(cuzk_engine *e, cuzk_cs_buffers *b)
         cuzk_cs_buffers_free(b);
         return;
     }
-    p->set[p->n++] = (pool_set){*b, bytes, cuzk_eng_now_ms()};
+    pool_set *ns = &p->set[p->n++];
+    *ns = (pool_set){*b, bytes, cuzk_eng_now_ms(), ""};
+    snprintf(ns->circuit, sizeof ns->circuit, "%s", circuit);
     e->mem_reserved += bytes;
     e->pool_idle_bytes += bytes;
     memset(b, 0, sizeof *b);
 }
 
-uint64_t cuzk_eng_pool_newest_bytes_locked(const cuzk_engine *e)
+uint64_t cuzk_eng_pool_newest_bytes_locked(const cuzk_engine *e, const char *circuit)
 {
-    const eng_bufpool *p = e->bufpool;
-    size_t best = SIZE_MAX;
-    for (size_t i = 0; p && i < p->n; i++)
-        if (best == SIZE_MAX || p->set[i].idle_since > p->set[best].idle_since) best = i;
-    return best == SIZE_MAX ? 0 : p->set[best].bytes;
+    size_t best = newest_for(e->bufpool, circuit);
+    return best == SIZE_MAX ? 0 : e->bufpool->set[best].bytes;
 }
 
 bool cuzk_eng_pool_shrink_locked(cuzk_engine *e, uint64_t need)

@@ -217,7 +217,7 @@ void cuzk_eng_part_release_locked(cuzk_engine *e, part *p)
     p->srs = NULL;
     e->mem_reserved -= p->reserved;
     p->reserved = 0;
-    cuzk_eng_pool_put_locked(e, &b); /* after the reservation is given back: it may fit now */
+    cuzk_eng_pool_put_locked(e, p->j->circuit_id, &b); /* after the reservation is returned: it may fit now */
     p->j->n_inflight--;
     if (p->state != P_DONE) p->state = P_DROPPED;
     cuzk_eng_job_inputs_free_locked(e, p->j);

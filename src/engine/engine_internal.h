@@ -201,14 +201,16 @@ typedef struct eng_bufpool eng_bufpool;
 int cuzk_eng_pool_init(cuzk_engine *e);
 void cuzk_eng_pool_free(cuzk_engine *e);
 uint64_t cuzk_eng_pool_set_bytes(const cuzk_cs_buffers *b);
-/* A set for a partition of domain size m (0: any; out zeroed when none fits). */
-void cuzk_eng_pool_take_locked(cuzk_engine *e, size_t m, cuzk_cs_buffers *out);
-/* Bytes of the set the next partition takes (the newest), 0 if none: memory
+/* The newest set a partition of `circuit` left (out zeroed when none): a
+ * set only serves partitions of the circuit that made it, so a small
+ * WinningPoSt between two PoRep partitions never takes (and frees) theirs. */
+void cuzk_eng_pool_take_locked(cuzk_engine *e, const char *circuit, cuzk_cs_buffers *out);
+/* Bytes of the set the next partition of `circuit` takes, 0 if none: memory
  * that is not in that partition's way (sched.c pick_locked). */
-uint64_t cuzk_eng_pool_newest_bytes_locked(const cuzk_engine *e);
-/* A finished partition's buffers: kept if the budget has room, else freed
- * (b is emptied either way). */
-void cuzk_eng_pool_put_locked(cuzk_engine *e, cuzk_cs_buffers *b);
+uint64_t cuzk_eng_pool_newest_bytes_locked(const cuzk_engine *e, const char *circuit);
+/* A finished partition's buffers (of `circuit`): kept if the budget has
+ * room, else freed (b is emptied either way). */
+void cuzk_eng_pool_put_locked(cuzk_engine *e, const char *circuit, cuzk_cs_buffers *b);
 /* Free idle sets, oldest first, until need more bytes fit; whether they do. */
 bool cuzk_eng_pool_shrink_locked(cuzk_engine *e, uint64_t need);
 void cuzk_eng_pool_reap_locked(cuzk_engine *e, uint64_t now);

@@ -102,7 +102,7 @@ static job *pick_locked(cuzk_engine *e, const worker *w)
         return NULL;
     /* the newest idle buffer set becomes this partition's own (synth_one_locked):
      * counting it twice would drop the very buffers the partition is to reuse */
-    uint64_t need = j->part_bytes, lend = cuzk_eng_pool_newest_bytes_locked(e);
+    uint64_t need = j->part_bytes, lend = cuzk_eng_pool_newest_bytes_locked(e, j->circuit_id);
     need = need > lend ? need - lend : 0;
     if (e->mem_reserved + e->srs_hot_bytes + need > e->mem_limit &&
         !cuzk_eng_srs_evict_idle_locked(e, need))
@@ -125,8 +125,8 @@ static void synth_one_locked(cuzk_engine *e, worker *w, job *j)
     p->state = P_SYNTH;
     p->reserved = j->part_bytes;
     e->mem_reserved += p->reserved;
-    if (!p->bufs.aux && !p->bufs.ev[0]) /* the newest idle set, now inside this reservation */
-        cuzk_eng_pool_take_locked(e, 0, &p->bufs);
+    if (!p->bufs.aux && !p->bufs.ev[0]) /* this circuit's newest idle set, now inside the reservation */
+        cuzk_eng_pool_take_locked(e, j->circuit_id, &p->bufs);
     j->n_inflight++;
     j->n_synthing++;
     e->n_synth++;
