@@ -501,5 +501,15 @@ expect_out pce-verify-corrupt-why "body checksum mismatch"
 check pce-extract-unknown 2 "$BIN/cuzk-bench" pce extract --circuit porep --sector-size 3KiB
 check pce-synth-other-circuit 1 "$BIN/cuzk-bench" synth --circuit porep --sector-size 2KiB --random-witness --pce "$T/w.pce"
 expect_out pce-synth-other-circuit-why "recorded for another circuit"
+# synth --repeat: a line per iteration; the buffers are reused from the second on (--no-reuse: never)
+check pce-extract-porep-2k 0 "$BIN/cuzk-bench" pce extract --circuit porep --sector-size 2KiB --out "$T/p.pce"
+check pce-synth-repeat 0 "$BIN/cuzk-bench" synth --circuit porep --sector-size 2KiB --random-witness \
+  --pce "$T/p.pce" --repeat 2
+expect_out pce-synth-repeat-reused "iteration 2/2: .*buffers reused"
+check pce-synth-repeat-no-reuse 0 "$BIN/cuzk-bench" synth --circuit porep --sector-size 2KiB \
+  --random-witness --pce "$T/p.pce" --repeat 2 --no-reuse
+expect_out pce-synth-repeat-fresh "iteration 2/2: .*fresh buffers"
+check pce-synth-repeat-bad 2 "$BIN/cuzk-bench" synth --circuit porep --sector-size 2KiB --random-witness \
+  --pce "$T/p.pce" --repeat 0
 echo "cli-tests: $nok commands ok, $nfail checks failed, $nskip skipped"
 exit $fail

@@ -46,10 +46,12 @@ static const struct {
     {"circuit-info", cmd_circuit_info,
      "circuit-info (--circuit chain --size N | --r1cs F) [--json]  R1CS counts and density"},
     {"gen-vanilla", cmd_gen_vanilla,
-     "gen-vanilla post --sector-size 2KiB|8MiB|512MiB --sector N --randomness HEX --out DIR [--seed S] "
-     "[--threads T]  synthetic sector + PoSt vanilla proofs\n"
-     "  gen-vanilla porep --sector-size 2KiB|8MiB|512MiB --out DIR [--registered-proof N] [--sector N] "
-     "[--miner-id N] [--seed S] [--threads T]  natively sealed test sector + C1 JSON\n"
+     "gen-vanilla post --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB --sector N --randomness HEX --out DIR "
+     "[--sectors COUNT] [--sparse] [--seed S] [--threads T]  synthetic sectors + PoSt vanilla proofs (sparse "
+     "trees at 32/64 GiB)\n"
+     "  gen-vanilla porep --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB --out DIR [--registered-proof N] [--sector N] "
+     "[--miner-id N] [--sparse] [--seed S] [--threads T]  test sector + C1 JSON (natively sealed, or sparse: "
+     "only what a proof opens; 32/64 GiB)\n"
      "  gen-vanilla snap --sector-size 2KiB|8MiB|512MiB --sealed DIR --out DIR2 [--seed S] [--threads T]  "
      "SnapDeals update of a porep sector + vanilla proofs"},
 #ifdef CUZK_HAVE_GRPC
