@@ -51,23 +51,6 @@ typedef struct {
     const char *why;
 } cs_task;
 
-static inline int cs_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
-{
-    uint64_t x = 0;
-    const uint8_t *p = *pp;
-    for (unsigned sh = 0; sh <= 35; sh += 7) {
-        if (p >= end) return -1;
-        uint8_t b = *p++;
-        x |= (uint64_t)(b & 0x7f) << sh;
-        if (!(b & 0x80)) {
-            *v = x;
-            *pp = p;
-            return 0;
-        }
-    }
-    return -1;
-}
-
 static const char *cs_keep(cs_task *t, uint64_t r, size_t col, uint32_t code, uint32_t mat)
 {
     if (t->n_ent == t->cap_ent) {
@@ -95,7 +78,7 @@ static void cs_decode(void *arg)
         t->bad = r;
         uint64_t n[3];
         for (int s = 0; s < 3; s++)
-            if (cs_varint(&q, end, &n[s])) {
+            if (pce_rd_varint(&q, end, &n[s])) {
                 t->why = "record length runs past its chunk";
                 return;
             }
@@ -108,7 +91,7 @@ static void cs_decode(void *arg)
                 uint32_t c32 = pce_get32(q);
                 q += 4;
                 uint64_t code;
-                if (cs_varint(&q, end, &code)) {
+                if (pce_rd_varint(&q, end, &code)) {
                     t->why = "coefficient code runs past its chunk";
                     return;
                 }

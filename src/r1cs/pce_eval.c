@@ -43,28 +43,6 @@ typedef struct {
     const char **why;
 } eval_job;
 
-static inline int rd_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
-{
-    const uint8_t *p = *pp;
-    if (p < end && *p < 0x80) {
-        *v = *p;
-        *pp = p + 1;
-        return 0;
-    }
-    uint64_t x = 0;
-    for (unsigned sh = 0; sh <= 35; sh += 7) {
-        if (p >= end) return -1;
-        uint8_t b = *p++;
-        x |= (uint64_t)(b & 0x7f) << sh;
-        if (!(b & 0x80)) {
-            *v = x;
-            *pp = p;
-            return 0;
-        }
-    }
-    return -1;
-}
-
 #define WIDE_MIN_K 4 /* +-2^k below: doublings (k = 1..3) */
 
 /* What the decoder reads for every entry, copied out of the job so that the
@@ -86,7 +64,7 @@ static inline const char *decode_entry(const eval_ctx *x, const uint8_t **pp, co
     uint32_t c32 = pce_get32(p);
     p += 4;
     uint64_t c;
-    if (rd_varint(&p, end, &c)) return "coefficient code runs past its chunk";
+    if (pce_rd_varint(&p, end, &c)) return "coefficient code runs past its chunk";
     if (c >= x->n_codes) return "coefficient code beyond the dictionary";
     if ((c32 & ~PCE_COL_AUX) >= x->lim[c32 >> 31]) return "column beyond the recorded variables";
     *col = c32;
@@ -108,7 +86,7 @@ static inline __attribute__((always_inline)) const char *decode_fast(const eval_
     p += 5;
     if (__builtin_expect(c >= 0x80, 0)) {
         p--;
-        if (rd_varint(&p, end, &c)) return "coefficient code runs past its chunk";
+        if (pce_rd_varint(&p, end, &c)) return "coefficient code runs past its chunk";
         if ((uint64_t)(end - p) / 5 < left) return "record entries run past their chunk";
     }
     if (c >= x->n_codes) return "coefficient code beyond the dictionary";
@@ -187,7 +165,7 @@ static inline const char *sum_side(const eval_ctx *x, const uint8_t **pp, const 
 static inline const char *decode_lengths(const uint8_t **pp, const uint8_t *end, uint64_t n[3])
 {
     for (int s = 0; s < 3; s++)
-        if (rd_varint(pp, end, &n[s])) return "record length runs past its chunk";
+        if (pce_rd_varint(pp, end, &n[s])) return "record length runs past its chunk";
     uint64_t room = (uint64_t)(end - *pp) / 5;
     if (n[0] > room || n[1] > room - n[0] || n[2] > room - n[0] - n[1])
         return "record entries run past their chunk";

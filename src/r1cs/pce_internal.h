@@ -77,6 +77,29 @@ static inline uint32_t pce_get32(const uint8_t *p)
     return v;
 }
 
+/* A varint of at most 36 bits from [*pp, end): 0 and *pp moved on, or -1. */
+static inline int pce_rd_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
+{
+    const uint8_t *p = *pp;
+    if (p < end && *p < 0x80) {
+        *v = *p;
+        *pp = p + 1;
+        return 0;
+    }
+    uint64_t x = 0;
+    for (unsigned sh = 0; sh <= 35; sh += 7) {
+        if (p >= end) return -1;
+        uint8_t b = *p++;
+        x |= (uint64_t)(b & 0x7f) << sh;
+        if (!(b & 0x80)) {
+            *v = x;
+            *pp = p;
+            return 0;
+        }
+    }
+    return -1;
+}
+
 /* Section layout implied by the counts (all checked against overflow by
  * the caller: pce_layout returns 0 when a size overflows). */
 typedef struct {

@@ -88,13 +88,19 @@ double cli_sys_now(void)
     return (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
 }
 
-uint64_t cli_peak_rss(void)
+uint64_t cli_proc_status_bytes(const char *key)
 {
     FILE *f = fopen("/proc/self/status", "r");
     char line[256];
+    size_t kl = strlen(key);
     uint64_t kb = 0;
     while (f && fgets(line, sizeof line, f))
-        if (!strncmp(line, "VmHWM:", 6)) kb = strtoull(line + 6, NULL, 10);
+        if (!strncmp(line, key, kl) && line[kl] == ':') kb = strtoull(line + kl + 1, NULL, 10);
     if (f) fclose(f);
     return kb * 1024;
+}
+
+uint64_t cli_peak_rss(void)
+{
+    return cli_proc_status_bytes("VmHWM");
 }

@@ -22,6 +22,8 @@ double cli_now(void);
 double cli_cpu_now(void);
 /* This process's system (kernel) CPU seconds: page faults show here. */
 double cli_sys_now(void);
+/* A "Key: N kB" line of /proc/self/status (VmHWM, RssAnon, ...), bytes; 0 if unknown. */
+uint64_t cli_proc_status_bytes(const char *key);
 /* Peak resident set of this process (VmHWM), bytes; 0 if unknown. */
 uint64_t cli_peak_rss(void);
 

@@ -30,20 +30,9 @@ typedef struct {
     uint64_t peak_anon; /* bytes */
 } mem_watch;
 
-static uint64_t rss_anon(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    uint64_t kb = 0;
-    while (f && fgets(line, sizeof line, f))
-        if (!strncmp(line, "RssAnon:", 8)) kb = strtoull(line + 8, NULL, 10);
-    if (f) fclose(f);
-    return kb * 1024;
-}
-
 static void watch(mem_watch *m)
 {
-    uint64_t a = rss_anon();
+    uint64_t a = cli_proc_status_bytes("RssAnon");
     if (a > m->peak_anon) m->peak_anon = a;
 }
 
