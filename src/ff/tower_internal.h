@@ -18,7 +18,14 @@
  * the lazy-reduction section; elsewhere limbs_portable.h and
  * field_internal.h's portable wide primitives.  TOWER_NO_ASM forces the C fallbacks (used by tests on x86-64 to cover
  * the paths other architectures take). */
-#if defined(__x86_64__) && !defined(TOWER_NO_ASM)
+/* ThreadSanitizer builds (gcc defines __SANITIZE_THREAD__) take the C
+ * fallbacks too: the asm blocks below need 12 registers plus the address
+ * registers of their memory operands, and with TSan's instrumentation and
+ * the frame pointer kept, an indexed operand (fixed_base_var_tmpl.h's
+ * &acc[p].x) leaves gcc no allocation ("impossible constraints").  The TSan
+ * build runs the engine and daemon tests, not the field tests; the asm is
+ * covered by the release and ASan builds. */
+#if defined(__x86_64__) && !defined(TOWER_NO_ASM) && !defined(__SANITIZE_THREAD__)
 #define TOWER_X86_ASM 1
 #else
 #define TOWER_X86_ASM 0
