@@ -501,6 +501,10 @@ expect_out pce-verify-corrupt-why "body checksum mismatch"
 check pce-extract-unknown 2 "$BIN/cuzk-bench" pce extract --circuit porep --sector-size 3KiB
 check pce-synth-other-circuit 1 "$BIN/cuzk-bench" synth --circuit porep --sector-size 2KiB --random-witness --pce "$T/w.pce"
 expect_out pce-synth-other-circuit-why "recorded for another circuit"
+# a PoSt random witness through the PCE (the perf gate's WindowPoSt case uses it)
+check pce-synth-winning-random 0 "$BIN/cuzk-bench" synth --circuit winning-post --sector-size 2KiB \
+  --random-witness --pce "$T/w.pce"
+expect_out pce-synth-winning-random-line "winning-2k witness\+pce: [0-9]+ constraints"
 # synth --repeat: a line per iteration; the buffers are reused from the second on (--no-reuse: never)
 check pce-extract-porep-2k 0 "$BIN/cuzk-bench" pce extract --circuit porep --sector-size 2KiB --out "$T/p.pce"
 check pce-synth-repeat 0 "$BIN/cuzk-bench" synth --circuit porep --sector-size 2KiB --random-witness \

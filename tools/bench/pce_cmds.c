@@ -29,10 +29,12 @@
 
 #include "bench.h"
 #include "cli_util.h"
+#include "post_cmds.h"
 #include "cuzk/mapguard.h"
 #include "cuzk/pce.h"
 #include "cuzk/pool.h"
 #include "cuzk/porep.h"
+#include "cuzk/post.h"
 #include "cuzk/seal_snap.h"
 #include "cuzk/snap.h"
 #include "cuzk/status.h"
@@ -244,12 +246,15 @@ bool cuzk_bench_pce_wants(int argc, char **argv)
     return false;
 }
 
-/* The random-witness circuit of a PoRep or SnapDeals circuit id. */
+/* The random-witness circuit of a circuit id (PoSt: post_cmds.h's
+ * deterministic random sectors, whatever the seed). */
 typedef struct {
     cuzk_porep_random_witness prw;
     cuzk_porep_circuit_ctx porep;
     cuzk_snap_random_witness srw;
     cuzk_snap_circuit_ctx snap;
+    cuzk_bench_post_random prnd;
+    cuzk_post_circuit_ctx post;
     cuzk_circuit_fn fn;
     void *ctx;
     size_t constraints, inputs;
@@ -281,7 +286,20 @@ static int witness_circuit_for(witness_circuit *w, const cuzk_pce_identity *id, 
         w->inputs = cuzk_snap_num_inputs(&w->snap.shape);
         return 0;
     }
-    fprintf(stderr, "cuzk-bench synth --pce: random witnesses exist for porep and snap only\n");
+    if (id->kind == CUZK_PCE_KIND_WINDOW_POST || id->kind == CUZK_PCE_KIND_WINNING_POST) {
+        const cuzk_fil_post_info *info = ((const cuzk_post_circuit_ctx *)blank)->info;
+        if (cuzk_bench_post_random_ctx(&w->post, &w->prnd, info)) {
+            cuzk_bench_post_random_free(&w->prnd);
+            fprintf(stderr, "cuzk-bench synth --pce: out of memory for the random PoSt witness\n");
+            return 1;
+        }
+        w->fn = cuzk_post_circuit;
+        w->ctx = &w->post;
+        w->constraints = cuzk_post_num_constraints(info);
+        w->inputs = cuzk_post_num_inputs(info);
+        return 0;
+    }
+    fprintf(stderr, "cuzk-bench synth --pce: no random witness for this circuit\n");
     return 2;
 }
 
@@ -361,6 +379,7 @@ int cuzk_bench_pce_synth(int argc, char **argv)
                     a.no_reuse ? "fresh buffers" : r ? "buffers reused" : "buffers faulted in");
     }
     cuzk_cs_buffers_free(&buf);
+    cuzk_bench_post_random_free(&w.prnd);
     cuzk_pce_close(p);
     cuzk_pool_destroy(pool);
     if (st) {

@@ -475,16 +475,7 @@ static double pb_median(double *v, size_t n)
     return v[n / 2];
 }
 
-/* A random witness for the synth benchmark: every sector gets random
- * (canonical) commitments and the same cc random inclusion proofs of the
- * tree's shape.  Nothing is satisfied; the synthesis work is a real one's. */
-typedef struct {
-    cuzk_post_circuit_sector *sec;
-    cuzk_fil_merkle_proof *proofs;
-    uint8_t *bytes;
-    uint64_t *index;
-} pb_random;
-
+/* cuzk_bench_post_random (post_cmds.h): xorshift bytes, top bits cleared. */
 static void pb_rand32(uint8_t out[32], uint64_t *st)
 {
     for (int i = 0; i < 32; i++) {
@@ -494,8 +485,9 @@ static void pb_rand32(uint8_t out[32], uint64_t *st)
     out[31] &= 0x3f;
 }
 
-static int pb_random_ctx(cuzk_post_circuit_ctx *ctx, pb_random *r, const cuzk_fil_post_info *info)
+int cuzk_bench_post_random_ctx(cuzk_post_circuit_ctx *ctx, cuzk_bench_post_random *r, const cuzk_fil_post_info *info)
 {
+    memset(r, 0, sizeof *r);
     if (cuzk_post_circuit_blank(ctx, info)) return 1;
     const cuzk_por_shape *sh = &ctx->shape;
     const uint32_t ar[3] = {sh->base_arity, sh->sub_arity, sh->top_arity}, lv[3] = {sh->base_levels, 1, 1};
@@ -536,7 +528,7 @@ static int pb_random_ctx(cuzk_post_circuit_ctx *ctx, pb_random *r, const cuzk_fi
     return 0;
 }
 
-static void pb_random_free(pb_random *r)
+void cuzk_bench_post_random_free(cuzk_bench_post_random *r)
 {
     free(r->sec);
     free(r->proofs);
@@ -589,11 +581,11 @@ int cuzk_bench_post_synth(int argc, char **argv)
     }
     cuzk_post_job *j = NULL;
     cuzk_post_circuit_ctx blank;
-    pb_random rnd = {0};
+    cuzk_bench_post_random rnd = {0};
     int rc = 0;
     if (a.n_vanilla)
         rc = pb_job(&j, &a, NULL);
-    else if (a.random_witness ? pb_random_ctx(&blank, &rnd, a.info) : cuzk_post_circuit_blank(&blank, a.info))
+    else if (a.random_witness ? cuzk_bench_post_random_ctx(&blank, &rnd, a.info) : cuzk_post_circuit_blank(&blank, a.info))
         rc = 1;
     cuzk_circuit_fn fn = cuzk_post_circuit;
     void *ctx = &blank;
@@ -607,7 +599,7 @@ int cuzk_bench_post_synth(int argc, char **argv)
         rc = pb_synth_once(&k, &wall[r], &cpu[r], fn, ctx, a.info, mode, pool ? cuzk_pool_par(pool) : NULL);
     cuzk_pool_destroy(pool);
     cuzk_post_job_free(j);
-    pb_random_free(&rnd);
+    cuzk_bench_post_random_free(&rnd);
     if (!rc) {
         bench_synth_result res = {a.info->name,
                                   modes[mode],
