@@ -448,6 +448,18 @@ if [ -f "$SPC/.done-snap-2k" ] && [ -n "$SP" ] && [ -f "$SVK" ]; then
   WC=("${SC[@]/$NEW/$(other_hex "$NEW")}")
   check snap-verify-2k-wrong-comm-r-new 1 "${sv[@]}" --proof "$T/snap.proof" "${WC[@]}"
   expect_out snap-verify-2k-wrong-comm-r-new-reason "^invalid: .*does not verify"
+  # the production pipeline on the CLI (what a 32 GiB update proof needs): --partition K, WITNESS
+  # synthesis + the lean PCE evaluation, the params mapped; verify --partition K checks that one proof
+  check snap-pce-extract-2k 0 "$BIN/cuzk-bench" pce extract --circuit snap --sector-size 2KiB --out "$T/snap.pce"
+  check snap-prove-2k-lean 0 "${sp[@]}" --vanilla "$T/snap-2k/partition-0.bin" "${SC[@]}" --partition 0 \
+    --pce "$T/snap.pce" --mmap --out "$T/snap-lean.proof"
+  expect_out snap-prove-2k-lean-pce "pce"
+  check snap-verify-2k-partition 0 "${sv[@]}" --proof "$T/snap-lean.proof" "${SC[@]}" --partition 0
+  expect_out snap-verify-2k-partition-valid "^valid$"
+  check snap-verify-2k-partition-wrong-comm 1 "${sv[@]}" --proof "$T/snap-lean.proof" "${WC[@]}" --partition 0
+  check snap-prove-2k-partition-out-of-range 2 "${sp[@]}" --vanilla "$T/snap-2k/partition-0.bin" "${SC[@]}" \
+    --partition 1 --out "$T/x.proof"
+  expect_out snap-prove-2k-partition-out-of-range-why "partitions 0-0"
   check snap-prove-2k-wrong-comm-r-new 1 "${sp[@]}" --vanilla "$T/snap-2k/partition-0.bin" "${WC[@]}" \
     --out "$T/x.proof"
   expect_out snap-prove-2k-wrong-comm-r-new-reason "comm_r_new mismatch"

@@ -33,8 +33,8 @@
 typedef struct {
     cuzk_snap_shape shape;
     const cuzk_snap_info *info; /* NULL for test sizes */
-    bool json, det, no_validate, random_witness;
-    const char *out, *params, *vk, *proof, *inputs_out, *seed, *cro, *crn, *cdn;
+    bool json, det, no_validate, random_witness, mmap;
+    const char *out, *params, *vk, *proof, *inputs_out, *seed, *cro, *crn, *cdn, *pce, *partition;
     const char *vanilla[SN_MAX_VANILLA];
     size_t n_vanilla;
     uint64_t threads;
@@ -57,6 +57,7 @@ static int sn_parse(sn_args *a, int argc, char **argv, const char *usage)
                      : !strcmp(o, "--deterministic")  ? &a->det
                      : !strcmp(o, "--no-validate")    ? &a->no_validate
                      : !strcmp(o, "--random-witness") ? &a->random_witness
+                     : !strcmp(o, "--mmap")           ? &a->mmap
                                                       : NULL;
         if (flag) {
             *flag = true;
@@ -74,6 +75,8 @@ static int sn_parse(sn_args *a, int argc, char **argv, const char *usage)
                                    : !strcmp(o, "--comm-r-old")       ? &a->cro
                                    : !strcmp(o, "--comm-r-new")       ? &a->crn
                                    : !strcmp(o, "--comm-d-new")       ? &a->cdn
+                                   : !strcmp(o, "--pce")              ? &a->pce
+                                   : !strcmp(o, "--partition")        ? &a->partition
                                                                       : NULL;
         bool is_threads = !strcmp(o, "--threads"), is_vanilla = !strcmp(o, "--vanilla");
         if ((!str && !is_threads && !is_vanilla) || !v) {
@@ -117,6 +120,20 @@ static int sn_parse(sn_args *a, int argc, char **argv, const char *usage)
         return 2;
     }
     return 0;
+}
+
+/* --partition K: -1 when absent, -2 (reported) when not one of the shape's. */
+static int64_t sn_partition(const sn_args *a)
+{
+    uint64_t k;
+    if (!a->partition) return -1;
+    if (cli_u64(&k, a->partition, "--partition")) return -2;
+    if (k >= a->shape.partitions) {
+        fprintf(stderr, "cuzk-bench: --partition %llu: %s has partitions 0-%u\n", (unsigned long long)k,
+                a->info ? a->info->name : "this size", a->shape.partitions - 1);
+        return -2;
+    }
+    return (int64_t)k;
 }
 
 static void sn_param_id(char *out, size_t cap, const sn_args *a)
@@ -185,9 +202,12 @@ int cuzk_bench_snap_verify(int argc, char **argv)
     sn_args a = {0};
     const char *usage =
         "usage: cuzk-bench verify --circuit snap --sector-size S --vk F --proof F --comm-r-old HEX "
-        "--comm-r-new HEX --comm-d-new HEX [--registered-proof N]\n";
+        "--comm-r-new HEX --comm-d-new HEX [--registered-proof N] [--partition K]\n"
+        "  (--partition K: F is partition K's 192-byte proof, as prove --partition K writes it)\n";
     int rc = sn_parse(&a, argc, argv, usage);
     if (rc) return rc;
+    int64_t part = sn_partition(&a);
+    if (part == -2) return 2;
     uint8_t cro[32], crn[32], cdn[32];
     if (!a.vk || !a.proof || cli_hex32(cro, a.cro, "--comm-r-old") || cli_hex32(crn, a.crn, "--comm-r-new") ||
         cli_hex32(cdn, a.cdn, "--comm-d-new")) {
@@ -206,8 +226,24 @@ int cuzk_bench_snap_verify(int argc, char **argv)
     rc = 2;
     if (proof) {
         bool ok = false;
-        int st =
-            cuzk_snap_verify(&ok, vk, &a.shape, a.shape.hs[3], cro, cdn, crn, proof, len, err, sizeof err);
+        int st;
+        if (part >= 0) { /* one partition: its own public inputs, one pairing check */
+            cuzk_fr in[4];
+            st = vk->n_ic != 5 ? cuzk_errf(err, sizeof err, CUZK_ERR_ARG,
+                                           "verifying key has %zu IC points, the update circuit needs 5", vk->n_ic)
+                 : len != CUZK_G16_PROOF_BYTES
+                     ? cuzk_errf(err, sizeof err, CUZK_ERR_ARG, "proof is %zu bytes, want one partition's %d",
+                                 len, CUZK_G16_PROOF_BYTES)
+                     : cuzk_snap_public_inputs(in, &a.shape, (uint32_t)part, a.shape.hs[3], cro, cdn, crn, err,
+                                               sizeof err);
+            if (!st) {
+                cuzk_groth16_pvk pvk;
+                cuzk_groth16_pvk_prepare(&pvk, vk);
+                st = cuzk_groth16_verify(&ok, &pvk, proof, in, 4, err, sizeof err);
+            }
+        } else {
+            st = cuzk_snap_verify(&ok, vk, &a.shape, a.shape.hs[3], cro, cdn, crn, proof, len, err, sizeof err);
+        }
         if (st == CUZK_ERR_ARG && strstr(err, "IC points")) {
             fprintf(stderr, "cuzk-bench verify: %s\n", err);
         } else if (st || !ok) {
@@ -271,9 +307,13 @@ int cuzk_bench_snap_prove(int argc, char **argv)
     const char *usage =
         "usage: cuzk-bench prove --circuit snap --sector-size S --params F --vanilla F... --comm-r-old "
         "HEX --comm-r-new HEX --comm-d-new HEX --out F [--inputs-out F] [--threads T] [--deterministic] "
-        "[--no-validate]\n";
+        "[--no-validate] [--partition K] [--pce F] [--mmap]\n"
+        "  (--partition K: only partition K; --pce F: WITNESS synthesis + the lean PCE evaluation, as the\n"
+        "   daemon; --mmap: the params mapped, not read -- a 32 GiB file larger than RAM)\n";
     int rc = sn_parse(&a, argc, argv, usage);
     if (rc) return rc;
+    int64_t part = sn_partition(&a);
+    if (part == -2) return 2;
     if (!a.params || !a.out) {
         fputs(usage, stderr);
         return 2;
@@ -287,8 +327,12 @@ int cuzk_bench_snap_prove(int argc, char **argv)
                             .threads = (unsigned)a.threads,
                             .deterministic = a.det,
                             .no_validate = a.no_validate,
+                            .mmap = a.mmap,
                             .partitions = cuzk_snap_job_partitions(j),
-                            .partition = -1,
+                            .partition = part,
+                            .pce = a.pce,
+                            .pce_kind = CUZK_PCE_KIND_SNAP,
+                            .sector_size = a.shape.sector_size,
                             .synth = sn_synth,
                             .inputs = sn_inputs,
                             .ctx = j};
