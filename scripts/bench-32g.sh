@@ -3,14 +3,15 @@
 # Not part of make test.
 #
 # NEEDS  disk: ~52 GB for PoRep (47.4 GB params + 4.2 GB PCE + 90 MB sector), then the WindowPoSt
-#        params (~45 GB + 4 GB PCE) after the PoRep params are deleted (--keep keeps them: ~100 GB);
+#        params (~52 GB + 4 GB PCE) after the PoRep params are deleted, then the SnapDeals params
+#        (~35 GB + 2 GB PCE) after the WindowPoSt params are deleted (--keep keeps them all: ~140 GB);
 #        memory: ~14 GB anonymous per partition in flight (the params are mapped, page cache);
 #        time on the 2-vCPU VM: setup ~20-40 min per circuit (AVX-512 IFMA or not), sector and
 #        vanilla generation seconds, one partition's proof ~10-20 min, the daemon's whole
 #        10-partition sector ~10x one partition (--daemon).
 #
 #   scripts/bench-32g.sh [--dir D] [--bin B] [--threads T] [--partition K] [--daemon] [--keep]
-#                        [--skip-porep] [--skip-window]
+#                        [--skip-porep] [--skip-window] [--skip-snap]
 #
 # Steps (each skipped when its output is already there, so a run can be resumed):
 #   1. cuzk-bench setup --circuit porep --sector-size 32GiB  (streaming test params, PCE kept)
@@ -21,9 +22,12 @@
 #   4. (--daemon) cuzk-daemon with D/porep as its param_cache and memory.total_budget = auto proves
 #      the whole sector from Curio's C1 envelope; /status sampled during the run; verified
 #   5. the same as 1-3 for a WindowPoSt partition (2349 sectors)
+#   6. the same for SnapDeals partition K of a sparse update (gen-vanilla snap --sector-size 32GiB:
+#      all 16 partitions' vanilla proofs, prove --partition K --pce --mmap, verify --partition K; a
+#      flipped comm_r_new is rejected)
 # Output: D/bench-32g.json (step timings and the prover's per-phase lines), logs in D/*.log.
 set -euo pipefail
-DIR=/work/bench-32g BIN=build/bin THREADS=2 PART=0 DAEMON=0 KEEP=0 PO=1 WI=1
+DIR=/work/bench-32g BIN=build/bin THREADS=2 PART=0 DAEMON=0 KEEP=0 PO=1 WI=1 SN=1
 while [ $# -gt 0 ]; do
   case $1 in
   --dir) DIR=$2; shift 2 ;;
@@ -34,6 +38,7 @@ while [ $# -gt 0 ]; do
   --keep) KEEP=1; shift ;;
   --skip-porep) PO=0; shift ;;
   --skip-window) WI=0; shift ;;
+  --skip-snap) SN=0; shift ;;
   *) sed -n 2,26p "$0"; exit 2 ;;
   esac
 done
@@ -137,16 +142,44 @@ window() {
     echo "a flipped randomness was accepted" >&2; exit 1
   fi
   echo "   a flipped randomness is rejected" | tee -a "$DIR/run.log"
+  if [ "$KEEP" = 0 ] && [ "$SN" = 1 ]; then rm -f "$PP"; fi
+}
+
+snap() {
+  local N="$DIR/snap" S="$DIR/snap/update"
+  mkdir -p "$N"
+  ls "$N"/v28-empty-sector-update-*.params >/dev/null 2>&1 ||
+    timed snap_setup "$DIR/snap-setup.log" "$BIN/cuzk-bench" setup --circuit snap --sector-size 32GiB \
+      --out "$N" --threads "$THREADS"
+  local PP VK PCE; PP=$(ls "$N"/v28-empty-sector-update-*.params); VK=${PP%.params}.vk
+  PCE=$(ls "$N"/*.pce | head -1)
+  [ -f "$S/vanilla-proofs.json" ] ||
+    timed snap_gen_vanilla "$DIR/snap-gen.log" "$BIN/cuzk-bench" gen-vanilla snap --sector-size 32GiB --out "$S" \
+      --threads "$THREADS"
+  local C=(--comm-r-old "$(sj comm_r_old "$S/summary.json")" --comm-r-new "$(sj comm_r_new "$S/summary.json")"
+    --comm-d-new "$(sj comm_d_new "$S/summary.json")")
+  timed snap_prove "$DIR/snap-prove.log" "$BIN/cuzk-bench" prove --circuit snap --sector-size 32GiB \
+    --params "$PP" --pce "$PCE" --mmap --vanilla "$S/vanilla-proofs.json" "${C[@]}" --partition "$PART" \
+    --threads "$THREADS" --out "$DIR/snap-$PART.proof"
+  local V=("$BIN/cuzk-bench" verify --circuit snap --sector-size 32GiB --vk "$VK" --proof "$DIR/snap-$PART.proof"
+    --partition "$PART")
+  "${V[@]}" "${C[@]}" | tee "$DIR/snap-verify.log"
+  local NEW; NEW=$(sj comm_r_new "$S/summary.json")
+  if "${V[@]}" "${C[@]/$NEW/$(flip_hex "$NEW")}"; then
+    echo "a flipped comm_r_new was accepted" >&2; exit 1
+  fi
+  echo "   a flipped comm_r_new is rejected" | tee -a "$DIR/run.log"
 }
 
 [ "$PO" = 1 ] && porep
 [ "$WI" = 1 ] && window
+[ "$SN" = 1 ] && snap
 {
   printf '{"machine":"%s","cpus":%s,"threads":%s,"partition":%s,"seconds":{' \
     "$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)" "$(nproc)" "$THREADS" "$PART"
   first=1; for k in "${!T[@]}"; do [ $first = 1 ] || printf ','; printf '"%s":%s' "$k" "${T[$k]}"; first=0; done
   printf '},"prove_lines":['
-  first=1; for f in "$DIR"/porep-prove.log "$DIR"/window-prove.log; do
+  first=1; for f in "$DIR"/porep-prove.log "$DIR"/window-prove.log "$DIR"/snap-prove.log; do
     [ -f "$f" ] || continue
     while IFS= read -r l; do [ $first = 1 ] || printf ','; printf '"%s"' "${l//\"/\'}"; first=0; done < <(grep '^prove: ' "$f")
   done
