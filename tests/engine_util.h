@@ -16,6 +16,9 @@
 #include <unistd.h>
 
 #include "cuzk/engine.h"
+#include "cuzk/groth16.h"
+#include "cuzk/pce.h"
+#include "cuzk/r1cs.h"
 #include "harness.h"
 
 #ifndef ENGINE_TEST_NAME
@@ -95,6 +98,75 @@ static inline uint64_t mono_ms(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (uint64_t)t.tv_sec * 1000u + (uint64_t)t.tv_nsec / 1000000u;
+}
+
+/* Independent check of a chain-n proof for x0: vk from the TEST params
+ * file in the cache, x_n from the slow reference. */
+static inline bool engine_chain_proof_ok(const uint8_t *proof, size_t n, uint64_t x0)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/cuzk-test/chain-%zu.params", cache_dir(), n);
+    cuzk_groth16_vk *vk = NULL;
+    if (!proof || cuzk_groth16_vk_load(&vk, path, NULL)) return false;
+    cuzk_groth16_pvk pvk;
+    cuzk_groth16_pvk_prepare(&pvk, vk);
+    cuzk_fr x, out;
+    cuzk_fr_from_u64(&x, x0);
+    cuzk_chain_output(&out, &x, n);
+    bool ok = false;
+    int st = cuzk_groth16_verify(&ok, &pvk, proof, &out, 1, NULL, 0);
+    cuzk_groth16_vk_free(vk);
+    return st == CUZK_OK && ok;
+}
+
+/* Until path holds a valid PCE file of chain-n (a background extraction's
+ * rename), or ms. */
+static inline bool engine_wait_pce(const char *path, size_t n, unsigned ms)
+{
+    cuzk_pce_identity id = {.kind = CUZK_PCE_KIND_OTHER};
+    snprintf(id.id, sizeof id.id, "chain-%zu", n);
+    for (uint64_t t0 = mono_ms(); mono_ms() - t0 < ms; sleep_ms(20)) {
+        cuzk_pce *p = NULL;
+        char err[256];
+        if (!cuzk_pce_open(&p, path, &id, err, sizeof err)) {
+            cuzk_pce_close(p);
+            return true;
+        }
+    }
+    fprintf(stderr, "  %s: no valid PCE within %u ms\n", path, ms);
+    return false;
+}
+
+/* stderr into <cache>.log from engine_log_begin to engine_log_end, which
+ * returns the text (malloc'd; NULL if it could not be read) and echoes it. */
+static int g_log_saved = -1;
+static FILE *g_log_f;
+
+static inline bool engine_log_begin(void)
+{
+    char log[300];
+    snprintf(log, sizeof log, "%s.log", cache_dir());
+    fflush(stderr);
+    g_log_saved = dup(2);
+    g_log_f = fopen(log, "w");
+    if (!g_log_f || g_log_saved < 0) return false;
+    dup2(fileno(g_log_f), 2);
+    return true;
+}
+
+static inline char *engine_log_end(void)
+{
+    char log[300];
+    snprintf(log, sizeof log, "%s.log", cache_dir());
+    fflush(stderr);
+    dup2(g_log_saved, 2);
+    close(g_log_saved);
+    fclose(g_log_f);
+    size_t len;
+    char *text = (char *)test_read_file(log, &len);
+    unlink(log);
+    if (text) fputs(text, stderr);
+    return text;
 }
 
 #endif

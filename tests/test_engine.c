@@ -41,25 +41,6 @@ static int submit(cuzk_engine *e, char *id, const char *rid, cuzk_priority prio,
     return cuzk_engine_submit(e, id, &pos, NULL, &r, err, sizeof err);
 }
 
-/* Independent check of a chain proof: vk from the file, x_n from the slow
- * reference. */
-static bool proof_ok(const uint8_t *proof, size_t n, uint64_t x0)
-{
-    char path[256];
-    snprintf(path, sizeof path, "%s/cuzk-test/chain-%zu.params", cache_dir(), n);
-    cuzk_groth16_vk *vk = NULL;
-    if (cuzk_groth16_vk_load(&vk, path, NULL)) return false;
-    cuzk_groth16_pvk pvk;
-    cuzk_groth16_pvk_prepare(&pvk, vk);
-    cuzk_fr x, out;
-    cuzk_fr_from_u64(&x, x0);
-    cuzk_chain_output(&out, &x, n);
-    bool ok = false;
-    int st = cuzk_groth16_verify(&ok, &pvk, proof, &out, 1, NULL, 0);
-    cuzk_groth16_vk_free(vk);
-    return st == CUZK_OK && ok;
-}
-
 static void test_basic(void)
 {
     cuzk_engine_config c;
@@ -73,9 +54,9 @@ static void test_basic(void)
     CHECK(r.status == CUZK_JOB_COMPLETED);
     CHECK(r.proof_len == 3 * CUZK_G16_PROOF_BYTES);
     CHECK(!strcmp(r.job_id, id));
-    for (int k = 0; k < 3; k++) CHECK(proof_ok(r.proof + k * CUZK_G16_PROOF_BYTES, 40, 11 + (uint64_t)k));
+    for (int k = 0; k < 3; k++) CHECK(engine_chain_proof_ok(r.proof + k * CUZK_G16_PROOF_BYTES, 40, 11 + (uint64_t)k));
     /* partition order matters: partition 1's proof is not partition 0's */
-    CHECK(!proof_ok(r.proof + CUZK_G16_PROOF_BYTES, 40, 11));
+    CHECK(!engine_chain_proof_ok(r.proof + CUZK_G16_PROOF_BYTES, 40, 11));
     CHECK(r.t.total_ms >= r.t.queue_wait_ms);
     /* status/metrics documents mention what happened */
     char *txt = NULL;
@@ -137,7 +118,7 @@ static void test_failures(void)
     /* the same circuit still proves correctly afterwards */
     CHECK(submit(e, a, NULL, CUZK_PRIO_DEFAULT, "n=24 x0=5") == CUZK_OK);
     CHECK(cuzk_engine_await(e, &r, a, 0) == CUZK_OK);
-    CHECK(r.status == CUZK_JOB_COMPLETED && proof_ok(r.proof, 24, 5));
+    CHECK(r.status == CUZK_JOB_COMPLETED && engine_chain_proof_ok(r.proof, 24, 5));
     cuzk_engine_status s;
     CHECK(cuzk_engine_get_status(e, &s) == CUZK_OK);
     CHECK(s.failed == 3 && s.completed == 1);
@@ -314,9 +295,9 @@ static void test_preempt(void)
     CHECK(submit(e, crit, "winpost-now", CUZK_PRIO_CRITICAL, "n=16 x0=2") == CUZK_OK);
     CHECK(cuzk_engine_await(e, &r, crit, 0) == CUZK_OK && r.status == CUZK_JOB_COMPLETED);
     uint64_t crit_seq = r.end_seq, crit_ms = r.t.total_ms;
-    CHECK(proof_ok(r.proof, 16, 2));
+    CHECK(engine_chain_proof_ok(r.proof, 16, 2));
     CHECK(cuzk_engine_await(e, &r, id, 0) == CUZK_OK && r.status == CUZK_JOB_COMPLETED);
-    CHECK(proof_ok(r.proof, 8192, 8));
+    CHECK(engine_chain_proof_ok(r.proof, 8192, 8));
     printf("  full NORMAL proof %llu ms; CRITICAL done in %llu ms\n", (unsigned long long)full,
            (unsigned long long)crit_ms);
     CHECK(crit_seq < r.end_seq);
@@ -454,8 +435,8 @@ static void test_idempotent(void)
     char x[CUZK_JOB_ID_MAX], y[CUZK_JOB_ID_MAX];
     CHECK(submit(e, x, "porep-1-1", CUZK_PRIO_DEFAULT, "n=8") == CUZK_OK);
     CHECK(submit(e, y, "porep-1-10", CUZK_PRIO_DEFAULT, "n=8 x0=4") == CUZK_OK);
-    CHECK(cuzk_engine_await(e, &r, x, 0) == CUZK_OK && proof_ok(r.proof, 8, 3));
-    CHECK(cuzk_engine_await(e, &r, y, 0) == CUZK_OK && proof_ok(r.proof, 8, 4));
+    CHECK(cuzk_engine_await(e, &r, x, 0) == CUZK_OK && engine_chain_proof_ok(r.proof, 8, 3));
+    CHECK(cuzk_engine_await(e, &r, y, 0) == CUZK_OK && engine_chain_proof_ok(r.proof, 8, 4));
     cuzk_engine_result_clear(&r);
     cuzk_engine_destroy(e);
 }
@@ -482,7 +463,7 @@ static void test_retention(void)
     cuzk_engine_request q = {.request_id = "kept-briefly", .kind = CUZK_PROOF_TEST,
                              .vanilla_proof = (const uint8_t *)"n=8 x0=9", .vanilla_proof_len = 8};
     CHECK(cuzk_engine_submit(e, id, NULL, &existing, &q, NULL, 0) == CUZK_OK && !existing);
-    CHECK(cuzk_engine_await(e, &r, id, 0) == CUZK_OK && proof_ok(r.proof, 8, 9));
+    CHECK(cuzk_engine_await(e, &r, id, 0) == CUZK_OK && engine_chain_proof_ok(r.proof, 8, 9));
     cuzk_engine_result_clear(&r);
     cuzk_engine_destroy(e);
 }
@@ -507,7 +488,7 @@ static void *many_worker(void *p)
     cuzk_engine_result r = {0};
     for (int i = 0; i < a->n; i++) {
         if (cuzk_engine_await(a->e, &r, ids[i], 0) || r.status != CUZK_JOB_COMPLETED ||
-            !proof_ok(r.proof, 12, (uint64_t)(a->base + i)))
+            !engine_chain_proof_ok(r.proof, 12, (uint64_t)(a->base + i)))
             a->bad++;
     }
     cuzk_engine_result_clear(&r);

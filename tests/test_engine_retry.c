@@ -17,23 +17,6 @@
 #define ENGINE_TEST_NAME "retry"
 #include "engine_util.h"
 
-static bool chain_proof_ok(const uint8_t *proof, size_t n, uint64_t x0)
-{
-    char path[256];
-    snprintf(path, sizeof path, "%s/cuzk-test/chain-%zu.params", cache_dir(), n);
-    cuzk_groth16_vk *vk = NULL;
-    if (!proof || cuzk_groth16_vk_load(&vk, path, NULL)) return false;
-    cuzk_groth16_pvk pvk;
-    cuzk_groth16_pvk_prepare(&pvk, vk);
-    cuzk_fr x, out;
-    cuzk_fr_from_u64(&x, x0);
-    cuzk_chain_output(&out, &x, n);
-    bool ok = false;
-    int st = cuzk_groth16_verify(&ok, &pvk, proof, &out, 1, NULL, 0);
-    cuzk_groth16_vk_free(vk);
-    return st == CUZK_OK && ok;
-}
-
 typedef struct {
     int st;
     bool existing;
@@ -96,13 +79,13 @@ static void test_garbage_then_real(void)
     sub_out c = sub(e, "porep-1000-7", "n=16 x0=5");
     CHECK(c.st == CUZK_OK && !c.existing && !strcmp(c.id, "porep-1000-7"));
     CHECK(cuzk_engine_await(e, &r, "porep-1000-7", 0) == CUZK_OK && r.status == CUZK_JOB_COMPLETED);
-    CHECK(chain_proof_ok(r.proof, 16, 5));
+    CHECK(engine_chain_proof_ok(r.proof, 16, 5));
     uint64_t done_seq = r.end_seq;
     /* and once more (Curio lost the answer): the stored proof, no new work */
     sub_out d = sub(e, "porep-1000-7", "n=16 x0=5");
     CHECK(d.st == CUZK_OK && d.existing);
     CHECK(cuzk_engine_await(e, &r, "porep-1000-7", 0) == CUZK_OK && r.status == CUZK_JOB_COMPLETED);
-    CHECK(r.end_seq == done_seq && chain_proof_ok(r.proof, 16, 5));
+    CHECK(r.end_seq == done_seq && engine_chain_proof_ok(r.proof, 16, 5));
     CHECK(completed_total(e) == 1);
     cuzk_engine_result_clear(&r);
     cuzk_engine_destroy(e);
@@ -124,12 +107,12 @@ static void test_same_id_other_content(void)
     b = sub_full(e, "ps-porep-1-2-3", "n=16 x0=3 sleep_ms=300", CUZK_PRIO_HIGH, 0);
     CHECK(b.st == CUZK_OK && b.existing);
     CHECK(cuzk_engine_await(e, &r, "ps-porep-1-2-3", 0) == CUZK_OK && r.status == CUZK_JOB_COMPLETED);
-    CHECK(chain_proof_ok(r.proof, 16, 3));
+    CHECK(engine_chain_proof_ok(r.proof, 16, 3));
     /* once it ended, the other content is a fresh attempt with its own proof */
     b = sub(e, "ps-porep-1-2-3", "n=16 x0=4");
     CHECK(b.st == CUZK_OK && !b.existing);
     CHECK(cuzk_engine_await(e, &r, "ps-porep-1-2-3", 0) == CUZK_OK && r.status == CUZK_JOB_COMPLETED);
-    CHECK(chain_proof_ok(r.proof, 16, 4) && !chain_proof_ok(r.proof, 16, 3));
+    CHECK(engine_chain_proof_ok(r.proof, 16, 4) && !engine_chain_proof_ok(r.proof, 16, 3));
     cuzk_engine_result_clear(&r);
     cuzk_engine_destroy(e);
 }
@@ -148,7 +131,7 @@ static void test_abandoned_then_retry(void)
     sub_out b = sub(e, "porep-1000-8", "n=16 x0=6 sleep_ms=400");
     CHECK(b.st == CUZK_OK && b.existing);
     CHECK(cuzk_engine_await(e, &r, "porep-1000-8", 0) == CUZK_OK && r.status == CUZK_JOB_COMPLETED);
-    CHECK(chain_proof_ok(r.proof, 16, 6));
+    CHECK(engine_chain_proof_ok(r.proof, 16, 6));
     CHECK(completed_total(e) == 1);
     cuzk_engine_result_clear(&r);
     cuzk_engine_destroy(e);
@@ -167,7 +150,7 @@ static void test_cancelled_then_retry(void)
     sub_out b = sub(e, "snap-1000-9", "n=16 x0=8");
     CHECK(b.st == CUZK_OK && !b.existing);
     CHECK(cuzk_engine_await(e, &r, "snap-1000-9", 0) == CUZK_OK && r.status == CUZK_JOB_COMPLETED);
-    CHECK(chain_proof_ok(r.proof, 16, 8));
+    CHECK(engine_chain_proof_ok(r.proof, 16, 8));
     /* status lists the live attempt under the id, and counts both outcomes */
     cuzk_engine_status s;
     CHECK(cuzk_engine_get_status(e, &s) == CUZK_OK);

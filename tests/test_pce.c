@@ -9,10 +9,13 @@
  * (a byte flipped in every region, truncation) and another circuit's file
  * must be refused; the evaluator must not read out of bounds for any of
  * them (run under the ASan build). */
+#include <dirent.h>
 #include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cuzk/pce.h"
@@ -22,10 +25,18 @@
 #include "cuzk/snap.h"
 #include "cuzk/status.h"
 #include "harness.h"
+#include "pce_util.h"
 #include "post_util.h"
 #include "r1cs/pce_internal.h"
 
 static char tmpdir[256];
+
+static uint64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
 
 static const char *tmp_path(const char *name)
 {
@@ -106,6 +117,15 @@ static void extract_and_compare(const char *name, const cuzk_pce_identity *id, c
            info.constraints, info.nnz[0], info.nnz[1], info.nnz[2], info.dict,
            (unsigned long long)info.file_bytes,
            (double)info.file_bytes / (double)(info.nnz[0] + info.nnz[1] + info.nnz[2]));
+    /* the R1CS digest, recomputed without a file, is the one recorded */
+    uint8_t d[32];
+    uint64_t t0 = now_ns();
+    st = cuzk_pce_digest(d, fn, ctx, NULL, NULL, err, sizeof err);
+    printf("  %s: R1CS digest recomputed in %.1f ms\n", name, (double)(now_ns() - t0) / 1e6);
+    CHECK(st == CUZK_OK && !memcmp(d, info.r1cs_digest, 32));
+    cuzk_pce *p = NULL;
+    CHECK(cuzk_pce_open_digest(&p, path, id, d, err, sizeof err) == CUZK_OK);
+    cuzk_pce_close(p);
     compare_with_direct(path, id, fn, ctx, par);
     unlink(path);
 }
@@ -293,13 +313,6 @@ static uint8_t *small_file(char path[512], const char *name, size_t *len, rnd_ct
     return test_read_file(path, len);
 }
 
-static void write_file(const char *path, const uint8_t *b, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    REQUIRE(f);
-    CHECK(fwrite(b, 1, n, f) == n);
-    fclose(f);
-}
 
 static int open_status(const char *path, const cuzk_pce_identity *id)
 {
@@ -342,8 +355,8 @@ static void test_corrupt(void)
                    PCE_H_DENSITY,
                    PCE_H_ID + 2,
                    PCE_H_BSHA + 5,
+                   PCE_H_R1CS + 7,
                    PCE_H_HSHA + 31,
-                   PCE_H_HSHA + 40,
                    l.rec_off,
                    l.rec_off + l.rec_len / 2,
                    l.ckpt_off + 8,
@@ -355,7 +368,7 @@ static void test_corrupt(void)
     for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
         REQUIRE(at[i] < len);
         b[at[i]] ^= 0x10;
-        write_file(bad, b, len);
+        pce_test_write(bad, b, len);
         int st = open_status(bad, &id);
         if (st == CUZK_OK) fprintf(stderr, "  flip at %zu not detected\n", at[i]);
         CHECK(st == CUZK_ERR_FORMAT || (at[i] == PCE_H_VERSION && st == CUZK_ERR_CHANGED));
@@ -364,14 +377,14 @@ static void test_corrupt(void)
     /* truncated at every region boundary, and one byte too long */
     size_t cut[] = {0, 100, PCE_HEADER_BYTES, l.rec_off + 7, l.ckpt_off, l.dict_off, l.dens_off, len - 1};
     for (size_t i = 0; i < sizeof cut / sizeof cut[0]; i++) {
-        write_file(bad, b, cut[i]);
+        pce_test_write(bad, b, cut[i]);
         CHECK(open_status(bad, &id) == CUZK_ERR_FORMAT);
     }
     uint8_t *longer = malloc(len + 1);
     REQUIRE(longer);
     memcpy(longer, b, len);
     longer[len] = 0;
-    write_file(bad, longer, len + 1);
+    pce_test_write(bad, longer, len + 1);
     CHECK(open_status(bad, &id) == CUZK_ERR_FORMAT);
     free(longer);
     CHECK(open_status(tmp_path("missing.pce"), &id) == CUZK_ERR_IO);
@@ -405,18 +418,11 @@ static void test_corrupt(void)
 /* Corrupt the records or checkpoints and re-sign the file (valid checksums):
  * open, check and evaluate must fail cleanly or succeed, never read out of
  * bounds (ASan build); two targeted corruptions must be reported. */
-static void resign(uint8_t *b, size_t len)
-{
-    unsigned n = 32;
-    CHECK(EVP_Digest(b + PCE_HEADER_BYTES, len - PCE_HEADER_BYTES, b + PCE_H_BSHA, &n, EVP_sha256(), NULL) ==
-          1);
-    CHECK(EVP_Digest(b, PCE_H_HSHA, b + PCE_H_HSHA, &n, EVP_sha256(), NULL) == 1);
-}
 
 static int resigned_status(const char *path, const uint8_t *b, size_t len, const cuzk_pce_identity *id,
                            const rnd_ctx *r)
 {
-    write_file(path, b, len);
+    pce_test_write(path, b, len);
     cuzk_pce *p = NULL;
     char err[512];
     int st = cuzk_pce_open(&p, path, id, err, sizeof err);
@@ -450,22 +456,22 @@ static void test_malformed_signed(void)
     REQUIRE(b[last] == 1 && b[last + 1] == 0 && b[last + 2] == 0 && b[last + 7] == 1);
     memcpy(m, b, len);
     pce_put32(m + last + 3, 0x7fffffffu);
-    resign(m, len);
+    pce_test_resign(m, len);
     CHECK(resigned_status(good, m, len, &id, &r) == CUZK_ERR_FORMAT);
     memcpy(m, b, len);
     m[last + 7] = 0x80; /* a varint that runs past the chunk */
-    resign(m, len);
+    pce_test_resign(m, len);
     CHECK(resigned_status(good, m, len, &id, &r) == CUZK_ERR_FORMAT);
     memcpy(m, b, len);
     m[last] = 0x7f; /* more entries than bytes */
-    resign(m, len);
+    pce_test_resign(m, len);
     CHECK(resigned_status(good, m, len, &id, &r) == CUZK_ERR_FORMAT);
     size_t detected = 0, n = 300 * (size_t)test_iterations;
     for (size_t i = 0; i < n; i++) {
         memcpy(m, b, len);
         size_t at = PCE_HEADER_BYTES + test_rand64() % (len - PCE_HEADER_BYTES);
         m[at] ^= (uint8_t)(1u << (test_rand64() % 8));
-        resign(m, len);
+        pce_test_resign(m, len);
         detected += resigned_status(good, m, len, &id, &r) != CUZK_OK;
     }
     printf("  %zu of %zu re-signed single-bit corruptions detected structurally\n", detected, n);
@@ -474,13 +480,181 @@ static void test_malformed_signed(void)
     free(b);
 }
 
+
+/* ---- trust: R1CS digest, stale versions, links ---------------------------------- */
+
+static int open_digest_status(const char *path, const cuzk_pce_identity *id, const uint8_t d[32], char *err)
+{
+    cuzk_pce *p = NULL;
+    int st = cuzk_pce_open_digest(&p, path, id, d, err, 512);
+    cuzk_pce_close(p);
+    return st;
+}
+
+/* A file of other matrices -- one coefficient changed, every checksum and
+ * its own R1CS digest recomputed, so it is well formed -- is refused as
+ * stale against this build's digest; a recorded digest that disagrees with
+ * the contents is corrupt; a version 1 file is stale, not corrupt. */
+static void test_digest(void)
+{
+    char good[512], bad[600], err[512] = "";
+    size_t len;
+    rnd_ctx r;
+    cuzk_pce_identity id;
+    uint8_t *b = small_file(good, "digest.pce", &len, &r, &id);
+    REQUIRE(b);
+    uint8_t ours[32], other[32];
+    REQUIRE(cuzk_pce_digest(ours, rnd_circuit, &r, NULL, NULL, err, sizeof err) == CUZK_OK);
+    CHECK(!memcmp(ours, b + PCE_H_R1CS, 32));
+    rnd_ctx r2 = r;
+    r2.seed ^= 2;
+    REQUIRE(cuzk_pce_digest(other, rnd_circuit, &r2, NULL, NULL, err, sizeof err) == CUZK_OK);
+    CHECK(memcmp(ours, other, 32) != 0);
+    CHECK(open_digest_status(good, &id, ours, err) == CUZK_OK);
+    CHECK(open_digest_status(good, &id, other, err) == CUZK_ERR_CHANGED && strstr(err, "other matrices"));
+    snprintf(bad, sizeof bad, "%s.bad", good);
+    /* the last record (input constraint: A = {input: +1}) gets +2 instead */
+    uint8_t *m = malloc(len);
+    REQUIRE(m);
+    memcpy(m, b, len);
+    size_t last = PCE_HEADER_BYTES + pce_get64(b + PCE_H_REC_LEN) - 8;
+    REQUIRE(m[last + 7] == 1);
+    m[last + 7] = 3;
+    pce_test_resign(m, len);
+    pce_test_write(bad, m, len);
+    CHECK(open_status(bad, &id) == CUZK_OK); /* well formed */
+    CHECK(open_digest_status(bad, &id, ours, err) == CUZK_ERR_CHANGED && strstr(err, "other matrices"));
+    /* the recorded digest not the contents' (header re-signed only) */
+    memcpy(m, b, len);
+    m[PCE_H_R1CS] ^= 1;
+    unsigned n = 32;
+    CHECK(EVP_Digest(m, PCE_H_HSHA, m + PCE_H_HSHA, &n, EVP_sha256(), NULL) == 1);
+    pce_test_write(bad, m, len);
+    CHECK(open_digest_status(bad, &id, NULL, err) == CUZK_ERR_FORMAT && strstr(err, "R1CS digest"));
+    /* a version 1 file: stale */
+    memcpy(m, b, len);
+    pce_put32(m + PCE_H_VERSION, 1);
+    pce_test_resign(m, len);
+    pce_test_write(bad, m, len);
+    CHECK(open_digest_status(bad, &id, ours, err) == CUZK_ERR_CHANGED && strstr(err, "version 1"));
+    unlink(bad);
+    unlink(good);
+    free(m);
+    free(b);
+}
+
+/* Opening never follows a link nor reads a non-file; extracting over a
+ * link replaces the link, never writes through it, and leaves no
+ * temporary file behind. */
+static void test_links(void)
+{
+    char good[512], link[600], victim[600], fifo[600], err[512];
+    size_t len;
+    rnd_ctx r;
+    cuzk_pce_identity id;
+    uint8_t *b = small_file(good, "links.pce", &len, &r, &id);
+    REQUIRE(b);
+    snprintf(link, sizeof link, "%s.link", good);
+    snprintf(victim, sizeof victim, "%s.victim", good);
+    snprintf(fifo, sizeof fifo, "%s.fifo", good);
+    REQUIRE(symlink(good, link) == 0);
+    cuzk_pce *p = NULL;
+    CHECK(cuzk_pce_open(&p, link, &id, err, sizeof err) == CUZK_ERR_IO && strstr(err, "symbolic link"));
+    REQUIRE(mkfifo(fifo, 0600) == 0);
+    CHECK(cuzk_pce_open(&p, fifo, &id, err, sizeof err) == CUZK_ERR_IO && strstr(err, "not a regular file"));
+    pce_test_write(victim, (const uint8_t *)"precious", 8);
+    unlink(link);
+    REQUIRE(symlink(victim, link) == 0);
+    CHECK(cuzk_pce_extract(link, &id, rnd_circuit, &r, NULL, NULL, NULL, err, sizeof err) == CUZK_OK);
+    size_t vlen = 0;
+    uint8_t *v = test_read_file(victim, &vlen);
+    CHECK(v && vlen == 8 && !memcmp(v, "precious", 8));
+    free(v);
+    struct stat sb;
+    CHECK(lstat(link, &sb) == 0 && S_ISREG(sb.st_mode) && (sb.st_mode & 0777) == 0644);
+    CHECK(open_status(link, &id) == CUZK_OK);
+    DIR *d = opendir(tmpdir);
+    struct dirent *de;
+    while (d && (de = readdir(d)))
+        CHECK(!strstr(de->d_name, ".tmp."));
+    if (d) closedir(d);
+    unlink(link);
+    unlink(victim);
+    unlink(fifo);
+    unlink(good);
+    free(b);
+}
+
+/* ---- the PCE directory rule (cuzk_pce_dir_check) --------------------------------- */
+
+static int dir_status(const char *dir, const char *want)
+{
+    char err[600] = "";
+    int st = cuzk_pce_dir_check(dir, err, sizeof err);
+    if (want && !strstr(err, want)) fprintf(stderr, "  %s: \"%s\" lacks \"%s\"\n", dir, err, want);
+    if (want) CHECK(strstr(err, want) != NULL);
+    return st;
+}
+
+static void test_dir_rule(void)
+{
+    char top[300], mid[350], sub[400], deep[500], file[400], link[400], open_dir[400];
+    snprintf(top, sizeof top, "/tmp/test_pce_dir.XXXXXX");
+    REQUIRE(mkdtemp(top));
+    snprintf(mid, sizeof mid, "%s/m", top);
+    snprintf(sub, sizeof sub, "%s/m/sub", top);
+    snprintf(deep, sizeof deep, "%s/m/sub/deep", top);
+    snprintf(file, sizeof file, "%s/file", top);
+    snprintf(link, sizeof link, "%s/link", top);
+    snprintf(open_dir, sizeof open_dir, "%s/open", top);
+    REQUIRE(mkdir(mid, 0755) == 0 && mkdir(sub, 0755) == 0);
+    CHECK(dir_status(top, NULL) == CUZK_OK); /* ours, 0700, under sticky /tmp */
+    CHECK(dir_status("/tmp", "writable by others") == CUZK_ERR_ARG);
+    CHECK(dir_status(deep, NULL) == CUZK_OK); /* missing: judged by its ancestors */
+    chmod(sub, 0775);
+    CHECK(dir_status(sub, "writable by its group") == CUZK_ERR_ARG);
+    CHECK(dir_status(deep, "writable by its group") == CUZK_ERR_ARG);
+    chmod(sub, 0755);
+    chmod(mid, 01777); /* a sticky parent over a closed directory of ours: accepted */
+    CHECK(dir_status(sub, NULL) == CUZK_OK);
+    CHECK(dir_status(mid, "writable by others") == CUZK_ERR_ARG);
+    chmod(mid, 0777); /* not sticky: sub could be renamed away and replaced */
+    CHECK(dir_status(sub, "without the sticky bit") == CUZK_ERR_ARG);
+    chmod(mid, 01777);
+    chmod(sub, 01777); /* two writable in a row: sub could be replaced in mid */
+    REQUIRE(mkdir(deep, 0755) == 0);
+    CHECK(dir_status(deep, "above another writable") == CUZK_ERR_ARG);
+    chmod(sub, 0755);
+    chmod(mid, 0755);
+    pce_test_write(file, (const uint8_t *)"x", 1);
+    CHECK(dir_status(file, "not a directory") == CUZK_ERR_ARG);
+    REQUIRE(mkdir(open_dir, 0700) == 0);
+    chmod(open_dir, 0777);
+    REQUIRE(symlink(open_dir, link) == 0); /* judged where it leads */
+    CHECK(dir_status(link, "writable by others") == CUZK_ERR_ARG);
+    if (geteuid() == 0) { /* another user's directory */
+        CHECK(chown(sub, 65534, 65534) == 0);
+        CHECK(dir_status(sub, "owned by uid 65534") == CUZK_ERR_ARG);
+    } else {
+        printf("  not root: the other-owner case is not run\n");
+    }
+    unlink(link);
+    unlink(file);
+    rmdir(open_dir);
+    rmdir(deep);
+    rmdir(sub);
+    rmdir(mid);
+    rmdir(top);
+}
+
 int main(int argc, char **argv)
 {
     static const test_case tests[] = {
         {"chain", test_chain},       {"random_r1cs", test_random_r1cs},
         {"corrupt", test_corrupt},   {"malformed_signed", test_malformed_signed},
         {"porep_2k", test_porep_2k}, {"post_2k", test_post_2k},
-        {"snap_2k", test_snap_2k},
+        {"snap_2k", test_snap_2k},   {"digest", test_digest},
+        {"links", test_links},       {"dir_rule", test_dir_rule},
     };
     int rc = test_main(argc, argv, tests, sizeof tests / sizeof tests[0]);
     if (tmpdir[0]) rmdir(tmpdir);

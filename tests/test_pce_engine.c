@@ -26,37 +26,6 @@
 
 #define CHAIN_N 3000
 
-/* stderr into a file between log_begin and log_end (which returns the
- * text, malloc'd, and echoes it). */
-static int log_saved = -1;
-static FILE *log_f;
-
-static bool log_begin(void)
-{
-    char log[300];
-    snprintf(log, sizeof log, "%s/log.txt", cache_dir());
-    fflush(stderr);
-    log_saved = dup(2);
-    log_f = fopen(log, "w");
-    if (!log_f || log_saved < 0) return false;
-    dup2(fileno(log_f), 2);
-    return true;
-}
-
-static char *log_end(void)
-{
-    char log[300];
-    snprintf(log, sizeof log, "%s/log.txt", cache_dir());
-    fflush(stderr);
-    dup2(log_saved, 2);
-    close(log_saved);
-    fclose(log_f);
-    size_t len;
-    char *text = (char *)test_read_file(log, &len);
-    if (text) fputs(text, stderr);
-    return text;
-}
-
 /* Submit a chain job (settings beyond n: extra, may be ""). */
 static bool submit(cuzk_engine *e, char id[CUZK_JOB_ID_MAX], const char *rid, const char *extra)
 {
@@ -82,24 +51,14 @@ static bool await_proof(cuzk_engine *e, const char *id)
 static char *prove_logged(cuzk_engine *e, const char *rid, bool *ok)
 {
     char id[CUZK_JOB_ID_MAX];
-    if (!log_begin()) return NULL;
+    if (!engine_log_begin()) return NULL;
     *ok = submit(e, id, rid, "") && await_proof(e, id);
-    return log_end();
+    return engine_log_end();
 }
 
 static bool wait_valid(const char *path, unsigned ms)
 {
-    cuzk_pce_identity id = {.kind = CUZK_PCE_KIND_OTHER};
-    snprintf(id.id, sizeof id.id, "chain-%d", CHAIN_N);
-    for (uint64_t t0 = mono_ms(); mono_ms() - t0 < ms; sleep_ms(20)) {
-        cuzk_pce *p = NULL;
-        char err[256];
-        if (!cuzk_pce_open(&p, path, &id, err, sizeof err)) {
-            cuzk_pce_close(p);
-            return true;
-        }
-    }
-    return false;
+    return engine_wait_pce(path, CHAIN_N, ms);
 }
 
 static cuzk_engine *engine(const char *pce)
@@ -221,12 +180,12 @@ static void reextracted(void)
 static char *prove_cut_during(cuzk_engine *e, bool *ok)
 {
     char id[CUZK_JOB_ID_MAX];
-    if (!log_begin()) return NULL;
+    if (!engine_log_begin()) return NULL;
     *ok = submit(e, id, "cut-during", "sleep_ms=600") && wait_worker(e, "synthesizing", id);
     sleep_ms(100); /* past cuzk_eng_pce_get, inside the provider's sleep */
     cut_pce();
     *ok = *ok && await_proof(e, id);
-    return log_end();
+    return engine_log_end();
 }
 
 /* A is synthesized through the PCE and waits in the prover for B to batch
@@ -236,12 +195,12 @@ static char *prove_cut_during(cuzk_engine *e, bool *ok)
 static char *prove_cut_waiting(cuzk_engine *e, bool *ok)
 {
     char ida[CUZK_JOB_ID_MAX], idb[CUZK_JOB_ID_MAX];
-    if (!log_begin()) return NULL;
+    if (!engine_log_begin()) return NULL;
     *ok = submit(e, idb, "slow", "sleep_ms=1000 x0=9") && submit(e, ida, "lean", "x0=7") &&
           wait_worker(e, "batching", ida);
     cut_pce();
     *ok = *ok && await_proof(e, ida) && await_proof(e, idb);
-    return log_end();
+    return engine_log_end();
 }
 
 static void test_engine_pce_changed(void)

@@ -45,7 +45,7 @@
 extern "C" {
 #endif
 
-#define CUZK_PCE_VERSION 1u
+#define CUZK_PCE_VERSION 2u /* 2: the R1CS digest; version 1 files are stale */
 #define CUZK_PCE_ID_MAX 255 /* identity string length, without the NUL */
 
 /* Circuit kinds (recorded in the header, checked on open). */
@@ -75,6 +75,7 @@ typedef struct {
     size_t dict;                                          /* coefficients outside 0, +-2^k */
     size_t class_counts[4]; /* entries that are 0, +-1, +-2^k (k >= 1), dictionary */
     uint64_t file_bytes, record_bytes;
+    uint8_t r1cs_digest[32]; /* see cuzk_pce_digest */
 } cuzk_pce_info;
 
 typedef struct cuzk_pce cuzk_pce;
@@ -90,12 +91,29 @@ CUZK_MUST_CHECK int cuzk_pce_extract(const char *path, const cuzk_pce_identity *
                      cuzk_pce_progress_fn progress, void *progress_ctx, cuzk_pce_info *info, char *err,
                      size_t err_len);
 
+/* The R1CS digest an extraction of fn(ctx) by this build records (info's
+ * r1cs_digest): SHA-256 over the counts and the encoded matrices, density
+ * and dictionary, computed by the extraction's own SHAPE-mode pass without
+ * writing a file.  Its cost is the extraction's less the writes (one
+ * SHAPE synthesis and one SHA-256 of the would-be file): callers that open
+ * a file repeatedly compute it once per circuit and keep it. */
+CUZK_MUST_CHECK int cuzk_pce_digest(uint8_t out[32], cuzk_circuit_fn fn, void *ctx, cuzk_pce_progress_fn progress,
+                                    void *progress_ctx, char *err, size_t err_len);
+
 /* Map and verify path.  expect NULL accepts any circuit (the `pce info`
  * and `pce verify` tools); otherwise a different kind, registered proof or
  * id is CUZK_ERR_CHANGED.  CUZK_ERR_IO when it cannot be read (missing:
- * CUZK_ERR_IO with errno ENOENT left in errno). */
+ * CUZK_ERR_IO with errno ENOENT left in errno; a symbolic link is not
+ * followed: ELOOP; not a regular file: CUZK_ERR_IO too).  A version 1 file
+ * (no R1CS digest) is CUZK_ERR_CHANGED: stale. */
 CUZK_MUST_CHECK int cuzk_pce_open(cuzk_pce **out, const char *path, const cuzk_pce_identity *expect, char *err,
                   size_t err_len);
+/* cuzk_pce_open, and r1cs_digest (from cuzk_pce_digest; NULL: not checked)
+ * must equal the file's: otherwise CUZK_ERR_CHANGED ("recorded from other
+ * matrices ...": a file of another build, or a planted one).  Checked
+ * before the body's SHA-256, so a stale file costs one header read. */
+CUZK_MUST_CHECK int cuzk_pce_open_digest(cuzk_pce **out, const char *path, const cuzk_pce_identity *expect,
+                                         const uint8_t r1cs_digest[32], char *err, size_t err_len);
 void cuzk_pce_close(cuzk_pce *p);
 void cuzk_pce_get_info(const cuzk_pce *p, cuzk_pce_info *out);
 
@@ -139,6 +157,17 @@ CUZK_MUST_CHECK int cuzk_pce_column_sums(const cuzk_pce *p, size_t c0, size_t c1
  * bits), maps[1] b_input (input bits), maps[2] b_aux (aux bits); u64 words,
  * malloc'd (the caller frees them). */
 CUZK_MUST_CHECK int cuzk_pce_density_copy(const cuzk_pce *p, uint64_t *maps[3], char *err, size_t err_len);
+
+/* Whether dir may hold PCE files that this process opens and writes
+ * (src/r1cs/pce_dir.c, docs/pce.md "Trust in the engine"): every component
+ * of its canonical path up to "/" owned by us (effective uid) or root and
+ * not writable by group or others -- OpenSSH's safe_path -- except that a
+ * writable parent with the sticky bit (/tmp) is accepted when the entry
+ * below it on the path passed; dir itself is never accepted writable.  A
+ * dir that does not exist yet is judged by its existing ancestors (check
+ * again after creating it).  CUZK_ERR_ARG with the reason when refused,
+ * CUZK_ERR_IO when a component cannot be examined. */
+CUZK_MUST_CHECK int cuzk_pce_dir_check(const char *dir, char *err, size_t err_len);
 
 /* ---- Filecoin circuits (src/engine/pce_cache.c) ------------------------------ */
 

@@ -222,6 +222,11 @@ const struct cuzk_pce *cuzk_eng_pce_get(cuzk_engine *e, const char *circuit_id);
 /* failed: p is retired when its file changed (extracted again), else FAILED */
 void cuzk_eng_pce_put(cuzk_engine *e, const struct cuzk_pce *p, bool failed);
 void cuzk_eng_pce_proved_locked(cuzk_engine *e, const char *circuit_id); /* may start an extraction */
+/* A proof made through p failed self-verification: p is retired for the
+ * life of the engine, its file renamed aside, one WARN line (the first
+ * partition to report it; later ones are silent). */
+void cuzk_eng_pce_bad_proof_locked(cuzk_engine *e, const struct cuzk_pce *p, const char *job_id, size_t k,
+                                   const char *why);
 /* Synthesize partition pt (P_SYNTH: this worker's alone) into *out, PCE
  * (lean form: pt->ev[0..1], pt->lean) or direct; without mu. */
 int cuzk_eng_pce_synthesize(cuzk_engine *e, part *pt, const cuzk_engine_task *task, cuzk_cs **out, char *err,

@@ -21,6 +21,20 @@
  * extracted again after the circuit's next proof.  A fault in the prover's
  * fill_c sends the batch back to direct synthesis (sched.c).
  *
+ * Trust (docs/pce.md "Trust in the engine"): files are read from and
+ * written to directories that pass cuzk_pce_dir_check (checked at create;
+ * one WARN line names those refused; with none left the engine proves
+ * without PCE), only regular files owned by us or root and not writable by
+ * others are opened, and a file must carry this build's R1CS digest of the
+ * circuit (cuzk_pce_digest: one SHAPE pass per circuit per engine, kept in
+ * the slot, or taken from our own extraction): another build's or a
+ * planted file is removed (corrupt: renamed to <file>.retired) and
+ * extracted again.  Whatever still slips through -- a proof made through
+ * the PCE that fails self-verification -- retires the evaluator for the
+ * life of the engine (cuzk_eng_pce_bad_proof_locked: the file is renamed
+ * aside, never re-extracted by this process) and sched.c synthesizes that
+ * partition again, directly.
+ *
  * Also here: the daemon circuit ids' blank circuits and PCE identities
  * (cuzk_pce_filecoin_circuit), shared with `cuzk-bench pce`. */
 #include <errno.h>
@@ -147,6 +161,9 @@ typedef struct {
     char circuit_id[64];
     int state;
     cuzk_pce *pce;
+    char path[1200];  /* pce's file */
+    bool have_digest; /* digest: this build's R1CS digest of the circuit */
+    uint8_t digest[32];
 } pce_slot;
 
 /* An evaluator whose file changed: closed at cuzk_eng_pce_free. */
@@ -165,8 +182,49 @@ struct eng_pce_cache {
     bool th_started, extracting;
     atomic_bool stop;
     cuzk_engine *e;
-    pce_slot *job; /* the slot being extracted */
+    pce_slot *job;     /* the slot being extracted */
+    char dir[2][1024]; /* param_cache, then the state directory; "" = none or refused */
 };
+
+/* The state directory for PCE files: srs.state_dir, $CUZK_STATE_DIR,
+ * $STATE_DIRECTORY (systemd's StateDirectory=, first entry),
+ * $HOME/.local/state/cuzk, else param_cache, else /var/lib/cuzk -- never a
+ * path under a world-writable directory picked for want of a home. */
+static void state_dir(char *out, size_t cap, const cuzk_engine_config *cfg)
+{
+    const char *env = getenv("CUZK_STATE_DIR"), *sd = getenv("STATE_DIRECTORY"), *h = getenv("HOME");
+    if (cfg->srs_state_dir[0])
+        snprintf(out, cap, "%s", cfg->srs_state_dir);
+    else if (env && *env)
+        snprintf(out, cap, "%s", env);
+    else if (sd && *sd)
+        snprintf(out, cap, "%.*s", (int)strcspn(sd, ":"), sd);
+    else if (h && *h)
+        snprintf(out, cap, "%s/.local/state/cuzk", h);
+    else
+        snprintf(out, cap, "%s", cfg->param_cache[0] ? cfg->param_cache : "/var/lib/cuzk");
+}
+
+/* Both directories, each kept only if cuzk_pce_dir_check accepts it; one
+ * WARN line for those refused (none left: the engine proves without PCE). */
+static void pce_dirs(eng_pce_cache *c, const cuzk_engine_config *cfg)
+{
+    char why[2][600] = {"", ""};
+    snprintf(c->dir[0], sizeof c->dir[0], "%s", cfg->param_cache);
+    state_dir(c->dir[1], sizeof c->dir[1], cfg);
+    if (!strcmp(c->dir[0], c->dir[1])) c->dir[1][0] = 0;
+    int refused = 0;
+    for (int d = 0; d < 2; d++)
+        if (c->dir[d][0] && cuzk_pce_dir_check(c->dir[d], why[d], sizeof why[d])) {
+            c->dir[d][0] = 0;
+            refused++;
+        }
+    if (!refused) return;
+    bool none = !c->dir[0][0] && !c->dir[1][0];
+    cuzk_log(CUZK_LOG_WARN, NULL, "PCE: %s%s%s; %s", why[0], why[0][0] && why[1][0] ? "; " : "", why[1],
+             none ? "no safe directory is left: synthesis stays direct (no PCE)"
+                  : "the other directory is used");
+}
 
 int cuzk_eng_pce_init(cuzk_engine *e, char *err, size_t err_len)
 {
@@ -183,6 +241,7 @@ int cuzk_eng_pce_init(cuzk_engine *e, char *err, size_t err_len)
     c->off = !strcmp(m, "off");
     c->e = e;
     e->pce = c;
+    if (!c->off) pce_dirs(c, &e->cfg);
     return CUZK_OK;
 }
 
@@ -205,23 +264,10 @@ void cuzk_eng_pce_free(cuzk_engine *e)
     e->pce = NULL;
 }
 
-/* <dir>/<id>.pce: param_cache first, then the state directory. */
-static void pce_path(const cuzk_engine *e, char *out, size_t cap, const char *id, bool state_dir)
+/* <dir>/<id>.pce: param_cache first (dir 0), then the state directory. */
+static void pce_path(const eng_pce_cache *c, char *out, size_t cap, const char *id, int dir)
 {
-    const char *d = e->cfg.param_cache;
-    char home[600];
-    if (state_dir) {
-        const char *env = getenv("CUZK_STATE_DIR"), *h = getenv("HOME");
-        if (e->cfg.srs_state_dir[0])
-            d = e->cfg.srs_state_dir;
-        else if (env && *env)
-            d = env;
-        else {
-            snprintf(home, sizeof home, "%s/.local/state/cuzk", h && *h ? h : "/tmp");
-            d = home;
-        }
-    }
-    snprintf(out, cap, "%s/%s.pce", d, id);
+    snprintf(out, cap, "%s/%s.pce", c->dir[dir], id);
 }
 
 static pce_slot *slot_locked(eng_pce_cache *c, const char *id)
@@ -234,31 +280,93 @@ static pce_slot *slot_locked(eng_pce_cache *c, const char *id)
     return s;
 }
 
+/* A PCE file we may open: a regular file (not a link), owned by us or
+ * root, not writable by group or others.  ENOENT: silently absent. */
+static int file_trusted(const char *path, char *why, size_t cap)
+{
+    struct stat sb;
+    if (lstat(path, &sb))
+        return errno == ENOENT ? CUZK_ERR_IO
+                               : cuzk_errf(why, cap, CUZK_ERR_IO, "%s: %s", path, strerror(errno));
+    if (!S_ISREG(sb.st_mode))
+        return cuzk_errf(why, cap, CUZK_ERR_ARG, "%s refused: not a regular file", path);
+    if ((sb.st_uid != 0 && sb.st_uid != geteuid()) || (sb.st_mode & (S_IWGRP | S_IWOTH)))
+        return cuzk_errf(why, cap, CUZK_ERR_ARG,
+                         "%s refused: owned by uid %u, mode %04o (ours or root's, "
+                         "not writable by others, wanted)",
+                         path, (unsigned)sb.st_uid, (unsigned)(sb.st_mode & 07777));
+    return CUZK_OK;
+}
+
+/* A file that is not to be used again: a stale one (another build's,
+ * version or matrices) is removed, anything else renamed to
+ * <path>.retired (kept for a look; one per circuit).  The note for the log. */
+static void retire_file(const char *path, bool stale, char *note, size_t cap)
+{
+    char to[1300];
+    snprintf(to, sizeof to, "%s.retired", path);
+    if (stale ? unlink(path) : rename(path, to))
+        snprintf(note, cap, "; could not %s it: %s", stale ? "remove" : "rename", strerror(errno));
+    else
+        snprintf(note, cap, stale ? "; removed" : "; renamed to %s", to);
+}
+
+/* This build's R1CS digest of the slot's circuit, once per engine. */
+static int slot_digest(pce_slot *s, cuzk_circuit_fn fn, void *ctx, char *err, size_t err_len)
+{
+    if (s->have_digest) return CUZK_OK;
+    uint64_t t0 = cuzk_eng_now_ms();
+    int st = cuzk_pce_digest(s->digest, fn, ctx, NULL, NULL, err, err_len);
+    if (st) return st;
+    s->have_digest = true; /* only this thread uses it while the slot is OPENING */
+    cuzk_log(CUZK_LOG_INFO, NULL, "R1CS digest of %s computed in %llu ms", s->circuit_id,
+             (unsigned long long)(cuzk_eng_now_ms() - t0));
+    return CUZK_OK;
+}
+
+/* One directory's file: CUZK_OK with *p, or why not (logged here unless
+ * simply absent). */
+static int open_in(eng_pce_cache *c, pce_slot *s, int dir, const cuzk_pce_identity *id, cuzk_circuit_fn fn,
+                   void *ctx, cuzk_pce **p)
+{
+    char err[512] = "", path[1200], note[1400] = "";
+    pce_path(c, path, sizeof path, s->circuit_id, dir);
+    int st = file_trusted(path, err, sizeof err);
+    if (st == CUZK_ERR_IO && !err[0]) return st; /* absent */
+    if (!st) st = slot_digest(s, fn, ctx, err, sizeof err);
+    if (!st) st = cuzk_pce_open_digest(p, path, id, s->digest, err, sizeof err);
+    if (!st) {
+        snprintf(s->path, sizeof s->path, "%s", path);
+        cuzk_log(CUZK_LOG_INFO, NULL, "synthesis of %s uses the PCE %s", s->circuit_id, path);
+        return CUZK_OK;
+    }
+    if (st == CUZK_ERR_CHANGED || st == CUZK_ERR_FORMAT)
+        retire_file(path, st == CUZK_ERR_CHANGED, note, sizeof note);
+    if (!(st == CUZK_ERR_IO && errno == ENOENT))
+        cuzk_log(CUZK_LOG_WARN, NULL, "PCE: %s%s; it will be rebuilt after the next proof", err, note);
+    return st;
+}
+
 /* Open and verify the slot's file (without the lock: a 32 GiB PoRep file
- * is ~4 GB of SHA-256); the new state under the lock. */
+ * is ~4 GB of SHA-256, and the first open of a circuit also computes its
+ * R1CS digest); the new state under the lock. */
 static cuzk_pce *open_slot(cuzk_engine *e, pce_slot *s)
 {
     eng_pce_cache *c = e->pce;
     cuzk_pce_identity id;
     cuzk_circuit_fn fn;
     void *ctx = NULL;
-    char err[512], path[1200];
+    char err[512];
     cuzk_pce *p = NULL;
-    int state = S_UNSUPPORTED, st = cuzk_pce_filecoin_circuit(s->circuit_id, &id, &fn, &ctx, err, sizeof err);
-    free(ctx);
+    int st = cuzk_pce_filecoin_circuit(s->circuit_id, &id, &fn, &ctx, err, sizeof err);
     if (!st && cuzk_map_guard_install(err, sizeof err))
         cuzk_log(CUZK_LOG_WARN, NULL, "PCE: %s: a PCE file truncated while in use will stop the process",
                  err);
-    for (int dir = 0; !st && dir < 2 && !p; dir++) {
-        pce_path(e, path, sizeof path, s->circuit_id, dir);
-        int o = cuzk_pce_open(&p, path, &id, err, sizeof err);
-        state = o ? S_ABSENT : S_READY;
-        if (o && !(o == CUZK_ERR_IO && errno == ENOENT))
-            cuzk_log(CUZK_LOG_WARN, NULL, "PCE: %s; it will be rebuilt after the next proof", err);
-        if (!o) cuzk_log(CUZK_LOG_INFO, NULL, "synthesis of %s uses the PCE %s", s->circuit_id, path);
-    }
+    for (int dir = 0; !st && dir < 2 && !p; dir++)
+        if (c->dir[dir][0] && open_in(c, s, dir, &id, fn, ctx, &p)) p = NULL;
+    free(ctx);
     pthread_mutex_lock(&c->mu);
-    s->state = state;
+    s->state = st ? S_UNSUPPORTED : p ? S_READY : S_ABSENT;
     s->pce = p;
     pthread_mutex_unlock(&c->mu);
     return p;
@@ -290,10 +398,34 @@ static pce_slot *slot_of_locked(eng_pce_cache *c, const cuzk_pce *p)
     return NULL;
 }
 
+void cuzk_eng_pce_bad_proof_locked(cuzk_engine *e, const cuzk_pce *p, const char *job_id, size_t k,
+                                   const char *why)
+{
+    eng_pce_cache *c = e->pce;
+    if (!c || !p) return;
+    char note[1400] = "";
+    pthread_mutex_lock(&c->mu);
+    pce_slot *s = slot_of_locked(c, p); /* NULL: retired already, by another partition */
+    pce_retired *r = s ? malloc(sizeof *r) : NULL;
+    if (s && !cuzk_pce_unchanged(p, NULL, 0)) retire_file(s->path, false, note, sizeof note);
+    if (s)
+        cuzk_log(CUZK_LOG_WARN, job_id,
+                 "PCE of %s retired: partition %zu's proof made through it failed self-verification (%s)%s; "
+                 "synthesizing it again directly, and every partition of %s from now on",
+                 s->circuit_id, k, why, note, s->circuit_id);
+    if (r) { /* kept mapped: partitions in flight may hold it */
+        *r = (pce_retired){s->pce, c->retired};
+        c->retired = r;
+        s->pce = NULL;
+    }
+    if (s) s->state = S_FAILED; /* neither opened nor extracted again by this engine */
+    pthread_mutex_unlock(&c->mu);
+}
+
 const cuzk_pce *cuzk_eng_pce_get(cuzk_engine *e, const char *circuit_id)
 {
     eng_pce_cache *c = e->pce;
-    if (!c || c->off) return NULL;
+    if (!c || c->off || (!c->dir[0][0] && !c->dir[1][0])) return NULL;
     char why[512];
     pthread_mutex_lock(&c->mu);
     pce_slot *s = slot_locked(c, circuit_id);
@@ -332,14 +464,17 @@ static int extract_progress(void *ctx, size_t n)
     return atomic_load(&c->stop) || atomic_load(&c->e->abort_work) ? CUZK_ENGINE_ERR_CANCELLED : 0;
 }
 
-/* Param_cache when it is writable, else the state directory (created). */
-static int extract_to(cuzk_engine *e, const char *cid, char *path, size_t cap)
+/* Param_cache when it is writable, else the state directory (created,
+ * then checked again: someone may have made it first). */
+static int extract_to(eng_pce_cache *c, const char *cid, char *path, size_t cap, char *err, size_t err_len)
 {
-    char dir[1200];
-    pce_path(e, path, cap, cid, access(e->cfg.param_cache, W_OK) != 0);
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash) *slash = 0;
+    int d = c->dir[0][0] && !access(c->dir[0], W_OK) ? 0 : 1;
+    if (!c->dir[d][0])
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "no writable PCE directory (param_cache %s)",
+                         c->dir[0][0] ? "is read-only, no state directory is usable"
+                                      : "and state directory refused");
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", c->dir[d]);
     for (char *q = dir + 1; *q; q++) /* mkdir -p */
         if (*q == '/') {
             *q = 0;
@@ -347,7 +482,9 @@ static int extract_to(cuzk_engine *e, const char *cid, char *path, size_t cap)
             *q = '/';
         }
     (void)mkdir(dir, 0755);
-    return CUZK_OK;
+    int st = cuzk_pce_dir_check(dir, err, err_len);
+    if (!st) pce_path(c, path, cap, cid, d);
+    return st;
 }
 
 static void *extract_main(void *arg)
@@ -356,16 +493,17 @@ static void *extract_main(void *arg)
     cuzk_engine *e = c->e;
     pce_slot *s = c->job;
     cuzk_pce_identity id;
+    cuzk_pce_info info;
     cuzk_circuit_fn fn;
     void *ctx = NULL;
     char err[512], path[1200];
     uint64_t t0 = cuzk_eng_now_ms();
     int st = cuzk_pce_filecoin_circuit(s->circuit_id, &id, &fn, &ctx, err, sizeof err);
-    if (!st) st = extract_to(e, s->circuit_id, path, sizeof path);
+    if (!st) st = extract_to(c, s->circuit_id, path, sizeof path, err, sizeof err);
     if (!st) {
         cuzk_log(CUZK_LOG_INFO, NULL, "extracting the PCE of %s to %s in the background", s->circuit_id,
                  path);
-        st = cuzk_pce_extract(path, &id, fn, ctx, extract_progress, c, NULL, err, sizeof err);
+        st = cuzk_pce_extract(path, &id, fn, ctx, extract_progress, c, &info, err, sizeof err);
     }
     free(ctx);
     if (st)
@@ -378,6 +516,10 @@ static void *extract_main(void *arg)
     e->mem_reserved -= PCE_EXTRACT_BYTES;
     pthread_mutex_lock(&c->mu);
     s->state = st ? S_FAILED : S_UNKNOWN; /* the next synthesis opens and verifies it */
+    if (!st && !s->have_digest) {         /* our own SHAPE pass made it: no second one to open it */
+        memcpy(s->digest, info.r1cs_digest, 32);
+        s->have_digest = true;
+    }
     c->extracting = false;
     pthread_mutex_unlock(&c->mu);
     pthread_cond_broadcast(&e->cv_work); /* the reservation is back */
@@ -388,7 +530,7 @@ static void *extract_main(void *arg)
 void cuzk_eng_pce_proved_locked(cuzk_engine *e, const char *circuit_id)
 {
     eng_pce_cache *c = e->pce;
-    if (!c || c->off || e->stopping) return;
+    if (!c || c->off || e->stopping || (!c->dir[0][0] && !c->dir[1][0])) return;
     pthread_mutex_lock(&c->mu);
     pce_slot *s = slot_locked(c, circuit_id);
     bool go = s && s->state == S_ABSENT && !c->extracting &&
@@ -445,7 +587,7 @@ static int lean_ab(cuzk_engine *e, part *pt, const cuzk_pce *p, cuzk_cs *cs, siz
  * them in place (no regrowth copies).  A PCE that fails to evaluate is
  * retired and the partition synthesized directly. */
 int cuzk_eng_pce_synthesize(cuzk_engine *e, part *pt, const cuzk_engine_task *task, cuzk_cs **out, char *err,
-                       size_t err_len)
+                            size_t err_len)
 {
     job *j = pt->j;
     size_t k = pt->k, m = cuzk_groth16_params_count(pt->srs->params, CUZK_G16_H) + 1;

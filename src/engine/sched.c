@@ -444,6 +444,21 @@ static void requeue_pce_locked(cuzk_engine *e, part **ps, size_t n, const batch_
              r->err[0] ? r->err : cuzk_engine_strerror(r->st), n);
 }
 
+/* A proof made through a PCE that fails self-verification: the PCE had
+ * other matrices than the circuit (whatever slipped past its R1CS digest:
+ * a file changed in place behind an unchanged stat, a blank circuit that
+ * differs from the assigned one).  The PCE is retired for good (pce_cache.c,
+ * one WARN line) and the partition synthesized again, directly: the job
+ * does not fail for its PCE. */
+static bool redo_without_pce_locked(cuzk_engine *e, part *p, const batch_run *r, size_t i)
+{
+    if (!p->lean.pce || !r->vst[i] || p->j->status != CUZK_JOB_UNKNOWN || atomic_load(&e->abort_work))
+        return false;
+    cuzk_eng_pce_bad_proof_locked(e, p->lean.pce, p->j->id, p->k, r->verr[i]);
+    requeue_synth_locked(e, p);
+    return true;
+}
+
 /* Each partition's outcome goes to its job; a job whose last partition is
  * done completes. */
 static void commit_batch_locked(cuzk_engine *e, part **ps, size_t n, const batch_run *r)
@@ -454,6 +469,7 @@ static void commit_batch_locked(cuzk_engine *e, part **ps, size_t n, const batch
         p->prove_ms = r->prove_ms / n;
         j->t.prove_ms += r->prove_ms / n;
         j->t.verify_ms += r->verify_ms / n;
+        if (!r->st && redo_without_pce_locked(e, p, r, i)) continue;
         if (j->status != CUZK_JOB_UNKNOWN) {
             /* ended meanwhile (cancelled, another partition failed) */
         } else if (r->st == CUZK_ENGINE_ERR_CANCELLED) {

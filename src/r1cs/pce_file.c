@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cuzk/mapguard.h"
@@ -80,8 +81,14 @@ static bool all_zero(const uint8_t *b, size_t n)
 
 /* Header fields (h: a copy of the map's first bytes) into p->info;
  * identity and version checks. */
-static int read_header(cuzk_pce *p, const uint8_t *h, const cuzk_pce_identity *expect, const char *path,
-                       char *err, size_t err_len)
+static void hex8(char out[17], const uint8_t *d)
+{
+    for (int i = 0; i < 8; i++)
+        snprintf(out + 2 * i, 3, "%02x", d[i]);
+}
+
+static int read_header(cuzk_pce *p, const uint8_t *h, const cuzk_pce_identity *expect, const uint8_t *digest,
+                       const char *path, char *err, size_t err_len)
 {
     if (memcmp(h + PCE_H_MAGIC, PCE_MAGIC, 8))
         return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: not a PCE file (bad magic)", path);
@@ -113,6 +120,7 @@ static int read_header(cuzk_pce *p, const uint8_t *h, const cuzk_pce_identity *e
     in->b_aux_density = (size_t)pce_get64(h + PCE_H_DENSITY + 16);
     for (int i = 0; i < 4; i++)
         in->class_counts[i] = (size_t)pce_get64(h + PCE_H_CLASSES + 8 * i);
+    memcpy(in->r1cs_digest, h + PCE_H_R1CS, 32);
     if (expect &&
         (expect->kind != in->identity.kind || expect->registered_proof != in->identity.registered_proof ||
          strncmp(expect->id, in->identity.id, CUZK_PCE_ID_MAX + 1)))
@@ -122,6 +130,15 @@ static int read_header(cuzk_pce *p, const uint8_t *h, const cuzk_pce_identity *e
             "'%s'): rebuild it",
             path, in->identity.kind, (unsigned long long)in->identity.registered_proof, in->identity.id,
             expect->kind, (unsigned long long)expect->registered_proof, expect->id);
+    if (digest && memcmp(digest, in->r1cs_digest, 32)) {
+        char a[17], b[17];
+        hex8(a, in->r1cs_digest);
+        hex8(b, digest);
+        return cuzk_errf(err, err_len, CUZK_ERR_CHANGED,
+                         "%s: recorded from other matrices (R1CS digest %s..., this build's %s...: another "
+                         "build's file, or not ours): rebuild it",
+                         path, a, b);
+    }
     return CUZK_OK;
 }
 
@@ -179,6 +196,11 @@ static int check_body(cuzk_pce *p, const uint8_t *h, const char *path, char *err
     if (!ok) return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "%s: SHA-256 failed", path);
     if (memcmp(d, h + PCE_H_BSHA, 32))
         return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: body checksum mismatch (corrupt file)", path);
+    /* the recorded R1CS digest must be the one of what the file holds */
+    if (cuzk_pce_r1cs_digest(d, h, h + PCE_H_BSHA))
+        return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "%s: SHA-256 failed", path);
+    if (memcmp(d, h + PCE_H_R1CS, 32))
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: R1CS digest disagrees with the contents", path);
     return CUZK_OK;
 }
 
@@ -266,12 +288,12 @@ int cuzk_pce_fault(const cuzk_pce *p, char *err, size_t err_len)
 }
 
 /* The checks of cuzk_pce_open on a mapped file, in order. */
-static int verify_map(cuzk_pce *p, const cuzk_pce_identity *expect, const char *path, char *err,
-                      size_t err_len)
+static int verify_map(cuzk_pce *p, const cuzk_pce_identity *expect, const uint8_t *digest, const char *path,
+                      char *err, size_t err_len)
 {
     uint8_t h[PCE_HEADER_BYTES];
     if (cuzk_map_guard_copy(h, p->map, sizeof h, p->map, p->map_len)) return cuzk_pce_fault(p, err, err_len);
-    int rc = read_header(p, h, expect, path, err, err_len);
+    int rc = read_header(p, h, expect, digest, path, err, err_len);
     if (!rc) rc = check_counts(p, path, err, err_len);
     if (!rc) rc = check_body(p, h, path, err, err_len);
     if (!rc) rc = load_sections(p, path, err, err_len);
@@ -283,20 +305,44 @@ static int verify_map(cuzk_pce *p, const cuzk_pce_identity *expect, const char *
 int cuzk_pce_open(cuzk_pce **out, const char *path, const cuzk_pce_identity *expect, char *err,
                   size_t err_len)
 {
-    if (!out || !path) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "pce open: NULL argument");
-    *out = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    return cuzk_pce_open_digest(out, path, expect, NULL, err, err_len);
+}
+
+/* path opened for reading: never through a symbolic link, only a regular
+ * file (a FIFO would block, a device is not ours to map). */
+static int open_regular(int *fdp, cuzk_file_id *fid, const char *path, char *err, size_t err_len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0) {
         int e = errno;
-        cuzk_errf(err, err_len, CUZK_ERR_IO, "%s: %s", path, strerror(e));
+        cuzk_errf(err, err_len, CUZK_ERR_IO, "%s: %s", path,
+                  e == ELOOP ? "is a symbolic link (not followed)" : strerror(e));
         errno = e;
         return CUZK_ERR_IO;
     }
-    cuzk_file_id fid;
-    if (cuzk_file_id_get(&fid, path, fd, err, err_len)) {
+    struct stat sb;
+    if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+        close(fd);
+        int rc = cuzk_errf(err, err_len, CUZK_ERR_IO, "%s: not a regular file", path);
+        errno = EINVAL;
+        return rc;
+    }
+    if (cuzk_file_id_get(fid, path, fd, err, err_len)) {
         close(fd);
         return CUZK_ERR_IO;
     }
+    *fdp = fd;
+    return CUZK_OK;
+}
+
+int cuzk_pce_open_digest(cuzk_pce **out, const char *path, const cuzk_pce_identity *expect,
+                         const uint8_t r1cs_digest[32], char *err, size_t err_len)
+{
+    if (!out || !path) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "pce open: NULL argument");
+    *out = NULL;
+    int fd = -1;
+    cuzk_file_id fid;
+    if (open_regular(&fd, &fid, path, err, err_len)) return CUZK_ERR_IO;
     if (fid.size < PCE_HEADER_BYTES || fid.size > SIZE_MAX) {
         close(fd);
         return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: %" PRIu64 " bytes: %s", path, fid.size,
@@ -320,7 +366,7 @@ int cuzk_pce_open(cuzk_pce **out, const char *path, const cuzk_pce_identity *exp
     p->map = m;
     p->map_len = (size_t)fid.size;
     p->fid = fid;
-    int rc = verify_map(p, expect, path, err, err_len);
+    int rc = verify_map(p, expect, r1cs_digest, path, err, err_len);
     if (rc) {
         cuzk_pce_close(p);
         return rc;

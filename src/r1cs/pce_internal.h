@@ -1,4 +1,4 @@
-/* PCE file format (version 1), shared by pce_write.c, pce_file.c and
+/* PCE file format (version 2), shared by pce_write.c, pce_file.c and
  * pce_eval.c.  Not part of the public API; docs/pce.md describes it.
  *
  *   [0, 512)          header, little-endian fields at the offsets below
@@ -16,7 +16,14 @@
  * k <= 62) take one varint byte.
  *
  * Integrity: body_sha256 = SHA-256 of every byte after the header;
- * header_sha256 = SHA-256 of header bytes [0, PCE_H_HSHA). */
+ * header_sha256 = SHA-256 of header bytes [0, PCE_H_HSHA).
+ *
+ * Structure: r1cs_digest = SHA-256(PCE_R1CS_TAG, header bytes
+ * [PCE_H_CKPT_SHIFT, +4) and [PCE_H_CONSTRAINTS, PCE_H_ID) -- the
+ * checkpoint shift and every count --, body_sha256): a function of the
+ * matrices as this build records them and of nothing else (not the
+ * identity), so cuzk_pce_digest recomputes it from the circuit without a
+ * file.  Version 1 files have none: they are stale. */
 #ifndef CUZK_R1CS_PCE_INTERNAL_H
 #define CUZK_R1CS_PCE_INTERNAL_H
 
@@ -53,8 +60,15 @@ enum {
     PCE_H_CLASSES = 128,    /* u64 x 4 entry counts: zero, +-1, +-2^k, dictionary */
     PCE_H_ID = 160,         /* CUZK_PCE_ID_MAX + 1 bytes, NUL padded */
     PCE_H_BSHA = 416,       /* 32 bytes */
-    PCE_H_HSHA = 448,       /* 32 bytes; the rest of the header is zero */
+    PCE_H_R1CS = 448,       /* 32 bytes: r1cs_digest (version 2) */
+    PCE_H_HSHA = 480,       /* 32 bytes, the header's last */
 };
+
+#define PCE_R1CS_TAG "cuzk PCE R1CS v2"
+
+/* r1cs_digest of a header h whose counts are filled in, and the body's
+ * SHA-256 (pce_write.c; pce_file.c checks a file's against it). */
+int cuzk_pce_r1cs_digest(uint8_t out[32], const uint8_t *h, const uint8_t body_sha[32]);
 
 static inline void pce_put64(uint8_t *p, uint64_t v)
 {

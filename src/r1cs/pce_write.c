@@ -8,11 +8,23 @@
  *
  * Coefficients are classified once per distinct value (canonical form:
  * zero, +-2^k or dictionary); the hash table maps the Montgomery limbs to
- * the code, so the per-term cost is one hash probe. */
+ * the code, so the per-term cost is one hash probe.
+ *
+ * The same writer without a file (cuzk_pce_digest) yields the R1CS digest
+ * that an extraction by this build would record: the engine compares a
+ * file's with it before trusting the file's matrices.
+ *
+ * The temporary file is created with O_CREAT | O_EXCL | O_NOFOLLOW under
+ * an unpredictable name, so nothing planted in the directory (a symlink to
+ * a file of ours) is written through; it is fsync'd, renamed over path and
+ * the directory fsync'd. */
 #include <errno.h>
+#include <fcntl.h>
 #include <openssl/evp.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "r1cs/cs_internal.h"  /* cuzk_cs_grow */
@@ -45,6 +57,15 @@ typedef struct {
     void *progress_ctx;
 } writer;
 
+static void writer_free(writer *w)
+{
+    EVP_MD_CTX_free(w->sha);
+    free(w->tab);
+    free(w->dict);
+    free(w->ckpt);
+    free(w->rec);
+}
+
 static int wfail(writer *w, int st, const char *fmt, const char *arg)
 {
     if (!w->status) {
@@ -57,7 +78,7 @@ static int wfail(writer *w, int st, const char *fmt, const char *arg)
 static int body_write(writer *w, const void *p, size_t n)
 {
     if (w->status) return w->status;
-    if (n && fwrite(p, 1, n, w->f) != n) return wfail(w, CUZK_ERR_IO, "write failed: %s", strerror(errno));
+    if (n && w->f && fwrite(p, 1, n, w->f) != n) return wfail(w, CUZK_ERR_IO, "write failed: %s", strerror(errno));
     if (EVP_DigestUpdate(w->sha, p, n) != 1) return wfail(w, CUZK_ERR_IO, "%s", "SHA-256 update failed");
     w->written += n;
     return CUZK_OK;
@@ -220,8 +241,21 @@ static int write_tail(writer *w, const cuzk_cs *cs, const pce_layout *l)
     return w->status;
 }
 
-static void fill_header(uint8_t *h, const cuzk_pce_identity *id, const cuzk_cs_counts *k, const writer *w,
-                        const pce_layout *l, const uint8_t body_sha[32])
+int cuzk_pce_r1cs_digest(uint8_t out[32], const uint8_t *h, const uint8_t body_sha[32])
+{
+    EVP_MD_CTX *c = EVP_MD_CTX_new();
+    unsigned n = 32;
+    int ok = c && EVP_DigestInit_ex(c, EVP_sha256(), NULL) == 1 &&
+             EVP_DigestUpdate(c, PCE_R1CS_TAG, sizeof PCE_R1CS_TAG - 1) == 1 &&
+             EVP_DigestUpdate(c, h + PCE_H_CKPT_SHIFT, 4) == 1 &&
+             EVP_DigestUpdate(c, h + PCE_H_CONSTRAINTS, PCE_H_ID - PCE_H_CONSTRAINTS) == 1 &&
+             EVP_DigestUpdate(c, body_sha, 32) == 1 && EVP_DigestFinal_ex(c, out, &n) == 1;
+    EVP_MD_CTX_free(c);
+    return ok ? CUZK_OK : CUZK_ERR_NOMEM;
+}
+
+static int fill_header(uint8_t *h, const cuzk_pce_identity *id, const cuzk_cs_counts *k, const writer *w,
+                       const pce_layout *l, const uint8_t body_sha[32])
 {
     memset(h, 0, PCE_HEADER_BYTES);
     memcpy(h + PCE_H_MAGIC, PCE_MAGIC, 8);
@@ -240,7 +274,10 @@ static void fill_header(uint8_t *h, const cuzk_pce_identity *id, const cuzk_cs_c
     memcpy(h + PCE_H_ID, id->id, strnlen(id->id, CUZK_PCE_ID_MAX));
     memcpy(h + PCE_H_BSHA, body_sha, 32);
     unsigned n = 32;
-    EVP_Digest(h, PCE_H_HSHA, h + PCE_H_HSHA, &n, EVP_sha256(), NULL);
+    if (cuzk_pce_r1cs_digest(h + PCE_H_R1CS, h, body_sha) ||
+        EVP_Digest(h, PCE_H_HSHA, h + PCE_H_HSHA, &n, EVP_sha256(), NULL) != 1)
+        return CUZK_ERR_NOMEM;
+    return CUZK_OK;
 }
 
 /* Synthesize in SHAPE mode with the observer; lays out the rest. */
@@ -267,14 +304,57 @@ static int record(writer *w, cuzk_cs **csp, cuzk_circuit_fn fn, void *ctx, cuzk_
     return CUZK_OK;
 }
 
+/* The rename made durable: fsync of path's directory (best effort: the
+ * file itself is already on disk). */
+static void sync_dir(const char *path)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    size_t n = slash ? (size_t)(slash - path) : 0;
+    if (n >= sizeof dir) return;
+    memcpy(dir, slash ? path : ".", slash ? n : 1);
+    dir[slash ? (n ? n : 1) : 1] = 0;
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        (void)fsync(fd);
+        close(fd);
+    }
+}
+
+/* A new file "<path>.tmp.<pid>.<16 hex>" that did not exist and is not a
+ * link (O_EXCL | O_NOFOLLOW): nothing planted under a guessable name is
+ * written through.  tmp: plen + 48 bytes. */
+static int create_tmp(FILE **f, char *tmp, size_t cap, const char *path, char *err, size_t err_len)
+{
+    static atomic_ulong seq;
+    int fd = -1, e = EEXIST;
+    for (int tries = 0; fd < 0 && e == EEXIST && tries < 16; tries++) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        uint64_t r = ((uint64_t)ts.tv_sec * 1000000007u + (uint64_t)ts.tv_nsec) * 0x9e3779b97f4a7c15ull ^
+                     (uint64_t)atomic_fetch_add(&seq, 1) * 0xbf58476d1ce4e5b9ull;
+        snprintf(tmp, cap, "%s.tmp.%ld.%016llx", path, (long)getpid(), (unsigned long long)r);
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        e = errno;
+    }
+    if (fd >= 0 && (*f = fdopen(fd, "wb"))) return CUZK_OK;
+    if (fd >= 0) {
+        e = errno;
+        close(fd);
+        unlink(tmp);
+    }
+    tmp[0] = 0; /* nothing of ours to remove */
+    return cuzk_errf(err, err_len, CUZK_ERR_IO, "pce extract: cannot create a temporary file beside %s: %s", path,
+                     strerror(e));
+}
+
 static int finish_file(writer *w, const char *tmp, const char *path, const cuzk_pce_identity *id,
                        const cuzk_cs_counts *k, const pce_layout *l, char *err, size_t err_len)
 {
     uint8_t bsha[32], h[PCE_HEADER_BYTES];
     unsigned n = 32;
-    if (EVP_DigestFinal_ex(w->sha, bsha, &n) != 1)
+    if (EVP_DigestFinal_ex(w->sha, bsha, &n) != 1 || fill_header(h, id, k, w, l, bsha))
         return cuzk_errf(err, err_len, CUZK_ERR_IO, "pce extract: SHA-256 failed");
-    fill_header(h, id, k, w, l, bsha);
     if (fseek(w->f, 0, SEEK_SET) || fwrite(h, 1, sizeof h, w->f) != sizeof h || fflush(w->f) ||
         fsync(fileno(w->f)))
         return cuzk_errf(err, err_len, CUZK_ERR_IO, "pce extract: writing %s: %s", tmp, strerror(errno));
@@ -284,6 +364,7 @@ static int finish_file(writer *w, const char *tmp, const char *path, const cuzk_
     if (rename(tmp, path))
         return cuzk_errf(err, err_len, CUZK_ERR_IO, "pce extract: renaming %s to %s: %s", tmp, path,
                          strerror(errno));
+    sync_dir(path);
     return CUZK_OK;
 }
 
@@ -296,20 +377,16 @@ int cuzk_pce_extract(const char *path, const cuzk_pce_identity *id, cuzk_circuit
         return cuzk_errf(err, err_len, CUZK_ERR_ARG, "pce extract: identity longer than %d bytes",
                          CUZK_PCE_ID_MAX);
     size_t plen = strlen(path);
-    char *tmp = malloc(plen + 32);
+    char *tmp = malloc(plen + 48);
     writer w = {.progress = progress, .progress_ctx = progress_ctx, .sha = EVP_MD_CTX_new()};
     cuzk_cs *cs = NULL;
     int st = CUZK_OK;
+    if (tmp) tmp[0] = 0;
     if (!tmp || !w.sha || EVP_DigestInit_ex(w.sha, EVP_sha256(), NULL) != 1) {
         st = cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "pce extract: out of memory");
         goto out;
     }
-    snprintf(tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
-    w.f = fopen(tmp, "wb");
-    if (!w.f) {
-        st = cuzk_errf(err, err_len, CUZK_ERR_IO, "pce extract: cannot create %s: %s", tmp, strerror(errno));
-        goto out;
-    }
+    if ((st = create_tmp(&w.f, tmp, plen + 48, path, err, err_len))) goto out;
     static const uint8_t zero[PCE_HEADER_BYTES];
     if (fwrite(zero, 1, sizeof zero, w.f) != sizeof zero) {
         st = cuzk_errf(err, err_len, CUZK_ERR_IO, "pce extract: writing %s: %s", tmp, strerror(errno));
@@ -329,13 +406,33 @@ int cuzk_pce_extract(const char *path, const cuzk_pce_identity *id, cuzk_circuit
     }
 out:
     if (w.f) fclose(w.f);
-    if (st && tmp) unlink(tmp);
+    if (st && tmp && tmp[0]) unlink(tmp);
     cuzk_cs_free(cs);
-    EVP_MD_CTX_free(w.sha);
-    free(w.tab);
-    free(w.dict);
-    free(w.ckpt);
-    free(w.rec);
+    writer_free(&w);
     free(tmp);
+    return st;
+}
+
+int cuzk_pce_digest(uint8_t out[32], cuzk_circuit_fn fn, void *ctx, cuzk_pce_progress_fn progress,
+                    void *progress_ctx, char *err, size_t err_len)
+{
+    if (!out || !fn) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "pce digest: NULL argument");
+    writer w = {.progress = progress, .progress_ctx = progress_ctx, .sha = EVP_MD_CTX_new()};
+    cuzk_cs *cs = NULL;
+    cuzk_cs_counts k;
+    pce_layout l;
+    uint8_t bsha[32], h[PCE_HEADER_BYTES];
+    unsigned n = 32;
+    const cuzk_pce_identity none = {0};
+    int st = w.sha && EVP_DigestInit_ex(w.sha, EVP_sha256(), NULL) == 1
+                 ? CUZK_OK
+                 : cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "pce digest: out of memory");
+    if (!st) st = record(&w, &cs, fn, ctx, &k, &l, err, err_len);
+    if (!st && write_tail(&w, cs, &l)) st = cuzk_errf(err, err_len, w.status, "pce digest: %s", w.msg);
+    if (!st && (EVP_DigestFinal_ex(w.sha, bsha, &n) != 1 || fill_header(h, &none, &k, &w, &l, bsha)))
+        st = cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "pce digest: SHA-256 failed");
+    if (!st) memcpy(out, h + PCE_H_R1CS, 32);
+    cuzk_cs_free(cs);
+    writer_free(&w);
     return st;
 }
