@@ -6,9 +6,10 @@
  *
  * Synthesis asks cuzk_eng_pce_get for a verified evaluator; NULL (switched off,
  * absent, being opened or extracted, or a circuit below the size where the
- * PCE pays: docs/pce.md) means direct PROVE-mode synthesis, so a PCE can
- * only ever make a proof faster, never block or fail it.  A slot that
- * failed to open or extract is not retried (its error is logged once).
+ * PCE pays: docs/pce.md) means direct PROVE-mode synthesis, so a PCE never
+ * blocks a proof; one that yields a proof failing self-verification costs
+ * that partition a second, direct proof (below).  A slot that failed to
+ * open or extract is not retried (its error is logged once).
  *
  * A file that changes while the engine uses it (an extraction by another
  * process, a copy over it, truncation) is retired, not trusted: every use

@@ -5,6 +5,7 @@
  *               [--out FILE | --params-dir DIR]        (or --circuit-id ID)
  *   pce info FILE [--json]
  *   pce verify FILE [--threads T]
+ *   pce digest --circuit ... --sector-size S            (or --circuit-id ID)
  *   synth --circuit porep|snap --sector-size S [--random-witness]
  *         (--pce FILE | --no-pce) [--threads T] [--seed N] [--through-h] [--json]
  *         [--repeat N] [--no-reuse]
@@ -12,7 +13,9 @@
  * extract records the blank circuit (SHAPE mode, streaming: memory is a few
  * bits per variable) to FILE (default <DIR or .>/<circuit id>.pce) with
  * progress on stderr.  verify maps the file (header and body SHA-256,
- * sections) and decodes every record.  synth --pce synthesizes a random
+ * sections) and decodes every record.  digest computes the circuit's R1CS
+ * digest as this build records it (cuzk_pce_digest: what the engine
+ * computes once per circuit to judge a file) and its cost.  synth --pce synthesizes a random
  * witness in WITNESS mode and evaluates a, b, c through the file (T threads
  * for the mat-vec); --no-pce is direct PROVE-mode synthesis of the same
  * witness: the A/B pair of docs/perf-notes.md.  --through-h carries the
@@ -138,19 +141,27 @@ static int progress(void *ctx, size_t n)
     return 0;
 }
 
+static void digest_hex(char out[65], const uint8_t d[32])
+{
+    for (int i = 0; i < 32; i++)
+        snprintf(out + 2 * i, 3, "%02x", d[i]);
+}
+
 static void print_info(const char *path, const cuzk_pce_info *in, bool json)
 {
     size_t nnz = in->nnz[0] + in->nnz[1] + in->nnz[2];
     double per = nnz ? (double)in->file_bytes / (double)nnz : 0;
+    char hex[65];
+    digest_hex(hex, in->r1cs_digest);
     if (json) {
         printf("{\"file\":\"%s\",\"version\":%u,\"kind\":%u,\"registered_proof\":%llu,\"circuit_id\":\"%s\","
                "\"constraints\":%zu,\"inputs\":%zu,\"aux\":%zu,\"nnz_a\":%zu,\"nnz_b\":%zu,\"nnz_c\":%zu,"
                "\"dict\":%zu,\"zero\":%zu,\"unit\":%zu,\"pow2\":%zu,\"dict_entries\":%zu,\"file_bytes\":%llu,"
-               "\"record_bytes\":%llu,\"bytes_per_nonzero\":%.3f}\n",
+               "\"record_bytes\":%llu,\"bytes_per_nonzero\":%.3f,\"r1cs_digest\":\"%s\"}\n",
                path, in->version, in->identity.kind, (unsigned long long)in->identity.registered_proof,
                in->identity.id, in->constraints, in->inputs, in->aux, in->nnz[0], in->nnz[1], in->nnz[2],
                in->dict, in->class_counts[0], in->class_counts[1], in->class_counts[2], in->class_counts[3],
-               (unsigned long long)in->file_bytes, (unsigned long long)in->record_bytes, per);
+               (unsigned long long)in->file_bytes, (unsigned long long)in->record_bytes, per, hex);
         return;
     }
     printf("file             %s (format %u)\n", path, in->version);
@@ -164,6 +175,7 @@ static void print_info(const char *path, const cuzk_pce_info *in, bool json)
            in->b_aux_density);
     printf("size             %llu bytes (records %llu), %.2f bytes per nonzero\n",
            (unsigned long long)in->file_bytes, (unsigned long long)in->record_bytes, per);
+    printf("R1CS digest      %s\n", hex);
 }
 
 static int cmd_extract(const pce_args *a)
@@ -193,6 +205,32 @@ static int cmd_extract(const pce_args *a)
     fprintf(stderr, "extracted in %.1f s wall, %.1f s cpu (incl. verifying open), peak RSS %.1f MiB\n",
             cli_now() - t0, cli_cpu_now() - c0, (double)cli_peak_rss() / 1048576.0);
     print_info(path, &in, a->json);
+    return 0;
+}
+
+/* The R1CS digest a file of the circuit must carry, and what it costs. */
+static int cmd_digest(const pce_args *a)
+{
+    char cid[64], err[512] = "", hex[65];
+    if (circuit_id_of(cid, a)) return 2;
+    cuzk_pce_identity id;
+    cuzk_circuit_fn fn;
+    void *ctx;
+    if (cuzk_pce_filecoin_circuit(cid, &id, &fn, &ctx, err, sizeof err)) {
+        fprintf(stderr, "cuzk-bench pce digest: %s\n", err);
+        return 2;
+    }
+    double t0 = cli_now(), c0 = cli_cpu_now();
+    uint8_t d[32];
+    int st = cuzk_pce_digest(d, fn, ctx, NULL, NULL, err, sizeof err);
+    free(ctx);
+    if (st) {
+        fprintf(stderr, "cuzk-bench pce digest: %s\n", err);
+        return 1;
+    }
+    digest_hex(hex, d);
+    printf("%s  %s (%.3f s wall, %.3f s cpu, peak RSS %.1f MiB)\n", hex, cid, cli_now() - t0, cli_cpu_now() - c0,
+           (double)cli_peak_rss() / 1048576.0);
     return 0;
 }
 
@@ -235,7 +273,8 @@ int cmd_pce(int argc, char **argv)
     if (!strcmp(sub, "extract")) return cmd_extract(&a);
     if (!strcmp(sub, "info")) return cmd_info_verify(&a, false);
     if (!strcmp(sub, "verify")) return cmd_info_verify(&a, true);
-    fprintf(stderr, "usage: cuzk-bench pce extract|info|verify ... (see cuzk-bench help pce)\n");
+    if (!strcmp(sub, "digest")) return cmd_digest(&a);
+    fprintf(stderr, "usage: cuzk-bench pce extract|info|verify|digest ... (see cuzk-bench help pce)\n");
     return 2;
 }
 
