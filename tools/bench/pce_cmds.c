@@ -178,21 +178,29 @@ static void print_info(const char *path, const cuzk_pce_info *in, bool json)
     printf("R1CS digest      %s\n", hex);
 }
 
+/* The blank circuit of the command's --circuit/--sector-size or
+ * --circuit-id: 0, or 2 with the reason on stderr (cmd: for the message). */
+static int blank_circuit(const pce_args *a, const char *cmd, char cid[64], cuzk_pce_identity *id,
+                         cuzk_circuit_fn *fn, void **ctx)
+{
+    char err[512] = "";
+    if (circuit_id_of(cid, a)) return 2;
+    if (!cuzk_pce_filecoin_circuit(cid, id, fn, ctx, err, sizeof err)) return 0;
+    fprintf(stderr, "cuzk-bench pce %s: %s\n", cmd, err);
+    return 2;
+}
+
 static int cmd_extract(const pce_args *a)
 {
     char cid[64], path[1024], err[512] = "";
-    if (circuit_id_of(cid, a)) return 2;
+    cuzk_pce_identity id;
+    cuzk_circuit_fn fn;
+    void *ctx;
+    if (blank_circuit(a, "extract", cid, &id, &fn, &ctx)) return 2;
     if (a->out)
         snprintf(path, sizeof path, "%s", a->out);
     else
         snprintf(path, sizeof path, "%s/%s.pce", a->dir ? a->dir : ".", cid);
-    cuzk_pce_identity id;
-    cuzk_circuit_fn fn;
-    void *ctx;
-    if (cuzk_pce_filecoin_circuit(cid, &id, &fn, &ctx, err, sizeof err)) {
-        fprintf(stderr, "cuzk-bench pce extract: %s\n", err);
-        return 2;
-    }
     fprintf(stderr, "extracting %s to %s\n", cid, path);
     double t0 = cli_now(), c0 = cli_cpu_now();
     cuzk_pce_info in;
@@ -212,14 +220,10 @@ static int cmd_extract(const pce_args *a)
 static int cmd_digest(const pce_args *a)
 {
     char cid[64], err[512] = "", hex[65];
-    if (circuit_id_of(cid, a)) return 2;
     cuzk_pce_identity id;
     cuzk_circuit_fn fn;
     void *ctx;
-    if (cuzk_pce_filecoin_circuit(cid, &id, &fn, &ctx, err, sizeof err)) {
-        fprintf(stderr, "cuzk-bench pce digest: %s\n", err);
-        return 2;
-    }
+    if (blank_circuit(a, "digest", cid, &id, &fn, &ctx)) return 2;
     double t0 = cli_now(), c0 = cli_cpu_now();
     uint8_t d[32];
     int st = cuzk_pce_digest(d, fn, ctx, NULL, NULL, err, sizeof err);
