@@ -71,7 +71,7 @@ CASES = {
                             "--reps", "1"], "cuzk_msm_g1_opts", None),
     "msm-g1-2^14-filecoin": (["msm", "--group", "g1", "--log", "14", "--scalars", "filecoin", "--threads",
                               "1", "--reps", "1"], "cuzk_msm_g1_opts", None),
-    "ntt-2^14": (["ntt", "--log", "14", "--threads", "1", "--reps", "1"], None, None),
+    "ntt-2^14": (["ntt", "--log", "14", "--threads", "1", "--reps", "1", "--op", "all"], None, None),
 }
 
 NOT_GATED_OBJECTS = re.compile(r"(^|/)(ld-linux[^/]*|libcrypto[^/]*)$")
@@ -211,6 +211,7 @@ def fn_diff(base_fns, cur_fns, limit=15):
     for k in keys:
         b, c = base_fns.get(k), cur_fns.get(k, 0)
         rows.append((c - (b or 0), k, b, c))
+    rows = [r for r in rows if r[0]]
     rows.sort(key=lambda r: -abs(r[0]))
     out = ["      %16s %16s %16s  %s" % ("baseline", "now", "change", "function (self instructions)")]
     for d, k, b, c in rows[:limit]:
