@@ -417,6 +417,34 @@ check snap-synth-check-2k 0 "$BIN/cuzk-bench" synth --circuit snap --sector-size
 check snap-synth-check-2k-threads 0 "$BIN/cuzk-bench" synth --circuit snap --sector-size 2KiB \
   --vanilla "$T/snap-2k/partition-0.bin" "${SC[@]}" --mode check --threads 3
 expect_out snap-synth-check-2k-threads-satisfied "satisfied"
+
+# Sparse SnapDeals without a sector (cuzk_snap_sparse_make: periodic trees in every rho region, ~1 s at
+# 32 GiB): one partition, written only once our parser and native verifier accept it; no
+# vanilla-proofs.json for a subset of the partitions.
+check snap-gen-vanilla-sparse-32g 0 "$BIN/cuzk-bench" gen-vanilla snap --sector-size 32GiB --partitions 5 \
+  --out "$T/snap-32g"
+expect_out snap-gen-vanilla-sparse-32g-size "partition-K.bin: [0-9]+ bytes each, 86 challenges"
+SS="$T/snap-32g/summary.json"
+check snap-gen-vanilla-sparse-32g-files 0 test -s "$T/snap-32g/partition-5.bin" -a ! -e "$T/snap-32g/partition-0.bin" \
+  -a ! -e "$T/snap-32g/vanilla-proofs.json"
+check snap-gen-vanilla-sparse-32g-summary 0 \
+  test "$(sj registered_proof "$SS")/$(sj partitions "$SS")/$(sj partitions_written "$SS")/$(sj h "$SS")" = 3/16/1/10
+check snap-gen-vanilla-sparse-bad-partition 2 "$BIN/cuzk-bench" gen-vanilla snap --sector-size 32GiB \
+  --partitions 16 --out "$T/snap-32g-x"
+check snap-gen-vanilla-sparse-sealed 2 "$BIN/cuzk-bench" gen-vanilla snap --sector-size 64GiB --sealed "$T/porep-5" \
+  --out "$T/snap-32g-x"
+check snap-gen-vanilla-dense-needs-sealed 2 "$BIN/cuzk-bench" gen-vanilla snap --sector-size 2KiB --out "$T/snap-x"
+# gen-vanilla without a subcommand lists all three, with their 32/64 GiB sizes
+check gen-vanilla-usage 2 "$BIN/cuzk-bench" gen-vanilla
+expect_out gen-vanilla-usage-porep "gen-vanilla porep --sector-size [^ ]*\|32GiB\|64GiB .*--partitions"
+expect_out gen-vanilla-usage-snap "gen-vanilla snap --sector-size [^ ]*\|32GiB\|64GiB .*--sparse"
+# a sparse 2 KiB update satisfies the circuit (every constraint evaluated)
+check snap-gen-vanilla-sparse-2k 0 "$BIN/cuzk-bench" gen-vanilla snap --sector-size 2KiB --sparse --out "$T/snap-sp"
+SS="$T/snap-sp/summary.json"
+check snap-synth-check-sparse-2k 0 "$BIN/cuzk-bench" synth --circuit snap --sector-size 2KiB \
+  --vanilla "$T/snap-sp/vanilla-proofs.json" --comm-r-old "$(sj comm_r_old "$SS")" \
+  --comm-r-new "$(sj comm_r_new "$SS")" --comm-d-new "$(sj comm_d_new "$SS")" --mode check
+expect_out snap-synth-check-sparse-2k-satisfied "satisfied"
 check window-synth-random-threads-json 0 "$BIN/cuzk-bench" synth --circuit window-post --sector-size 2KiB \
   --random-witness --threads 2 --json
 expect_out window-synth-random-threads-json-fields '"threads":2,"constraints_per_s":[0-9]+,"constraints_per_cpu_s":[0-9]+,"peak_rss_bytes":[0-9]+'

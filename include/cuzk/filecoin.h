@@ -98,6 +98,10 @@ CUZK_MUST_CHECK int cuzk_fil_merkle_verify_poseidon(bool *ok, uint64_t *leaf_ind
 /* Same for a binary SHA-256 (trunc254) Single proof (comm_d paths). */
 CUZK_MUST_CHECK int cuzk_fil_merkle_verify_sha256(bool *ok, uint64_t *leaf_index, const cuzk_fil_merkle_proof *p,
                                   char *err, size_t err_len);
+/* One Poseidon tree-node hash: out = Poseidon_arity(in[0..arity)) over
+ * 32-byte domain elements (CUZK_ERR_ENC_NONCANONICAL if one is >= r, the
+ * poseidon status for an unsupported arity). */
+CUZK_MUST_CHECK int cuzk_fil_poseidon_bytes(uint8_t out[32], const uint8_t *in, size_t arity);
 /* Does the proof have the path shape of `shape` (kind, arities, levels)? */
 bool cuzk_fil_merkle_proof_matches(const cuzk_fil_merkle_proof *p, const cuzk_fil_tree_shape *shape);
 
@@ -318,6 +322,50 @@ size_t cuzk_fil_sparse_tree_proof_storage(const cuzk_fil_sparse_tree *t);
 CUZK_MUST_CHECK int cuzk_fil_sparse_tree_prove(cuzk_fil_merkle_proof *out, void *storage, size_t storage_len,
                                                const cuzk_fil_sparse_tree *t, uint64_t index, char *err,
                                                size_t err_len);
+
+/* ---- region-periodic trees (periodic_tree.c) ----------------------------- */
+/* A full tree over a sector that is periodic inside each region: leaf i is
+ * pattern(i >> region_log)[i mod 2^period_log].  Unlike a sparse tree,
+ * every node is real and any leaf can be opened after the root is known;
+ * each node at or above the pattern's height has one value per region (per
+ * node, above the region's height), so the root costs regions x (pattern +
+ * a few) hashes plus a few per level, whatever the sector size.  For
+ * statements whose challenges derive from the root itself (SnapDeals:
+ * comm_r_new), where a sparse tree cannot serve.
+ *   hash CUZK_FIL_HASH_POSEIDON: the tree_r_last shape (Poseidon, arities
+ *        powers of two); CUZK_FIL_HASH_SHA256: binary SHA-256 trunc254
+ *        (comm_d trees; shape base_arity 2, no sub or top);
+ *   period_log <= CUZK_FIL_PERIODIC_MAX_PERIOD_LOG and <= region_log, and
+ *        2^period_log must be the span of a level of the shape (for 8-ary
+ *        base levels: 0, 3, 6);
+ *   pattern(ctx, region, out, period) fills out[0..period) (32-byte
+ *        canonical elements; Fr32 ones for SHA-256 trees) and returns a
+ *        status; it must be a pure function of region, is called
+ *        concurrently over par, and ctx must outlive the tree (proofs
+ *        call it again).
+ * Errors: CUZK_ERR_ARG (shape, logs), CUZK_ERR_NOMEM, the pattern's status,
+ * CUZK_ERR_ENC_NONCANONICAL (a pattern element >= r). */
+typedef enum { CUZK_FIL_HASH_POSEIDON = 0, CUZK_FIL_HASH_SHA256 = 1 } cuzk_fil_hash;
+#define CUZK_FIL_PERIODIC_MAX_PERIOD_LOG 8
+typedef int (*cuzk_fil_pattern_fn)(void *ctx, uint64_t region, uint8_t *out, size_t period);
+typedef struct cuzk_fil_periodic_tree cuzk_fil_periodic_tree;
+
+CUZK_MUST_CHECK int cuzk_fil_periodic_tree_build(cuzk_fil_periodic_tree **out, const cuzk_fil_tree_shape *shape,
+                                                 cuzk_fil_hash hash, uint32_t region_log, uint32_t period_log,
+                                                 cuzk_fil_pattern_fn pattern, void *ctx, cuzk_par *par,
+                                                 char *err, size_t err_len);
+void cuzk_fil_periodic_tree_free(cuzk_fil_periodic_tree *t);
+void cuzk_fil_periodic_tree_root(uint8_t out[32], const cuzk_fil_periodic_tree *t);
+/* Path levels (base + sub + top) and the bytes one proof's storage needs. */
+uint32_t cuzk_fil_periodic_tree_levels(const cuzk_fil_periodic_tree *t);
+size_t cuzk_fil_periodic_tree_proof_storage(const cuzk_fil_periodic_tree *t);
+/* Node `index` of path level `level` (0 = leaves, levels = the root). */
+CUZK_MUST_CHECK int cuzk_fil_periodic_tree_node(uint8_t out[32], const cuzk_fil_periodic_tree *t, uint32_t level,
+                                                uint64_t index);
+/* Inclusion proof of any leaf, the layout of cuzk_fil_tree_prove (Single
+ * with arity 2 for SHA-256 trees); storage 8-byte aligned.  Thread safe. */
+CUZK_MUST_CHECK int cuzk_fil_periodic_tree_prove(cuzk_fil_merkle_proof *out, void *storage, size_t storage_len,
+                                                 const cuzk_fil_periodic_tree *t, uint64_t index);
 
 /* A synthetic sector: its id, its comm_c (any canonical domain element)
  * and the seed of its sparse tree_r_last. */

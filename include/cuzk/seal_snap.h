@@ -226,6 +226,51 @@ CUZK_MUST_CHECK int cuzk_snap_update_prove(cuzk_snap_partition_proof **out, cons
                            size_t err_len);
 void cuzk_snap_update_free(cuzk_snap_update *u);
 
+/* ---- sparse sectors (snap_sparse.c) ------------------------------------------- */
+/* A SnapDeals update of any size (32 and 64 GiB included) without a sector
+ * in memory, for benchmarks: the partition proofs are real statements
+ * (cuzk_snap_partition_verify and the circuit accept them) for a sector
+ * that is never stored.  Its regions are the 2^h rho regions of
+ * 2^(challenge_bits - h) nodes; inside region r the old replica and the
+ * new data repeat a pattern of 2^period_log nodes (64, fewer when a region
+ * or the tree is smaller):
+ *   replica_old node = SHA-256("cuzk-snap sparse replica" || seed || r ||
+ *   offset, u64 LE) with [31] &= 0x3f; data node the same with "cuzk-snap
+ *   sparse data"; comm_c from "cuzk-snap sparse comm_c";
+ *   replica_new node = replica_old + data * rho(phi, r), as encode_into.
+ * Why not random digests off the opened paths, as the sparse PoRep's trees
+ * C and R: the challenges derive from comm_r_new, so tree R new must be
+ * whole before any challenge is known, and its leaves are the label update
+ * of tree R old and tree D, whose roots decide rho -- every tree must be
+ * real everywhere.  Periodic trees are (cuzk_fil_periodic_tree_build, as
+ * the sparse PoRep's tree D); their roots cost ~2^h x 20 hashes and a
+ * partition ~86 x 3 pattern subtrees.  Memory: a few MiB. */
+typedef struct {
+    cuzk_snap_shape shape;
+    uint32_t h, period_log, region_log;
+    uint64_t seed;
+    uint8_t comm_c[32];
+    uint8_t comm_r_last_old[32], comm_r_old[32];
+    uint8_t comm_d_new[32], phi[32];
+    uint8_t comm_r_last_new[32], comm_r_new[32];
+    void *impl; /* the three trees and the rho of each region */
+} cuzk_snap_sparse;
+
+/* Errors: CUZK_ERR_ARG (h not in hs, NULL, a shape without a period),
+ * CUZK_ERR_NOMEM.  Spread over par (NULL = caller). */
+CUZK_MUST_CHECK int cuzk_snap_sparse_make(cuzk_snap_sparse **out, const cuzk_snap_shape *s, uint32_t h,
+                                          uint64_t seed, cuzk_par *par, char *err, size_t err_len);
+/* The vanilla proof of partition k, laid out as cuzk_snap_update_prove's
+ * (free with cuzk_snap_partition_free).  Thread safe for distinct calls. */
+CUZK_MUST_CHECK int cuzk_snap_sparse_prove(cuzk_snap_partition_proof **out, const cuzk_snap_sparse *sp, uint32_t k,
+                                           char *err, size_t err_len);
+/* The pattern of region r (< 2^h): 2^period_log nodes of the old replica
+ * and of the new data (either may be NULL).  The whole sector, for a check
+ * against cuzk_snap_update_encode at small sizes. */
+CUZK_MUST_CHECK int cuzk_snap_sparse_pattern(const cuzk_snap_sparse *sp, uint64_t r, uint8_t *replica_old,
+                                             uint8_t *data_new);
+void cuzk_snap_sparse_free(cuzk_snap_sparse *sp);
+
 #ifdef __cplusplus
 }
 #endif

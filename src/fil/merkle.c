@@ -298,9 +298,18 @@ const cuzk_fil_tree_shape *cuzk_fil_tree_get_shape(const cuzk_fil_tree *t)
 
 size_t cuzk_fil_tree_proof_storage(const cuzk_fil_tree *t)
 {
-    size_t n = 0;
-    for (uint32_t l = 0; l < t->levels; l++) n += 8 + (size_t)(t->arity[l] - 1) * 32;
-    return n;
+    return fil_proof_storage(t->arity, t->levels);
+}
+
+int cuzk_fil_poseidon_bytes(uint8_t out[32], const uint8_t *in, size_t arity)
+{
+    cuzk_fr x[CUZK_POSEIDON_MAX_ARITY], h;
+    if (arity > CUZK_POSEIDON_MAX_ARITY) return CUZK_ERR_ARG;
+    for (size_t k = 0; k < arity; k++)
+        if (cuzk_fr_from_bytes_le(&x[k], in + 32 * k)) return CUZK_ERR_ENC_NONCANONICAL;
+    int st = cuzk_poseidon_hash(&h, x, arity);
+    if (!st) cuzk_fr_to_bytes_le(out, &h);
+    return st;
 }
 
 int cuzk_fil_tree_prove(cuzk_fil_merkle_proof *out, void *storage, size_t storage_len,
@@ -335,16 +344,7 @@ int cuzk_fil_tree_prove(cuzk_fil_merkle_proof *out, void *storage, size_t storag
             }
         i /= a;
     }
-    /* split the levels into base / sub / top paths */
-    uint32_t off = 0;
-    const uint8_t *h = hashes;
-    for (uint32_t k = 0; k <= out->kind; k++) {
-        uint32_t n = k == 0 ? t->shape.base_levels : 1;
-        uint32_t a = t->arity[off];
-        out->path[k] = (cuzk_fil_path){.levels = n, .arity = a, .hashes = h, .index = idx + off};
-        h += (size_t)n * (a - 1) * 32;
-        off += n;
-    }
+    fil_split_paths(out, t->shape.base_levels, t->arity, idx, hashes);
     cuzk_fil_tree_root(out->root, t);
     return CUZK_OK;
 }

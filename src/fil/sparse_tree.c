@@ -205,23 +205,12 @@ void cuzk_fil_sparse_tree_root(uint8_t out[32], const cuzk_fil_sparse_tree *t)
 
 size_t cuzk_fil_sparse_tree_proof_storage(const cuzk_fil_sparse_tree *t)
 {
-    size_t n = 0;
-    for (uint32_t l = 0; l < t->levels; l++)
-        n += 8 + (size_t)(t->arity[l] - 1) * 32;
-    return n;
+    return fil_proof_storage(t->arity, t->levels);
 }
 
-/* Point the base / sub / top paths of `out` at the level-major arrays. */
-static void sp_split_paths(cuzk_fil_merkle_proof *out, const cuzk_fil_sparse_tree *t, const uint64_t *idx,
-                           const uint8_t *hashes)
+static void sp_path_node(const void *ctx, uint32_t level, uint64_t j, uint8_t out[32])
 {
-    uint32_t off = 0;
-    for (uint32_t k = 0; k <= out->kind; k++) {
-        uint32_t n = k == 0 ? t->shape.base_levels : 1, a = t->arity[off];
-        out->path[k] = (cuzk_fil_path){.levels = n, .arity = a, .hashes = hashes, .index = idx + off};
-        hashes += (size_t)n * (a - 1) * 32;
-        off += n;
-    }
+    sp_node_bytes(out, ctx, level, j);
 }
 
 int cuzk_fil_sparse_tree_prove(cuzk_fil_merkle_proof *out, void *storage, size_t storage_len,
@@ -239,24 +228,11 @@ int cuzk_fil_sparse_tree_prove(cuzk_fil_merkle_proof *out, void *storage, size_t
             "sparse tree proof: leaf %llu is not one of the %zu leaves the tree was built to open",
             (unsigned long long)index, t->n[0]);
     uint64_t *idx = storage;
-    uint8_t *hashes = (uint8_t *)(idx + t->levels), *hp = hashes;
-    memset(out, 0, sizeof *out);
-    out->kind = t->shape.top_arity   ? CUZK_FIL_PROOF_TOP
-                : t->shape.sub_arity ? CUZK_FIL_PROOF_SUB
-                                     : CUZK_FIL_PROOF_SINGLE;
+    uint8_t *hashes = (uint8_t *)(idx + t->levels);
+    fil_proof_begin(out, &t->shape);
     sp_random(out->leaf, t, 0, index);
-    uint64_t i = index;
-    for (uint32_t l = 0; l < t->levels; l++) {
-        uint32_t a = t->arity[l];
-        idx[l] = i % a;
-        for (uint32_t k = 0; k < a; k++)
-            if (k != idx[l]) {
-                sp_node_bytes(hp, t, l, i - idx[l] + k);
-                hp += 32;
-            }
-        i /= a;
-    }
-    sp_split_paths(out, t, idx, hashes);
+    fil_gather_path(idx, hashes, t->arity, t->levels, index, sp_path_node, t);
+    fil_split_paths(out, t->shape.base_levels, t->arity, idx, hashes);
     cuzk_fil_sparse_tree_root(out->root, t);
     return CUZK_OK;
 }

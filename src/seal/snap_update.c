@@ -16,6 +16,7 @@
 #include "cuzk/poseidon.h"
 #include "cuzk/seal_snap.h"
 #include "cuzk/status.h"
+#include "seal/snap_internal.h"
 
 #define SU_CHUNK 4096u
 
@@ -267,48 +268,35 @@ static void su_prove_d(cuzk_fil_merkle_proof *m, uint64_t *idx, uint8_t *hs, con
     m->path[0] = (cuzk_fil_path){.levels = lv, .arity = lv ? 2 : 0, .hashes = hs, .index = idx};
 }
 
+static int su_apex(const cuzk_snap_opener *o, uint8_t *out, uint32_t k)
+{
+    const cuzk_snap_update *u = o->ctx;
+    const cuzk_snap_shape *s = &u->shape;
+    uint64_t first = su_row(u, cuzk_snap_apex_height(s)) + (uint64_t)k * s->apex_leaves;
+    memcpy(out, u->tree_d + 32 * first, 32 * (size_t)s->apex_leaves);
+    return CUZK_OK;
+}
+
+static int su_open(const cuzk_snap_opener *o, cuzk_snap_challenge_proof *cp, uint8_t *b, uint32_t c)
+{
+    const cuzk_snap_update *u = o->ctx;
+    const su_impl *im = u->impl;
+    size_t sr = o->r_storage;
+    int st = cuzk_fil_tree_prove(&cp->r_old, b, sr, im->r_old, c);
+    if (!st) st = cuzk_fil_tree_prove(&cp->r_new, b + sr, sr, im->r_new, c);
+    if (!st)
+        su_prove_d(&cp->d_new, (uint64_t *)(b + 2 * sr), b + 2 * sr + 8 * (size_t)u->shape.challenge_bits, u, c);
+    return st;
+}
+
 int cuzk_snap_update_prove(cuzk_snap_partition_proof **out, const cuzk_snap_update *u, uint32_t k, char *err,
                            size_t err_len)
 {
     if (!out || !u || !u->impl) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "snap prove: NULL argument");
-    *out = NULL;
-    const cuzk_snap_shape *s = &u->shape;
     const su_impl *im = u->impl;
-    uint32_t ch[256];
-    if (s->challenges > 256) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "snap prove: too many challenges");
-    int st = cuzk_snap_challenges(ch, 256, s, u->comm_r_new, k, err, err_len);
-    if (st) return st;
-    size_t sr = cuzk_fil_tree_proof_storage(im->r_old), sd = (size_t)s->challenge_bits * 40;
-    sr = (sr + 7) & ~(size_t)7;
-    size_t head = (sizeof(cuzk_snap_partition_proof) + 7) & ~(size_t)7;
-    size_t chs = ((size_t)s->challenges * sizeof(cuzk_snap_challenge_proof) + 7) & ~(size_t)7;
-    size_t per = 2 * sr + sd, apex = 32 * (size_t)s->apex_leaves;
-    uint8_t *mem = malloc(head + chs + (size_t)s->challenges * per + apex);
-    if (!mem) return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "snap prove: out of memory");
-    cuzk_snap_partition_proof *p = (cuzk_snap_partition_proof *)mem;
-    cuzk_snap_challenge_proof *cp = (cuzk_snap_challenge_proof *)(mem + head);
-    uint8_t *store = mem + head + chs, *apex_leafs = store + (size_t)s->challenges * per;
-    memset(p, 0, sizeof *p);
-    p->mem = mem;
-    memcpy(p->comm_c, u->comm_c, 32);
-    uint64_t apex_first = su_row(u, cuzk_snap_apex_height(s)) + (uint64_t)k * s->apex_leaves;
-    memcpy(apex_leafs, u->tree_d + 32 * apex_first, apex);
-    p->n_apex = s->apex_leaves;
-    p->apex_leafs = apex_leafs;
-    p->n_challenges = s->challenges;
-    p->challenges = cp;
-    for (uint32_t i = 0; i < s->challenges && !st; i++) {
-        uint8_t *b = store + (size_t)i * per;
-        st = cuzk_fil_tree_prove(&cp[i].r_old, b, sr, im->r_old, ch[i]);
-        if (!st) st = cuzk_fil_tree_prove(&cp[i].r_new, b + sr, sr, im->r_new, ch[i]);
-        if (!st)
-            su_prove_d(&cp[i].d_new, (uint64_t *)(b + 2 * sr), b + 2 * sr + 8 * (size_t)s->challenge_bits, u,
-                       ch[i]);
-    }
-    if (st) {
-        free(mem);
-        return cuzk_errf(err, err_len, st, "snap prove: tree R proof failed: %s", cuzk_strerror(st));
-    }
-    *out = p;
-    return CUZK_OK;
+    cuzk_snap_opener o = {.r_storage = (cuzk_fil_tree_proof_storage(im->r_old) + 7) & ~(size_t)7,
+                          .ctx = (void *)u,
+                          .apex = su_apex,
+                          .open = su_open};
+    return cuzk_snap_partition_assemble(out, &u->shape, u->comm_c, u->comm_r_new, k, &o, err, err_len);
 }

@@ -200,12 +200,7 @@ typedef struct {
 
 static int sp_hash_one(uint8_t out[32], const uint8_t *in, size_t arity)
 {
-    cuzk_fr x[CUZK_POSEIDON_MAX_ARITY], h;
-    for (size_t k = 0; k < arity; k++)
-        if (cuzk_fr_from_bytes_le(&x[k], in + 32 * k)) return CUZK_ERR_ENC_NONCANONICAL;
-    int st = cuzk_poseidon_hash(&h, x, arity);
-    if (!st) cuzk_fr_to_bytes_le(out, &h);
-    return st;
+    return cuzk_fil_poseidon_bytes(out, in, arity);
 }
 
 static void sp_hash_task(void *arg, size_t t)

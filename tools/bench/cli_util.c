@@ -24,6 +24,26 @@ uint64_t cli_sector_size(const char *s)
     return cli_u64(&v, s, NULL) ? 0 : v;
 }
 
+int cli_partition_list(uint8_t *sel, uint32_t n, const char *list, const char *cmd, const char *what)
+{
+    for (const char *p = list;;) {
+        char *end;
+        errno = 0;
+        unsigned long long k = strtoull(p, &end, 10);
+        if (*p < '0' || *p > '9' || errno || (*end && *end != ',')) {
+            fprintf(stderr, "%s: --partitions %s: not a comma-separated list of numbers\n", cmd, list);
+            return 2;
+        }
+        if (k >= n) {
+            fprintf(stderr, "%s: --partitions: %llu is not a partition of %s (0..%u)\n", cmd, k, what, n - 1);
+            return 2;
+        }
+        sel[k] = 1;
+        if (!*end) return 0;
+        p = end + 1;
+    }
+}
+
 int cli_hex32(uint8_t out[32], const char *hex, const char *what)
 {
     bool ok = hex && strlen(hex) == 64;

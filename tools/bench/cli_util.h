@@ -15,6 +15,9 @@ uint64_t cli_sector_size(const char *s);
 int cli_hex32(uint8_t out[32], const char *hex, const char *what);
 /* Whole decimal number; -1 with a message naming `what`. */
 int cli_u64(uint64_t *out, const char *s, const char *what);
+/* "K,L,..." into sel[k] = 1 (sel has n entries), each k < n partitions of
+ * `what`; 0, or 2 after "<cmd>: --partitions ..." naming the bad entry. */
+int cli_partition_list(uint8_t *sel, uint32_t n, const char *list, const char *cmd, const char *what);
 /* Write a whole file; 1 with a message on error. */
 int cli_write_file(const char *path, const void *b, size_t n);
 /* Monotonic seconds; this process's CPU seconds (all threads). */

@@ -421,8 +421,12 @@ static const char gv_usage[] =
     "--randomness HEX64 --out DIR [--sparse] [--sectors COUNT] [--miner-id M] [--seed S] [--threads T]\n"
     "       (sparse trees at 32/64 GiB or with --sparse: COUNT sectors N.., only the challenged paths;\n"
     "        --miner-id (default 1000) picks the WinningPoSt sector)\n"
-    "       cuzk-bench gen-vanilla porep --sector-size 2KiB|8MiB|512MiB --out DIR "
-    "[--registered-proof N] [--sector N] [--miner-id N] [--seed S] [--threads T]\n";
+    "       cuzk-bench gen-vanilla porep --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB --out DIR [--sparse] "
+    "[--partitions K,L,...] [--registered-proof N] [--sector N] [--miner-id N] [--seed S] [--threads T]\n"
+    "       (sparse C1 at 32/64 GiB or with --sparse: no sealing, only what the proofs open)\n"
+    "       cuzk-bench gen-vanilla snap --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB --out DIR2 "
+    "(--sealed DIR | --sparse) [--partitions K,L,...] [--seed S] [--threads T]\n"
+    "       (sparse at 32/64 GiB or with --sparse: no sector, periodic trees; --partitions: only those)\n";
 
 /* One option with its value; 0, or 2 after a message. */
 static int gv_option(gv_opts *o, const char *a, const char *v)

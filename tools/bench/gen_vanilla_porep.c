@@ -40,6 +40,7 @@
 #include <openssl/evp.h>
 
 #include "bench.h"
+#include "cli_util.h"
 #include "cuzk/pool.h"
 #include "cuzk/seal.h"
 #include "cuzk/status.h"
@@ -250,30 +251,6 @@ static int gp_parse_args(gp_opts *o, int argc, char **argv)
     return 0;
 }
 
-/* "K,L,..." into sel[k] = 1, each k a partition of info: 0, or 2. */
-static int gp_parse_partitions(uint8_t *sel, const char *list, const cuzk_fil_seal_info *info)
-{
-    const char *p = list;
-    for (;;) {
-        char *end;
-        errno = 0;
-        unsigned long long k = strtoull(p, &end, 10);
-        if (*p < '0' || *p > '9' || errno || (*end && *end != ',')) {
-            fprintf(stderr, "gen-vanilla porep: --partitions %s: not a comma-separated list of numbers\n",
-                    list);
-            return 2;
-        }
-        if (k >= info->partitions) {
-            fprintf(stderr, "gen-vanilla porep: --partitions: %llu is not a partition of %s (0..%u)\n", k,
-                    info->name, info->partitions - 1);
-            return 2;
-        }
-        sel[k] = 1;
-        if (!*end) return 0;
-        p = end + 1;
-    }
-}
-
 /* The challenges of the selected partitions (sel NULL: none). */
 static void gp_print_partitions(const cuzk_seal_c1 *c1, const uint8_t *sel)
 {
@@ -367,7 +344,8 @@ int cmd_gen_vanilla_porep(int argc, char **argv)
     }
     if (size > GP_DENSE_MAX) o.sparse = true; /* cannot be sealed in memory */
     uint8_t sel[256] = {0};
-    if (o.partitions && gp_parse_partitions(sel, o.partitions, info)) return 2;
+    if (o.partitions && cli_partition_list(sel, info->partitions, o.partitions, "gen-vanilla porep", info->name))
+        return 2;
     if (mkdir(o.out, 0777) && errno != EEXIST) {
         fprintf(stderr, "gen-vanilla porep: cannot create %s: %s\n", o.out, strerror(errno));
         return 1;

@@ -52,8 +52,9 @@ static const struct {
      "  gen-vanilla porep --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB --out DIR [--registered-proof N] [--sector N] "
      "[--miner-id N] [--sparse] [--seed S] [--threads T]  test sector + C1 JSON (natively sealed, or sparse: "
      "only what a proof opens; 32/64 GiB)\n"
-     "  gen-vanilla snap --sector-size 2KiB|8MiB|512MiB --sealed DIR --out DIR2 [--seed S] [--threads T]  "
-     "SnapDeals update of a porep sector + vanilla proofs"},
+     "  gen-vanilla snap --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB --out DIR2 (--sealed DIR | --sparse) "
+     "[--partitions K,...] [--seed S] [--threads T]  SnapDeals update of a porep sector, or sparse (32/64 GiB): "
+     "vanilla proofs"},
 #ifdef CUZK_HAVE_GRPC
     {"single", cmd_single,
      "single [--addr A] --kind|-t K (--c1 F | --vanilla F... | --vanilla-text S) [request opts] [--out "
