@@ -128,10 +128,11 @@ window() {
   [ -f "$S/window-post.list" ] ||
     timed window_gen_vanilla "$DIR/window-gen.log" "$BIN/cuzk-bench" gen-vanilla post --sector-size 32GiB \
       --sector 1 --sectors 2349 --randomness $RND --out "$S"
-  mapfile -t VAN <"$S/window-post.list"
+  mapfile -t VAN <"$S/window-post.list" # names relative to the sector directory
+  local VA=(); for v in "${VAN[@]}"; do VA+=(--vanilla "$S/$v"); done
   local PCE; PCE=$(ls "$W"/*.pce | head -1) # kept by setup under the daemon's name
   timed window_prove "$DIR/window-prove.log" "$BIN/cuzk-bench" prove --circuit window-post --sector-size 32GiB \
-    --params "$PP" --pce "$PCE" --mmap --vanilla "${VAN[@]}" --randomness $RND --miner-id 1000 --threads "$THREADS" \
+    --params "$PP" --pce "$PCE" --mmap "${VA[@]}" --randomness $RND --miner-id 1000 --threads "$THREADS" \
     --out "$DIR/window.proof" --inputs-out "$DIR/window.inputs"
   mapfile -t SECS <"$S/window-post.sectors"
   local SA=(); for s in "${SECS[@]}"; do SA+=(--sector "$s"); done
