@@ -180,6 +180,11 @@ typedef struct cuzk_engine_config {
     uint32_t max_live_jobs;       /* scheduler.max_queued_jobs (ours): jobs
                                      queued or running at once (default 1024);
                                      submit beyond it: CUZK_ENGINE_ERR_EXHAUSTED */
+    uint32_t max_ended_jobs;      /* scheduler.max_ended_jobs (ours): records of
+                                     ended jobs kept for await (default 4096,
+                                     >= 1); beyond it the oldest are dropped
+                                     before result_retention_ms (await on them:
+                                     NOT_FOUND, as for a reaped one) */
     uint64_t request_budget;      /* memory.request_budget (ours): bytes of
                                      decoded request inputs live jobs may hold
                                      (default 2 GiB), a pool apart from
@@ -447,6 +452,8 @@ typedef struct cuzk_engine_status {
     uint32_t live_jobs, live_jobs_limit;   /* queued or running; max_queued_jobs */
     uint64_t buffer_pool_bytes;            /* idle partition buffers kept (in memory_used) */
     uint64_t buffer_pool_hits, buffer_pool_misses; /* partitions that found / did not find a set */
+    uint32_t ended_jobs, ended_jobs_limit; /* records kept for await; max_ended_jobs */
+    uint64_t ended_jobs_dropped;           /* records dropped by that cap before their retention */
 } cuzk_engine_status;
 CUZK_MUST_CHECK int cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out);
 void cuzk_engine_status_clear(cuzk_engine_status *s);

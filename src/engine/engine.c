@@ -95,9 +95,41 @@ void cuzk_eng_free_job_locked(cuzk_engine *e, job *j)
     free(j);
 }
 
+/* ---- ended records ---------------------------------------------------------- */
+
+static void ended_append_locked(cuzk_engine *e, job *j)
+{
+    j->eprev = e->ended_tail;
+    j->enext = NULL;
+    if (e->ended_tail)
+        e->ended_tail->enext = j;
+    else
+        e->ended_head = j;
+    e->ended_tail = j;
+    j->in_ended = true;
+    e->n_ended++;
+}
+
+static void ended_remove_locked(cuzk_engine *e, job *j)
+{
+    if (!j->in_ended) return;
+    if (j->eprev)
+        j->eprev->enext = j->enext;
+    else
+        e->ended_head = j->enext;
+    if (j->enext)
+        j->enext->eprev = j->eprev;
+    else
+        e->ended_tail = j->eprev;
+    j->eprev = j->enext = NULL;
+    j->in_ended = false;
+    e->n_ended--;
+}
+
 void cuzk_eng_unlink_job_locked(cuzk_engine *e, job *j)
 {
     cuzk_eng_table_remove_locked(e, j);
+    ended_remove_locked(e, j);
     if (j->prev)
         j->prev->next = j->next;
     else
@@ -108,20 +140,44 @@ void cuzk_eng_unlink_job_locked(cuzk_engine *e, job *j)
         e->jobs_tail = j->prev;
 }
 
+/* An ended record nobody holds: no caller waits on it, no worker has one
+ * of its parts, no submit is parsing into it. */
+static bool ended_free_to_drop(const job *j)
+{
+    return !j->waiters && !j->n_inflight && !j->parsing;
+}
+
 /* Results are kept result_retention_ms after the end; a job is never freed
  * while a caller waits on it or a worker still holds one of its parts. */
 void cuzk_eng_reap_locked(cuzk_engine *e, uint64_t now)
 {
-    job *j = e->jobs_head;
-    while (j) {
-        job *nx = j->next;
-        if (j->status != CUZK_JOB_UNKNOWN && !j->waiters && !j->n_inflight && !j->parsing &&
-            now - j->t_end >= e->cfg.result_retention_ms) {
+    for (job *j = e->ended_head, *nx; j; j = nx) {
+        nx = j->enext;
+        if (ended_free_to_drop(j) && now - j->t_end >= e->cfg.result_retention_ms) {
             cuzk_eng_unlink_job_locked(e, j);
             cuzk_log(CUZK_LOG_DEBUG, j->id, "result reaped");
             cuzk_eng_free_job_locked(e, j);
         }
-        j = nx;
+    }
+}
+
+/* Failed submits end at once and each keeps a ~1 KB record for the whole
+ * retention (5 min), outside scheduler.max_queued_jobs: without a cap a
+ * client sending garbage could grow the table (and every walk of it: the
+ * status page, the batch collector) without bound.  Oldest end first; a
+ * held record is skipped and dropped by a later call. */
+void cuzk_eng_ended_trim_locked(cuzk_engine *e)
+{
+    for (job *j = e->ended_head, *nx; j && e->n_ended > e->cfg.max_ended_jobs; j = nx) {
+        nx = j->enext;
+        if (!ended_free_to_drop(j)) continue;
+        cuzk_eng_unlink_job_locked(e, j);
+        if (!e->n_ended_dropped++)
+            cuzk_log(CUZK_LOG_WARN, j->id,
+                     "more than scheduler.max_ended_jobs = %u ended jobs: the oldest records are dropped "
+                     "before their retention (AwaitProof on them answers NOT_FOUND); logged once",
+                     e->cfg.max_ended_jobs);
+        cuzk_eng_free_job_locked(e, j);
     }
 }
 
@@ -144,6 +200,7 @@ void cuzk_eng_end_job_locked(cuzk_engine *e, job *j, cuzk_job_status st, const c
     if (!j->t_start) j->t.queue_wait_ms = j->t.total_ms;
     j->end_seq = ++e->end_seq;
     e->n_live--;
+    ended_append_locked(e, j);
     if (j->in_ready) cuzk_eng_ready_remove_locked(e, j);
     cuzk_eng_proveq_drop_job_locked(e, j);
     if (st != CUZK_JOB_COMPLETED) {
@@ -243,6 +300,8 @@ static int check_config(const cuzk_engine_config *cfg, char *err, size_t err_len
         return cuzk_errf(err, err_len, CUZK_ERR_ARG, "pipeline.max_pending must be >= 1");
     if (cfg->max_live_jobs < 1)
         return cuzk_errf(err, err_len, CUZK_ERR_ARG, "scheduler.max_queued_jobs must be >= 1");
+    if (cfg->max_ended_jobs < 1)
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "scheduler.max_ended_jobs must be >= 1");
     if (cfg->request_budget < (1u << 20))
         return cuzk_errf(err, err_len, CUZK_ERR_ARG, "memory.request_budget = %llu bytes: must be >= 1 MiB",
                          (unsigned long long)cfg->request_budget);

@@ -58,6 +58,9 @@ struct job {
     char id[CUZK_JOB_ID_MAX];
     job *hnext;       /* hash chain */
     job *prev, *next; /* all-jobs list (arrival order) */
+    job *eprev, *enext; /* ended list (end order): the records kept for
+                           AwaitProof, capped by scheduler.max_ended_jobs */
+    bool in_ended;
     job *rnext;       /* ready queue link (has unstarted parts) */
     bool in_ready;
     cuzk_proof_kind kind;
@@ -181,6 +184,10 @@ struct cuzk_engine {
     struct eng_bufpool *bufpool; /* bufpool.c; NULL: no pool */
     uint64_t pool_idle_bytes;    /* idle sets (also in mem_reserved) */
     uint64_t n_pool_hits, n_pool_misses;
+    job *ended_head, *ended_tail; /* ended jobs, oldest end first */
+    size_t n_ended;
+    uint64_t n_ended_dropped;     /* records dropped by the cap before their retention */
+    struct eng_dead *dead;        /* SRS params unlinked under mu, to be freed without it */
 };
 
 /* engine.c */
@@ -195,6 +202,11 @@ void cuzk_eng_end_job_locked(cuzk_engine *e, job *j, cuzk_job_status st, const c
     __attribute__((format(printf, 4, 5)));
 void cuzk_eng_part_release_locked(cuzk_engine *e, part *p);
 void cuzk_eng_reap_locked(cuzk_engine *e, uint64_t now);
+/* Drop the oldest ended records beyond scheduler.max_ended_jobs (never one
+ * that a caller waits on, a worker holds or a submit still parses); called
+ * at admission and by housekeeping, never inside end_job (whose callers
+ * walk the job lists). */
+void cuzk_eng_ended_trim_locked(cuzk_engine *e);
 void cuzk_eng_timeout_at(struct timespec *ts, uint64_t ms_from_now);
 /* bufpool.c: partition buffers kept for the next partition (all under mu) */
 typedef struct eng_bufpool eng_bufpool;
@@ -244,6 +256,15 @@ int cuzk_eng_srs_acquire(cuzk_engine *e, srs_entry **out, const char *circuit_id
 void cuzk_eng_srs_release_locked(cuzk_engine *e, srs_entry *s);
 bool cuzk_eng_srs_evict_idle_locked(cuzk_engine *e, uint64_t need);
 void cuzk_eng_srs_free_all(cuzk_engine *e);
+/* Params demoted under mu are not freed there (munmap / free of tens of GB
+ * takes seconds): demote moves them to e->dead, and whoever releases mu
+ * next on a path that demotes frees them with it released:
+ *   eng_dead *d = cuzk_eng_srs_dead_take_locked(e);  (under mu)
+ *   pthread_mutex_unlock(&e->mu); cuzk_eng_srs_dead_free(d);
+ * Housekeeping frees what is left (demote wakes it). */
+typedef struct eng_dead eng_dead;
+eng_dead *cuzk_eng_srs_dead_take_locked(cuzk_engine *e);
+void cuzk_eng_srs_dead_free(eng_dead *d);
 /* Add a COLD entry for id if its params file exists in param_cache. */
 void cuzk_eng_srs_discover(cuzk_engine *e, const char *circuit_id);
 /* The prover failed with st on s: if s's file changed (or st is

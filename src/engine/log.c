@@ -178,6 +178,7 @@ void cuzk_engine_config_default(cuzk_engine_config *c)
     c->shutdown_grace_ms = 30000;
     c->log_level = CUZK_LOG_INFO;
     c->max_live_jobs = 1024;
+    c->max_ended_jobs = 4096;
     c->request_budget = 2ull << 30;
     c->max_preemptions = 2;
     c->test_provider = false;

@@ -1,7 +1,11 @@
 /* Observability: per-kind counters and phase histograms, the status
  * snapshot (GetStatus), Prometheus text (GetMetrics, /metrics) and the
- * /status JSON page.  All of it is read under the engine lock, so every
- * document is one consistent snapshot. */
+ * /status JSON page.  Each document is one consistent snapshot: the figures
+ * (and, for /status, every retained job with its partitions) are copied
+ * under the engine lock in one pass, then formatted after it is released,
+ * so a large page costs the lock a copy, not its formatting.  Every JSON
+ * string is valid UTF-8 (request ids are bytes: a broken sequence becomes
+ * U+FFFD). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,11 +48,10 @@ void cuzk_eng_stats_record_locked(cuzk_engine *e, const job *j)
     }
 }
 
-int cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out)
+/* The GetStatus figures (mu held); CUZK_ERR_NOMEM leaves out cleared. */
+static int status_locked(cuzk_engine *e, cuzk_engine_status *out)
 {
-    if (!e || !out) return CUZK_ERR_ARG;
     memset(out, 0, sizeof *out);
-    pthread_mutex_lock(&e->mu);
     out->uptime_s = (cuzk_eng_now_ms() - e->t_create) / 1000u;
     for (int k = 0; k < CUZK_PROOF_KINDS; k++) {
         out->completed += e->stats[k].completed;
@@ -74,6 +77,9 @@ int cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out)
     out->request_memory_limit = e->cfg.request_budget;
     out->live_jobs = (uint32_t)e->n_live;
     out->live_jobs_limit = e->cfg.max_live_jobs;
+    out->ended_jobs = (uint32_t)e->n_ended;
+    out->ended_jobs_limit = e->cfg.max_ended_jobs;
+    out->ended_jobs_dropped = e->n_ended_dropped;
     out->memory_limit = e->mem_limit;
     size_t ns = 0;
     for (srs_entry *s = e->srs; s; s = s->next)
@@ -81,7 +87,6 @@ int cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out)
     out->srs = calloc(ns ? ns : 1, sizeof *out->srs);
     out->workers = calloc(e->n_synth_workers + 1, sizeof *out->workers);
     if (!out->srs || !out->workers) {
-        pthread_mutex_unlock(&e->mu);
         cuzk_engine_status_clear(out);
         return CUZK_ERR_NOMEM;
     }
@@ -98,8 +103,16 @@ int cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out)
     out->workers[out->n_workers++] = e->prover.info;
     for (size_t i = 0; i < e->n_synth_workers; i++)
         out->workers[out->n_workers++] = e->synth[i].info;
-    pthread_mutex_unlock(&e->mu);
     return CUZK_OK;
+}
+
+int cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out)
+{
+    if (!e || !out) return CUZK_ERR_ARG;
+    pthread_mutex_lock(&e->mu);
+    int rc = status_locked(e, out);
+    pthread_mutex_unlock(&e->mu);
+    return rc;
 }
 
 void cuzk_engine_status_clear(cuzk_engine_status *s)
@@ -118,43 +131,108 @@ typedef struct {
     bool oom;
 } sbuf;
 
+static bool sb_grow(sbuf *b, size_t more)
+{
+    if (b->oom) return false;
+    if (b->len + more < b->cap) return true;
+    size_t nc = (b->cap ? b->cap * 2 : 4096) + more;
+    char *q = realloc(b->p, nc);
+    if (!q) {
+        b->oom = true;
+        return false;
+    }
+    b->p = q;
+    b->cap = nc;
+    return true;
+}
+
+/* n bytes of s, kept NUL-terminated. */
+static void sb_put(sbuf *b, const void *s, size_t n)
+{
+    if (!sb_grow(b, n + 1)) return;
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = 0;
+}
+
 static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void sb_printf(sbuf *b, const char *fmt, ...)
 {
-    if (b->oom) return;
     for (;;) {
+        if (!sb_grow(b, 0)) return;
         va_list ap;
         va_start(ap, fmt);
-        int n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? b->cap - b->len : 0, fmt, ap);
+        int n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
         va_end(ap);
         if (n < 0) return;
-        if (b->p && b->len + (size_t)n < b->cap) {
+        if (b->len + (size_t)n < b->cap) {
             b->len += (size_t)n;
             return;
         }
-        size_t nc = (b->cap ? b->cap * 2 : 4096) + (size_t)n;
-        char *q = realloc(b->p, nc);
-        if (!q) {
-            b->oom = true;
-            return;
-        }
-        b->p = q;
-        b->cap = nc;
+        if (!sb_grow(b, (size_t)n + 1)) return;
     }
 }
 
-/* JSON string body (quotes added by the caller). */
-static void sb_json_str(sbuf *b, const char *s)
+/* The UTF-8 sequence that starts with s[0] >= 0x80: its length when it is
+ * well formed (RFC 3629: no overlong form, no surrogate, nothing above
+ * U+10FFFF), else 0 with *bad = the length of its longest well-formed
+ * prefix (>= 1), the bytes one U+FFFD replaces (Unicode's "maximal subpart"
+ * rule).  s is NUL-terminated: a NUL is never a continuation byte. */
+static size_t utf8_seq(const unsigned char *s, size_t *bad)
 {
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            sb_printf(b, "\\%c", c);
-        else if (c < 0x20)
-            sb_printf(b, "\\u%04x", c);
-        else
-            sb_printf(b, "%c", c);
+    unsigned c = s[0], lo = 0x80, hi = 0xbf;
+    size_t n;
+    if (c >= 0xc2 && c <= 0xdf) {
+        n = 2;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        n = 3;
+        lo = c == 0xe0 ? 0xa0 : 0x80; /* E0 80..9F: overlong */
+        hi = c == 0xed ? 0x9f : 0xbf; /* ED A0..BF: surrogates */
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4;
+        lo = c == 0xf0 ? 0x90 : 0x80; /* F0 80..8F: overlong */
+        hi = c == 0xf4 ? 0x8f : 0xbf; /* F4 90..: above U+10FFFF */
+    } else { /* a lone continuation byte, C0/C1 (overlong), F5..FF */
+        *bad = 1;
+        return 0;
     }
+    for (size_t i = 1; i < n; i++)
+        if (s[i] < (i == 1 ? lo : 0x80) || s[i] > (i == 1 ? hi : 0xbf)) {
+            *bad = i;
+            return 0;
+        }
+    return n;
+}
+
+/* JSON string body (quotes added by the caller): runs of bytes that need
+ * no escape are appended as one span. */
+static void sb_json_str(sbuf *b, const char *str)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *s = (const unsigned char *)str, *run = s;
+    while (*s) {
+        unsigned c = *s;
+        size_t n = 0, bad = 0;
+        if ((c >= 0x20 && c < 0x80 && c != '"' && c != '\\') || (c >= 0x80 && (n = utf8_seq(s, &bad)))) {
+            s += n ? n : 1;
+            continue;
+        }
+        sb_put(b, run, (size_t)(s - run));
+        if (c == '"' || c == '\\') {
+            char esc[2] = {'\\', (char)c};
+            sb_put(b, esc, 2);
+            s++;
+        } else if (c < 0x20) {
+            char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+            sb_put(b, esc, 6);
+            s++;
+        } else {
+            sb_put(b, "\\ufffd", 6);
+            s += bad;
+        }
+        run = s;
+    }
+    sb_put(b, run, (size_t)(s - run));
 }
 
 static int sb_finish(sbuf *b, char **out, size_t *len)
@@ -173,21 +251,123 @@ static const char *tier_name(cuzk_srs_tier t)
     return t == CUZK_SRS_HOT ? "hot" : t == CUZK_SRS_WARM ? "warm" : "cold";
 }
 
+/* ---- the snapshot ------------------------------------------------------------------ */
+
+typedef struct snap_part {
+    int state;
+    uint64_t synth_ms, prove_ms;
+} snap_part;
+
+typedef struct snap_job {
+    size_t id, circuit, error; /* offsets into report_snap.str */
+    cuzk_proof_kind kind;
+    int prio;
+    const char *status; /* a static name */
+    bool running;       /* started, not ended: a Rust-style "pipeline" */
+    uint64_t age_ms, started_ago_ms, total_ms;
+    cuzk_engine_timings t;
+    size_t part0, nparts, n_done; /* parts[part0 .. part0 + nparts) */
+} snap_job;
+
+/* Everything the three documents print, copied under mu. */
+typedef struct report_snap {
+    cuzk_engine_status st;
+    kind_stats stats[CUZK_PROOF_KINDS];
+    size_t n_proveq, n_synth, synth_active;
+    uint64_t uptime_secs;
+    snap_job *jobs; /* with_jobs only */
+    size_t n_jobs;
+    snap_part *parts;
+    size_t n_parts;
+    sbuf str; /* the jobs' strings, each NUL-terminated */
+} report_snap;
+
+static void snap_free(report_snap *s)
+{
+    cuzk_engine_status_clear(&s->st);
+    free(s->jobs);
+    free(s->parts);
+    free(s->str.p);
+    memset(s, 0, sizeof *s);
+}
+
+static size_t snap_str(report_snap *s, const char *str)
+{
+    size_t off = s->str.len;
+    sb_put(&s->str, str, strlen(str) + 1);
+    return off;
+}
+
+static void snap_job_locked(report_snap *s, const job *j, uint64_t now)
+{
+    snap_job *o = &s->jobs[s->n_jobs++];
+    bool live = j->status == CUZK_JOB_UNKNOWN;
+    o->id = snap_str(s, j->id);
+    o->circuit = snap_str(s, j->circuit_id);
+    o->error = snap_str(s, j->error);
+    o->kind = j->kind;
+    o->prio = (int)j->prio;
+    o->status = live ? (j->next_part ? "RUNNING" : "QUEUED") : cuzk_job_status_name(j->status);
+    o->running = live && j->t_start && j->parts;
+    o->age_ms = now - j->t_submit;
+    o->started_ago_ms = j->t_start ? now - j->t_start : 0;
+    o->total_ms = live ? now - j->t_submit : j->t.total_ms;
+    o->t = j->t;
+    o->part0 = s->n_parts;
+    o->nparts = j->parts ? j->nparts : 0;
+    o->n_done = j->n_done;
+    for (size_t k = 0; k < o->nparts; k++)
+        s->parts[s->n_parts++] = (snap_part){j->parts[k].state, j->parts[k].synth_ms, j->parts[k].prove_ms};
+}
+
+/* Every job on the list (live and retained), mu held. */
+static int snap_jobs_locked(report_snap *s, cuzk_engine *e, uint64_t now)
+{
+    size_t nj = 0, np = 0;
+    for (const job *j = e->jobs_head; j; j = j->next) {
+        nj++;
+        np += j->parts ? j->nparts : 0;
+    }
+    s->jobs = calloc(nj ? nj : 1, sizeof *s->jobs);
+    s->parts = calloc(np ? np : 1, sizeof *s->parts);
+    if (!s->jobs || !s->parts || !sb_grow(&s->str, nj * 64)) return CUZK_ERR_NOMEM;
+    for (const job *j = e->jobs_head; j; j = j->next)
+        snap_job_locked(s, j, now);
+    return s->str.oom ? CUZK_ERR_NOMEM : CUZK_OK;
+}
+
+static int snap_take(cuzk_engine *e, report_snap *s, bool with_jobs)
+{
+    memset(s, 0, sizeof *s);
+    pthread_mutex_lock(&e->mu);
+    uint64_t now = cuzk_eng_now_ms();
+    int rc = status_locked(e, &s->st);
+    memcpy(s->stats, e->stats, sizeof s->stats);
+    s->n_proveq = e->n_proveq;
+    s->n_synth = e->n_synth;
+    for (size_t i = 0; i < e->n_synth_workers; i++)
+        s->synth_active += strcmp(e->synth[i].info.state, "idle") != 0;
+    s->uptime_secs = (now - e->t_create) / 1000;
+    if (!rc && with_jobs) rc = snap_jobs_locked(s, e, now);
+    pthread_mutex_unlock(&e->mu);
+    if (rc) snap_free(s);
+    return rc;
+}
+
+/* ---- Prometheus text ------------------------------------------------------------------ */
+
 /* The Rust cuzk daemon's metric names and labels, so that its dashboards
  * keep working: totals over the wire kinds, per-kind counters labelled
  * proof_kind = porep_c2 | snap_update | window_post | winning_post, and the
  * duration of completed proofs (the "total" phase of cuzk_phase_seconds). */
-static void rust_metrics_locked(sbuf *b, const cuzk_engine *e, const cuzk_engine_status *st)
+static void rust_metrics(sbuf *b, const report_snap *s)
 {
     static const char *const label[CUZK_PROOF_KINDS] = {NULL,          "porep_c2",     "snap_update",
                                                         "window_post", "winning_post", NULL};
-    uint64_t done = 0, failed = 0;
     uint32_t pending = 0, running = 0;
     for (int k = 0; k < CUZK_PROOF_KINDS; k++) { /* totals: every kind, as GetStatus */
-        done += e->stats[k].completed;
-        failed += e->stats[k].failed;
-        pending += st->queues[k].pending;
-        running += st->queues[k].in_progress;
+        pending += s->st.queues[k].pending;
+        running += s->st.queues[k].in_progress;
     }
     sb_printf(b,
               "# HELP cuzk_proofs_completed_total Proofs completed (Rust cuzk name).\n"
@@ -200,28 +380,122 @@ static void rust_metrics_locked(sbuf *b, const cuzk_engine *e, const cuzk_engine
               "# TYPE cuzk_running_jobs gauge\ncuzk_running_jobs %u\n"
               "# HELP cuzk_gpu_workers Prover workers (this build: the CPU prover).\n"
               "# TYPE cuzk_gpu_workers gauge\ncuzk_gpu_workers 1\n",
-              (unsigned long long)done, (unsigned long long)failed, pending, running);
+              (unsigned long long)s->st.completed, (unsigned long long)s->st.failed, pending, running);
     static const char *const fam[] = {"cuzk_proofs_completed", "cuzk_proofs_failed",
                                       "cuzk_proof_duration_seconds"};
     for (int f = 0; f < 3; f++) {
         sb_printf(b, "# TYPE %s %s\n", fam[f], f == 2 ? "summary" : "counter");
         for (int k = 1; k <= CUZK_PROOF_WINNING_POST; k++) {
-            const kind_stats *s = &e->stats[k];
+            const kind_stats *ks = &s->stats[k];
             if (f < 2)
                 sb_printf(b, "%s{proof_kind=\"%s\"} %llu\n", fam[f], label[k],
-                          (unsigned long long)(f ? s->failed : s->completed));
+                          (unsigned long long)(f ? ks->failed : ks->completed));
             else
                 sb_printf(b, "%s_sum{proof_kind=\"%s\"} %.3f\n%s_count{proof_kind=\"%s\"} %llu\n", fam[f],
-                          label[k], s->hist_sum[4], fam[f], label[k], (unsigned long long)s->hist_count[4]);
+                          label[k], ks->hist_sum[4], fam[f], label[k], (unsigned long long)ks->hist_count[4]);
         }
     }
+}
+
+static void metrics_jobs(sbuf *b, const report_snap *s)
+{
+    sb_printf(b, "# HELP cuzk_jobs_total Jobs that ended, by proof kind and status.\n"
+                 "# TYPE cuzk_jobs_total counter\n");
+    for (int k = 1; k < CUZK_PROOF_KINDS; k++) {
+        const kind_stats *ks = &s->stats[k];
+        const char *kn = cuzk_proof_kind_name((cuzk_proof_kind)k);
+        sb_printf(b, "cuzk_jobs_total{kind=\"%s\",status=\"completed\"} %llu\n", kn,
+                  (unsigned long long)ks->completed);
+        sb_printf(b, "cuzk_jobs_total{kind=\"%s\",status=\"failed\"} %llu\n", kn, (unsigned long long)ks->failed);
+        sb_printf(b, "cuzk_jobs_total{kind=\"%s\",status=\"cancelled\"} %llu\n", kn,
+                  (unsigned long long)ks->cancelled);
+    }
+    sb_printf(b, "# HELP cuzk_phase_seconds Per-phase duration of completed proofs.\n"
+                 "# TYPE cuzk_phase_seconds histogram\n");
+    for (int k = 1; k < CUZK_PROOF_KINDS; k++) {
+        const kind_stats *ks = &s->stats[k];
+        const char *kn = cuzk_proof_kind_name((cuzk_proof_kind)k);
+        for (int p = 0; p < 5; p++) {
+            uint64_t cum = 0;
+            for (int i = 0; i <= HIST_BUCKETS; i++) {
+                cum += ks->hist[p][i];
+                if (i < HIST_BUCKETS)
+                    sb_printf(b, "cuzk_phase_seconds_bucket{kind=\"%s\",phase=\"%s\",le=\"%g\"} %llu\n", kn,
+                              phase_names[p], bucket_s[i], (unsigned long long)cum);
+                else
+                    sb_printf(b, "cuzk_phase_seconds_bucket{kind=\"%s\",phase=\"%s\",le=\"+Inf\"} %llu\n", kn,
+                              phase_names[p], (unsigned long long)cum);
+            }
+            sb_printf(b, "cuzk_phase_seconds_sum{kind=\"%s\",phase=\"%s\"} %.3f\n", kn, phase_names[p],
+                      ks->hist_sum[p]);
+            sb_printf(b, "cuzk_phase_seconds_count{kind=\"%s\",phase=\"%s\"} %llu\n", kn, phase_names[p],
+                      (unsigned long long)ks->hist_count[p]);
+        }
+    }
+}
+
+static void metrics_pipeline(sbuf *b, const report_snap *s)
+{
+    const cuzk_engine_status *st = &s->st;
+    sb_printf(b, "# HELP cuzk_queue_jobs Jobs not ended, by kind and state.\n"
+                 "# TYPE cuzk_queue_jobs gauge\n");
+    for (int k = 1; k < CUZK_PROOF_KINDS; k++) {
+        const char *kn = cuzk_proof_kind_name((cuzk_proof_kind)k);
+        sb_printf(b, "cuzk_queue_jobs{kind=\"%s\",state=\"pending\"} %u\n", kn, st->queues[k].pending);
+        sb_printf(b, "cuzk_queue_jobs{kind=\"%s\",state=\"in_progress\"} %u\n", kn, st->queues[k].in_progress);
+    }
+    sb_printf(b,
+              "# HELP cuzk_ended_jobs Ended jobs whose records are kept for AwaitProof.\n"
+              "# TYPE cuzk_ended_jobs gauge\ncuzk_ended_jobs %u\n"
+              "# HELP cuzk_ended_jobs_dropped_total Ended-job records dropped by scheduler.max_ended_jobs "
+              "before their retention.\n"
+              "# TYPE cuzk_ended_jobs_dropped_total counter\ncuzk_ended_jobs_dropped_total %llu\n",
+              st->ended_jobs, (unsigned long long)st->ended_jobs_dropped);
+    sb_printf(b,
+              "# HELP cuzk_pipeline_partitions Partitions synthesizing / waiting for the prover.\n"
+              "# TYPE cuzk_pipeline_partitions gauge\n"
+              "cuzk_pipeline_partitions{stage=\"synthesis\"} %zu\n"
+              "cuzk_pipeline_partitions{stage=\"prove_queue\"} %zu\n",
+              s->n_synth, s->n_proveq);
+    sb_printf(b,
+              "# HELP cuzk_prover_batches_total Prover calls (batches).\n"
+              "# TYPE cuzk_prover_batches_total counter\ncuzk_prover_batches_total %llu\n"
+              "# HELP cuzk_prover_partitions_total Partitions proved in those batches.\n"
+              "# TYPE cuzk_prover_partitions_total counter\ncuzk_prover_partitions_total %llu\n",
+              (unsigned long long)st->batches, (unsigned long long)st->batched_partitions);
+    sb_printf(b,
+              "# HELP cuzk_prover_preemptions_total Prover calls stopped for a CRITICAL partition.\n"
+              "# TYPE cuzk_prover_preemptions_total counter\ncuzk_prover_preemptions_total %llu\n",
+              (unsigned long long)st->preemptions);
+}
+
+static void metrics_resources(sbuf *b, const cuzk_engine_status *st)
+{
+    sb_printf(b,
+              "# HELP cuzk_memory_bytes Memory budget: used (reservations + hot SRS) and limit.\n"
+              "# TYPE cuzk_memory_bytes gauge\n"
+              "cuzk_memory_bytes{type=\"used\"} %llu\ncuzk_memory_bytes{type=\"limit\"} %llu\n",
+              (unsigned long long)st->memory_used, (unsigned long long)st->memory_limit);
+    sb_printf(b, "# HELP cuzk_srs_bytes SRS bytes per tier.\n# TYPE cuzk_srs_bytes gauge\n");
+    for (int t = 0; t < 3; t++)
+        sb_printf(b, "cuzk_srs_bytes{tier=\"%s\"} %llu\n", tier_name((cuzk_srs_tier)t),
+                  (unsigned long long)st->srs_bytes[t]);
+    sb_printf(b, "# HELP cuzk_srs_refs References held per SRS entry.\n# TYPE cuzk_srs_refs gauge\n");
+    for (size_t i = 0; i < st->n_srs; i++)
+        sb_printf(b, "cuzk_srs_refs{circuit=\"%s\",tier=\"%s\"} %u\n", st->srs[i].circuit_id,
+                  tier_name(st->srs[i].tier), st->srs[i].ref_count);
+    sb_printf(b, "# HELP cuzk_worker_busy 1 when a worker is not idle.\n"
+                 "# TYPE cuzk_worker_busy gauge\n");
+    for (size_t i = 0; i < st->n_workers; i++)
+        sb_printf(b, "cuzk_worker_busy{worker=\"%s\",state=\"%s\"} %d\n", st->workers[i].name,
+                  st->workers[i].state, strcmp(st->workers[i].state, "idle") != 0);
 }
 
 int cuzk_engine_metrics_text(cuzk_engine *e, char **out, size_t *len)
 {
     if (!e || !out) return CUZK_ERR_ARG;
-    cuzk_engine_status st;
-    int rc = cuzk_engine_get_status(e, &st);
+    report_snap s;
+    int rc = snap_take(e, &s, false);
     if (rc) return rc;
     sbuf b = {0};
     sb_printf(&b,
@@ -229,90 +503,16 @@ int cuzk_engine_metrics_text(cuzk_engine *e, char **out, size_t *len)
               "# TYPE cuzk_build_info gauge\ncuzk_build_info{version=\"%s\"} 1\n"
               "# HELP cuzk_uptime_seconds Seconds since the engine started.\n"
               "# TYPE cuzk_uptime_seconds gauge\ncuzk_uptime_seconds %llu\n",
-              CUZK_VERSION, (unsigned long long)st.uptime_s);
-    pthread_mutex_lock(&e->mu);
-    sb_printf(&b, "# HELP cuzk_jobs_total Jobs that ended, by proof kind and status.\n"
-                  "# TYPE cuzk_jobs_total counter\n");
-    for (int k = 1; k < CUZK_PROOF_KINDS; k++) {
-        const kind_stats *s = &e->stats[k];
-        const char *kn = cuzk_proof_kind_name((cuzk_proof_kind)k);
-        sb_printf(&b, "cuzk_jobs_total{kind=\"%s\",status=\"completed\"} %llu\n", kn,
-                  (unsigned long long)s->completed);
-        sb_printf(&b, "cuzk_jobs_total{kind=\"%s\",status=\"failed\"} %llu\n", kn,
-                  (unsigned long long)s->failed);
-        sb_printf(&b, "cuzk_jobs_total{kind=\"%s\",status=\"cancelled\"} %llu\n", kn,
-                  (unsigned long long)s->cancelled);
-    }
-    sb_printf(&b, "# HELP cuzk_phase_seconds Per-phase duration of completed proofs.\n"
-                  "# TYPE cuzk_phase_seconds histogram\n");
-    for (int k = 1; k < CUZK_PROOF_KINDS; k++) {
-        const kind_stats *s = &e->stats[k];
-        const char *kn = cuzk_proof_kind_name((cuzk_proof_kind)k);
-        for (int p = 0; p < 5; p++) {
-            uint64_t cum = 0;
-            for (int i = 0; i <= HIST_BUCKETS; i++) {
-                cum += s->hist[p][i];
-                if (i < HIST_BUCKETS)
-                    sb_printf(&b, "cuzk_phase_seconds_bucket{kind=\"%s\",phase=\"%s\",le=\"%g\"} %llu\n", kn,
-                              phase_names[p], bucket_s[i], (unsigned long long)cum);
-                else
-                    sb_printf(&b, "cuzk_phase_seconds_bucket{kind=\"%s\",phase=\"%s\",le=\"+Inf\"} %llu\n",
-                              kn, phase_names[p], (unsigned long long)cum);
-            }
-            sb_printf(&b, "cuzk_phase_seconds_sum{kind=\"%s\",phase=\"%s\"} %.3f\n", kn, phase_names[p],
-                      s->hist_sum[p]);
-            sb_printf(&b, "cuzk_phase_seconds_count{kind=\"%s\",phase=\"%s\"} %llu\n", kn, phase_names[p],
-                      (unsigned long long)s->hist_count[p]);
-        }
-    }
-    rust_metrics_locked(&b, e, &st);
-    size_t nproveq = e->n_proveq, nsynth = e->n_synth;
-    pthread_mutex_unlock(&e->mu);
-    sb_printf(&b, "# HELP cuzk_queue_jobs Jobs not ended, by kind and state.\n"
-                  "# TYPE cuzk_queue_jobs gauge\n");
-    for (int k = 1; k < CUZK_PROOF_KINDS; k++) {
-        const char *kn = cuzk_proof_kind_name((cuzk_proof_kind)k);
-        sb_printf(&b, "cuzk_queue_jobs{kind=\"%s\",state=\"pending\"} %u\n", kn, st.queues[k].pending);
-        sb_printf(&b, "cuzk_queue_jobs{kind=\"%s\",state=\"in_progress\"} %u\n", kn,
-                  st.queues[k].in_progress);
-    }
-    sb_printf(&b,
-              "# HELP cuzk_pipeline_partitions Partitions synthesizing / waiting for the prover.\n"
-              "# TYPE cuzk_pipeline_partitions gauge\n"
-              "cuzk_pipeline_partitions{stage=\"synthesis\"} %zu\n"
-              "cuzk_pipeline_partitions{stage=\"prove_queue\"} %zu\n",
-              nsynth, nproveq);
-    sb_printf(&b,
-              "# HELP cuzk_prover_batches_total Prover calls (batches).\n"
-              "# TYPE cuzk_prover_batches_total counter\ncuzk_prover_batches_total %llu\n"
-              "# HELP cuzk_prover_partitions_total Partitions proved in those batches.\n"
-              "# TYPE cuzk_prover_partitions_total counter\ncuzk_prover_partitions_total %llu\n",
-              (unsigned long long)st.batches, (unsigned long long)st.batched_partitions);
-    sb_printf(&b,
-              "# HELP cuzk_prover_preemptions_total Prover calls stopped for a CRITICAL partition.\n"
-              "# TYPE cuzk_prover_preemptions_total counter\ncuzk_prover_preemptions_total %llu\n",
-              (unsigned long long)st.preemptions);
-    sb_printf(&b,
-              "# HELP cuzk_memory_bytes Memory budget: used (reservations + hot SRS) and limit.\n"
-              "# TYPE cuzk_memory_bytes gauge\n"
-              "cuzk_memory_bytes{type=\"used\"} %llu\ncuzk_memory_bytes{type=\"limit\"} %llu\n",
-              (unsigned long long)st.memory_used, (unsigned long long)st.memory_limit);
-    sb_printf(&b, "# HELP cuzk_srs_bytes SRS bytes per tier.\n# TYPE cuzk_srs_bytes gauge\n");
-    for (int t = 0; t < 3; t++)
-        sb_printf(&b, "cuzk_srs_bytes{tier=\"%s\"} %llu\n", tier_name((cuzk_srs_tier)t),
-                  (unsigned long long)st.srs_bytes[t]);
-    sb_printf(&b, "# HELP cuzk_srs_refs References held per SRS entry.\n# TYPE cuzk_srs_refs gauge\n");
-    for (size_t i = 0; i < st.n_srs; i++)
-        sb_printf(&b, "cuzk_srs_refs{circuit=\"%s\",tier=\"%s\"} %u\n", st.srs[i].circuit_id,
-                  tier_name(st.srs[i].tier), st.srs[i].ref_count);
-    sb_printf(&b, "# HELP cuzk_worker_busy 1 when a worker is not idle.\n"
-                  "# TYPE cuzk_worker_busy gauge\n");
-    for (size_t i = 0; i < st.n_workers; i++)
-        sb_printf(&b, "cuzk_worker_busy{worker=\"%s\",state=\"%s\"} %d\n", st.workers[i].name,
-                  st.workers[i].state, strcmp(st.workers[i].state, "idle") != 0);
-    cuzk_engine_status_clear(&st);
+              CUZK_VERSION, (unsigned long long)s.st.uptime_s);
+    metrics_jobs(&b, &s);
+    rust_metrics(&b, &s);
+    metrics_pipeline(&b, &s);
+    metrics_resources(&b, &s.st);
+    snap_free(&s);
     return sb_finish(&b, out, len);
 }
+
+/* ---- /status JSON --------------------------------------------------------------------- */
 
 static const char *part_state_name(int s)
 {
@@ -320,130 +520,141 @@ static const char *part_state_name(int s)
     return s >= 0 && s <= P_DROPPED ? n[s] : "?";
 }
 
+/* "key":"<escaped s>" */
+static void json_kv_str(sbuf *b, const char *key, const char *s)
+{
+    sb_printf(b, "\"%s\":\"", key);
+    sb_json_str(b, s);
+    sb_put(b, "\"", 1);
+}
+
 /* The Rust daemon's /status fields (curio-compat.md), for operator UIs
  * written against it: uptime_secs, (memory{total,used,available}_bytes is
  * merged into our "memory" object above),
  * synthesis{max_concurrent, active}, pipelines (running jobs with their
  * partitions), gpu_workers (here the CPU prover as worker 0, ordinal -1),
- * allocations{srs, pce}, counters, buffers.  Caller holds e->mu. */
-static void rust_status_fields(cuzk_engine *e, sbuf *b, uint64_t now)
+ * allocations{srs, pce}, counters, buffers. */
+static void rust_status_fields(sbuf *b, const report_snap *s)
 {
-    size_t active = 0;
-    for (size_t i = 0; i < e->n_synth_workers; i++)
-        active += strcmp(e->synth[i].info.state, "idle") != 0;
+    const cuzk_engine_status *st = &s->st;
     sb_printf(b,
               ",\"uptime_secs\":%llu,\"synthesis\":{\"max_concurrent\":%zu,\"active\":%zu},\"pipelines\":[",
-              (unsigned long long)((now - e->t_create) / 1000), e->n_synth_workers, active);
+              (unsigned long long)s->uptime_secs, st->n_workers - 1, s->synth_active);
     bool first = true;
-    for (job *j = e->jobs_head; j; j = j->next) {
-        if (j->status != CUZK_JOB_UNKNOWN || !j->t_start || !j->parts) continue;
-        sb_printf(b, "%s{\"job_id\":\"", first ? "" : ",");
+    for (size_t i = 0; i < s->n_jobs; i++) {
+        const snap_job *j = &s->jobs[i];
+        if (!j->running) continue;
+        sb_printf(b, "%s{", first ? "" : ",");
         first = false;
-        sb_json_str(b, j->id);
+        json_kv_str(b, "job_id", s->str.p + j->id);
         sb_printf(b,
-                  "\",\"proof_kind\":\"%s\",\"started_secs_ago\":%llu,\"total_partitions\":%zu,"
+                  ",\"proof_kind\":\"%s\",\"started_secs_ago\":%llu,\"total_partitions\":%zu,"
                   "\"partitions_done\":%zu,\"partitions\":[",
-                  cuzk_proof_kind_rust_name(j->kind), (unsigned long long)((now - j->t_start) / 1000),
-                  j->nparts, j->n_done);
-        for (size_t k = 0; k < j->nparts; k++)
-            sb_printf(b, "%s{\"index\":%zu,\"state\":\"%s\",\"synth_ms\":%llu,\"gpu_ms\":%llu}", k ? "," : "",
-                      k, part_state_name(j->parts[k].state), (unsigned long long)j->parts[k].synth_ms,
-                      (unsigned long long)j->parts[k].prove_ms);
+                  cuzk_proof_kind_rust_name(j->kind), (unsigned long long)(j->started_ago_ms / 1000), j->nparts,
+                  j->n_done);
+        for (size_t k = 0; k < j->nparts; k++) {
+            const snap_part *p = &s->parts[j->part0 + k];
+            sb_printf(b, "%s{\"index\":%zu,\"state\":\"%s\",\"synth_ms\":%llu,\"gpu_ms\":%llu}", k ? "," : "", k,
+                      part_state_name(p->state), (unsigned long long)p->synth_ms, (unsigned long long)p->prove_ms);
+        }
         sb_printf(b, "]}");
     }
-    sb_printf(b, "],\"gpu_workers\":[{\"worker_id\":0,\"gpu_ordinal\":-1,\"state\":\"%s\",\"current_job\":\"",
-              e->prover.info.state);
-    sb_json_str(b, e->prover.info.job_id);
-    sb_printf(b, "\",\"current_partition\":null,\"busy_secs\":0}],\"allocations\":{\"srs\":[");
+    /* workers[0] is the prover (status_locked) */
+    sb_printf(b, "],\"gpu_workers\":[{\"worker_id\":0,\"gpu_ordinal\":-1,\"state\":\"%s\",",
+              st->workers[0].state);
+    json_kv_str(b, "current_job", st->workers[0].job_id);
+    sb_printf(b, ",\"current_partition\":null,\"busy_secs\":0}],\"allocations\":{\"srs\":[");
     first = true;
-    for (srs_entry *s = e->srs; s; s = s->next) {
-        if (s->tier == CUZK_SRS_COLD) continue;
+    for (size_t i = 0; i < st->n_srs; i++) {
+        if (st->srs[i].tier == CUZK_SRS_COLD) continue;
         sb_printf(b, "%s\"", first ? "" : ",");
         first = false;
-        sb_json_str(b, s->id);
-        sb_printf(b, "\"");
+        sb_json_str(b, st->srs[i].circuit_id);
+        sb_put(b, "\"", 1);
     }
-    uint64_t done = 0, failed = 0;
-    for (int k = 0; k < CUZK_PROOF_KINDS; k++)
-        done += e->stats[k].completed, failed += e->stats[k].failed;
     sb_printf(b,
               "],\"pce\":[]},\"counters\":{\"proofs_completed\":%llu,\"proofs_failed\":%llu},\"buffers\":{}",
-              (unsigned long long)done, (unsigned long long)failed);
+              (unsigned long long)st->completed, (unsigned long long)st->failed);
 }
 
-int cuzk_engine_status_json(cuzk_engine *e, char **out, size_t *len)
+static void json_summary(sbuf *b, const cuzk_engine_status *st)
 {
-    if (!e || !out) return CUZK_ERR_ARG;
-    cuzk_engine_status st;
-    int rc = cuzk_engine_get_status(e, &st);
-    if (rc) return rc;
-    sbuf b = {0};
-    sb_printf(&b,
+    sb_printf(b,
               "{\"version\":\"" CUZK_VERSION "\",\"uptime_seconds\":%llu,\"completed\":%llu,\"failed\":%llu,"
               "\"cancelled\":%llu,"
               "\"memory\":{\"used\":%llu,\"limit\":%llu,\"total_bytes\":%llu,\"used_bytes\":%llu,"
               "\"available_bytes\":%llu,\"buffer_pool_bytes\":%llu,\"buffer_pool_hits\":%llu,"
               "\"buffer_pool_misses\":%llu},\"srs_bytes\":{\"hot\":%llu,"
-              "\"warm\":%llu,\"cold\":%llu},\"queues\":[",
-              (unsigned long long)st.uptime_s, (unsigned long long)st.completed,
-              (unsigned long long)st.failed, (unsigned long long)st.cancelled,
-              (unsigned long long)st.memory_used, (unsigned long long)st.memory_limit,
-              (unsigned long long)st.memory_limit, (unsigned long long)st.memory_used,
-              (unsigned long long)(st.memory_limit > st.memory_used ? st.memory_limit - st.memory_used : 0),
-              (unsigned long long)st.buffer_pool_bytes, (unsigned long long)st.buffer_pool_hits,
-              (unsigned long long)st.buffer_pool_misses, (unsigned long long)st.srs_bytes[0], (unsigned long long)st.srs_bytes[1],
-              (unsigned long long)st.srs_bytes[2]);
+              "\"warm\":%llu,\"cold\":%llu},"
+              "\"ended_jobs\":{\"retained\":%u,\"limit\":%u,\"dropped\":%llu},\"queues\":[",
+              (unsigned long long)st->uptime_s, (unsigned long long)st->completed, (unsigned long long)st->failed,
+              (unsigned long long)st->cancelled, (unsigned long long)st->memory_used,
+              (unsigned long long)st->memory_limit, (unsigned long long)st->memory_limit,
+              (unsigned long long)st->memory_used,
+              (unsigned long long)(st->memory_limit > st->memory_used ? st->memory_limit - st->memory_used : 0),
+              (unsigned long long)st->buffer_pool_bytes, (unsigned long long)st->buffer_pool_hits,
+              (unsigned long long)st->buffer_pool_misses, (unsigned long long)st->srs_bytes[0],
+              (unsigned long long)st->srs_bytes[1], (unsigned long long)st->srs_bytes[2], st->ended_jobs,
+              st->ended_jobs_limit, (unsigned long long)st->ended_jobs_dropped);
     for (int k = 1; k < CUZK_PROOF_KINDS; k++)
-        sb_printf(&b, "%s{\"kind\":\"%s\",\"pending\":%u,\"in_progress\":%u}", k > 1 ? "," : "",
-                  cuzk_proof_kind_name((cuzk_proof_kind)k), st.queues[k].pending, st.queues[k].in_progress);
-    sb_printf(&b, "],\"srs\":[");
-    for (size_t i = 0; i < st.n_srs; i++) {
-        sb_printf(&b, "%s{\"circuit_id\":\"", i ? "," : "");
-        sb_json_str(&b, st.srs[i].circuit_id);
-        sb_printf(&b, "\",\"tier\":\"%s\",\"size_bytes\":%llu,\"ref_count\":%u,\"idle_ms\":%llu}",
-                  tier_name(st.srs[i].tier), (unsigned long long)st.srs[i].size_bytes, st.srs[i].ref_count,
-                  (unsigned long long)st.srs[i].idle_ms);
+        sb_printf(b, "%s{\"kind\":\"%s\",\"pending\":%u,\"in_progress\":%u}", k > 1 ? "," : "",
+                  cuzk_proof_kind_name((cuzk_proof_kind)k), st->queues[k].pending, st->queues[k].in_progress);
+    sb_printf(b, "],\"srs\":[");
+    for (size_t i = 0; i < st->n_srs; i++) {
+        sb_printf(b, "%s{", i ? "," : "");
+        json_kv_str(b, "circuit_id", st->srs[i].circuit_id);
+        sb_printf(b, ",\"tier\":\"%s\",\"size_bytes\":%llu,\"ref_count\":%u,\"idle_ms\":%llu}",
+                  tier_name(st->srs[i].tier), (unsigned long long)st->srs[i].size_bytes, st->srs[i].ref_count,
+                  (unsigned long long)st->srs[i].idle_ms);
     }
-    sb_printf(&b, "],\"workers\":[");
-    for (size_t i = 0; i < st.n_workers; i++) {
-        sb_printf(&b, "%s{\"name\":\"%s\",\"state\":\"%s\",\"job_id\":\"", i ? "," : "", st.workers[i].name,
-                  st.workers[i].state);
-        sb_json_str(&b, st.workers[i].job_id);
-        sb_printf(&b, "\"}");
+    sb_printf(b, "],\"workers\":[");
+    for (size_t i = 0; i < st->n_workers; i++) {
+        sb_printf(b, "%s{\"name\":\"%s\",\"state\":\"%s\",", i ? "," : "", st->workers[i].name,
+                  st->workers[i].state);
+        json_kv_str(b, "job_id", st->workers[i].job_id);
+        sb_put(b, "}", 1);
     }
-    sb_printf(&b, "],\"jobs\":[");
-    cuzk_engine_status_clear(&st);
-    pthread_mutex_lock(&e->mu);
-    uint64_t now = cuzk_eng_now_ms();
-    bool first = true;
-    for (job *j = e->jobs_head; j; j = j->next) {
-        sb_printf(&b, "%s{\"job_id\":\"", first ? "" : ",");
-        first = false;
-        sb_json_str(&b, j->id);
-        sb_printf(&b, "\",\"kind\":\"%s\",\"priority\":%d,\"circuit_id\":\"", cuzk_proof_kind_name(j->kind),
-                  (int)j->prio);
-        sb_json_str(&b, j->circuit_id);
-        sb_printf(&b, "\",\"status\":\"%s\",\"age_ms\":%llu,\"error\":\"",
-                  j->status == CUZK_JOB_UNKNOWN ? (j->next_part ? "RUNNING" : "QUEUED")
-                                                : cuzk_job_status_name(j->status),
-                  (unsigned long long)(now - j->t_submit));
-        sb_json_str(&b, j->error);
-        sb_printf(&b,
-                  "\",\"timings_ms\":{\"queue_wait\":%llu,\"srs_load\":%llu,\"synthesis\":%llu,"
-                  "\"prove\":%llu,\"verify\":%llu,\"total\":%llu},\"partitions\":[",
-                  (unsigned long long)j->t.queue_wait_ms, (unsigned long long)j->t.srs_load_ms,
-                  (unsigned long long)j->t.synthesis_ms, (unsigned long long)j->t.prove_ms,
-                  (unsigned long long)j->t.verify_ms,
-                  (unsigned long long)(j->status == CUZK_JOB_UNKNOWN ? now - j->t_submit : j->t.total_ms));
-        for (size_t k = 0; j->parts && k < j->nparts; k++)
-            sb_printf(&b, "%s{\"index\":%zu,\"state\":\"%s\",\"synthesis_ms\":%llu,\"prove_ms\":%llu}",
-                      k ? "," : "", k, part_state_name(j->parts[k].state),
-                      (unsigned long long)j->parts[k].synth_ms, (unsigned long long)j->parts[k].prove_ms);
-        sb_printf(&b, "]}");
+    sb_put(b, "]", 1);
+}
+
+static void json_job(sbuf *b, const report_snap *s, const snap_job *j)
+{
+    sb_put(b, "{", 1);
+    json_kv_str(b, "job_id", s->str.p + j->id);
+    sb_printf(b, ",\"kind\":\"%s\",\"priority\":%d,", cuzk_proof_kind_name(j->kind), j->prio);
+    json_kv_str(b, "circuit_id", s->str.p + j->circuit);
+    sb_printf(b, ",\"status\":\"%s\",\"age_ms\":%llu,", j->status, (unsigned long long)j->age_ms);
+    json_kv_str(b, "error", s->str.p + j->error);
+    sb_printf(b,
+              ",\"timings_ms\":{\"queue_wait\":%llu,\"srs_load\":%llu,\"synthesis\":%llu,"
+              "\"prove\":%llu,\"verify\":%llu,\"total\":%llu},\"partitions\":[",
+              (unsigned long long)j->t.queue_wait_ms, (unsigned long long)j->t.srs_load_ms,
+              (unsigned long long)j->t.synthesis_ms, (unsigned long long)j->t.prove_ms,
+              (unsigned long long)j->t.verify_ms, (unsigned long long)j->total_ms);
+    for (size_t k = 0; k < j->nparts; k++) {
+        const snap_part *p = &s->parts[j->part0 + k];
+        sb_printf(b, "%s{\"index\":%zu,\"state\":\"%s\",\"synthesis_ms\":%llu,\"prove_ms\":%llu}", k ? "," : "",
+                  k, part_state_name(p->state), (unsigned long long)p->synth_ms, (unsigned long long)p->prove_ms);
     }
-    sb_printf(&b, "]");
-    rust_status_fields(e, &b, now);
-    pthread_mutex_unlock(&e->mu);
-    sb_printf(&b, "}\n");
+    sb_put(b, "]}", 2);
+}
+
+int cuzk_engine_status_json(cuzk_engine *e, char **out, size_t *len)
+{
+    if (!e || !out) return CUZK_ERR_ARG;
+    report_snap s;
+    int rc = snap_take(e, &s, true);
+    if (rc) return rc;
+    sbuf b = {0};
+    json_summary(&b, &s.st);
+    sb_put(&b, ",\"jobs\":[", 9);
+    for (size_t i = 0; i < s.n_jobs; i++) {
+        if (i) sb_put(&b, ",", 1);
+        json_job(&b, &s, &s.jobs[i]);
+    }
+    sb_put(&b, "]", 1);
+    rust_status_fields(&b, &s);
+    sb_put(&b, "}\n", 2);
+    snap_free(&s);
     return sb_finish(&b, out, len);
 }

@@ -152,7 +152,9 @@ static void synth_one_locked(cuzk_engine *e, worker *w, job *j)
             e->synth_pool_busy = true;
             p->synth_par = cuzk_pool_par(e->synth_pool);
         }
+        eng_dead *dead = cuzk_eng_srs_dead_take_locked(e); /* what pick_locked evicted for this */
         pthread_mutex_unlock(&e->mu);
+        cuzk_eng_srs_dead_free(dead);
         uint64_t t0 = cuzk_eng_now_ms();
         cuzk_engine_task task = {e, j};
         st = cuzk_eng_pce_synthesize(e, p, &task, &cs, err, sizeof err); /* pce_cache.c */
@@ -195,6 +197,17 @@ static void synth_one_locked(cuzk_engine *e, worker *w, job *j)
     pthread_cond_broadcast(&e->cv_work);
 }
 
+/* Params that this thread's eviction or release demoted (srs.c), freed
+ * with mu released. */
+static void free_dead_relock(cuzk_engine *e)
+{
+    eng_dead *d = cuzk_eng_srs_dead_take_locked(e);
+    if (!d) return;
+    pthread_mutex_unlock(&e->mu);
+    cuzk_eng_srs_dead_free(d);
+    pthread_mutex_lock(&e->mu);
+}
+
 void *cuzk_eng_synth_main(void *arg)
 {
     worker *w = arg;
@@ -208,6 +221,7 @@ void *cuzk_eng_synth_main(void *arg)
             continue;
         }
         synth_one_locked(e, w, j);
+        free_dead_relock(e);
     }
     worker_set(w, "stopped", NULL);
     pthread_mutex_unlock(&e->mu);
@@ -560,7 +574,9 @@ void *cuzk_eng_prover_main(void *arg)
         cuzk_log(CUZK_LOG_DEBUG, ps[0]->j->id, "proving a batch of %zu partition(s) of %s", n,
                  ps[0]->j->circuit_id);
         pthread_cond_broadcast(&e->cv_work); /* pipeline slots freed */
+        eng_dead *dead = cuzk_eng_srs_dead_take_locked(e); /* stale entries released by the last commit */
         pthread_mutex_unlock(&e->mu);
+        cuzk_eng_srs_dead_free(dead);
         prove_batch(e, w, ps, n); /* returns with mu held */
     }
     worker_set(w, "stopped", NULL);
@@ -576,6 +592,8 @@ void *cuzk_eng_house_main(void *arg)
     pthread_mutex_lock(&e->mu);
     while (!e->stopping) {
         cuzk_eng_reap_locked(e, cuzk_eng_now_ms());
+        cuzk_eng_ended_trim_locked(e); /* records a waiter held at admission */
+        free_dead_relock(e);
         cuzk_eng_pool_reap_locked(e, cuzk_eng_now_ms());
         /* SRS entries become evictable by the passing of time
          * (eviction_min_idle), which no event announces: let workers
@@ -585,7 +603,7 @@ void *cuzk_eng_house_main(void *arg)
         period = period < 10 ? 10 : period > 1000 ? 1000 : period;
         struct timespec ts;
         cuzk_eng_timeout_at(&ts, period);
-        pthread_cond_timedwait(&e->cv_house, &e->mu, &ts);
+        if (!e->dead) pthread_cond_timedwait(&e->cv_house, &e->mu, &ts); /* demote wakes it */
     }
     pthread_mutex_unlock(&e->mu);
     return NULL;

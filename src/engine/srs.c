@@ -24,7 +24,15 @@
  * and the acquiring job fails with the change; a WARM file that shrinks
  * during a prove fails that prove with CUZK_ERR_CHANGED (the map guard
  * installed here turns the SIGBUS into a status) and cuzk_eng_srs_fault words it
- * the same way.  A stale entry goes COLD when its last user releases it. */
+ * the same way.  A stale entry goes COLD when its last user releases it.
+ *
+ * Freeing: demoting an entry (LRU eviction, EvictSRS, a changed file)
+ * unlinks its params under the lock and frees them after it is released
+ * (munmap / free of a 32 GiB entry's ~tens of GB takes long enough to stall
+ * every GetStatus and submit behind the lock): EvictSRS, PreloadSRS and a
+ * load free them before they return or allocate; a synthesis worker that
+ * evicted to make room frees them before it synthesizes; housekeeping
+ * frees anything left. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,11 +111,54 @@ static uint64_t resident_bytes(const cuzk_groth16_params *p)
     return g1 * sizeof(cuzk_g1_affine) + cuzk_groth16_params_count(p, CUZK_G16_B_G2) * sizeof(cuzk_g2_affine);
 }
 
+/* ---- params freed without the lock ---------------------------------------- */
+
+struct eng_dead {
+    eng_dead *next;
+    cuzk_groth16_params *params;
+};
+
+/* Unlinked params go to e->dead; freed by whoever takes the list next (see
+ * engine_internal.h).  No node memory: the params are freed here, under mu,
+ * as before -- correct, only slow. */
+static void dead_push_locked(cuzk_engine *e, cuzk_groth16_params *p)
+{
+    if (!p) return;
+    eng_dead *d = malloc(sizeof *d);
+    if (!d) {
+        cuzk_groth16_params_free(p);
+        return;
+    }
+    d->params = p;
+    d->next = e->dead;
+    e->dead = d;
+    pthread_cond_broadcast(&e->cv_house);
+}
+
+eng_dead *cuzk_eng_srs_dead_take_locked(cuzk_engine *e)
+{
+    eng_dead *d = e->dead;
+    e->dead = NULL;
+    return d;
+}
+
+void cuzk_eng_srs_dead_free(eng_dead *d)
+{
+    while (d) {
+        eng_dead *nx = d->next;
+        cuzk_groth16_params_free(d->params);
+        free(d);
+        d = nx;
+    }
+}
+
+/* The entry drops to COLD at once (its bytes leave the budget); its params
+ * are freed after mu is released (e->dead). */
 static uint64_t demote_locked(cuzk_engine *e, srs_entry *s)
 {
     uint64_t freed = s->tier == CUZK_SRS_HOT ? s->size : s->tier == CUZK_SRS_WARM ? s->file_size : 0;
     if (s->tier == CUZK_SRS_HOT) e->srs_hot_bytes -= s->size;
-    cuzk_groth16_params_free(s->params);
+    dead_push_locked(e, s->params);
     s->params = NULL;
     s->tier = CUZK_SRS_COLD;
     s->size = s->file_size;
@@ -209,7 +260,9 @@ static int load_locked(cuzk_engine *e, srs_entry *s, int mode, char *err, size_t
     }
     cuzk_groth16_params *params = NULL;
     if (!st) {
+        eng_dead *dead = cuzk_eng_srs_dead_take_locked(e); /* evicted for this load: gone first */
         pthread_mutex_unlock(&e->mu);
+        cuzk_eng_srs_dead_free(dead);
         st = load_file(e, s, hot, &params, err, err_len);
         pthread_mutex_lock(&e->mu);
         if (hot) e->srs_hot_bytes -= est;
@@ -332,6 +385,7 @@ void cuzk_eng_srs_fault(cuzk_engine *e, srs_entry *s, int st, char *err, size_t 
 
 void cuzk_eng_srs_free_all(cuzk_engine *e)
 {
+    cuzk_eng_srs_dead_free(cuzk_eng_srs_dead_take_locked(e));
     for (srs_entry *s = e->srs, *nx; s; s = nx) {
         nx = s->next;
         cuzk_groth16_params_free(s->params);
@@ -391,7 +445,9 @@ int cuzk_engine_srs_preload(cuzk_engine *e, bool *already, uint64_t *load_ms, co
             st = changed_reload_err(load_locked(e, s, 1, err, err_len), changed, err, err_len);
         }
     }
+    eng_dead *dead = cuzk_eng_srs_dead_take_locked(e);
     pthread_mutex_unlock(&e->mu);
+    cuzk_eng_srs_dead_free(dead); /* a WARM or changed entry demoted above */
     if (load_ms) *load_ms = cuzk_eng_now_ms() - t0;
     return st;
 }
@@ -409,7 +465,9 @@ int cuzk_engine_srs_map(cuzk_engine *e, const char *circuit_id, char *err, size_
     if (!st) st = check_file_locked(e, s, changed, sizeof changed, err, err_len);
     if (!st && s->tier == CUZK_SRS_COLD)
         st = changed_reload_err(load_locked(e, s, 2, err, err_len), changed, err, err_len);
+    eng_dead *dead = cuzk_eng_srs_dead_take_locked(e);
     pthread_mutex_unlock(&e->mu);
+    cuzk_eng_srs_dead_free(dead); /* a changed entry demoted above */
     return st;
 }
 
@@ -434,6 +492,8 @@ int cuzk_engine_srs_evict(cuzk_engine *e, bool *was_loaded, uint64_t *freed_byte
         cuzk_log(CUZK_LOG_INFO, NULL, "srs %s evicted on request: %llu bytes", s->id, (unsigned long long)f);
         pthread_cond_broadcast(&e->cv_work);
     }
+    eng_dead *dead = cuzk_eng_srs_dead_take_locked(e);
     pthread_mutex_unlock(&e->mu);
+    cuzk_eng_srs_dead_free(dead); /* EvictSRS returns once the memory is gone */
     return st;
 }

@@ -224,6 +224,7 @@ static int admit_locked(cuzk_engine *e, job *j, const cuzk_engine_request *req, 
     int st = assign_id_locked(e, j, rid, job_id, queue_position, err, err_len);
     if (st) return st; /* attached (1) or refused */
     if ((st = check_capacity_locked(e, j, err, err_len))) return st;
+    cuzk_eng_ended_trim_locked(e); /* ended records: max_ended_jobs + those ended since */
     j->kind = req->kind;
     j->prio = req->priority ? req->priority : cuzk_priority_default(req->kind);
     j->seq = ++e->seq;

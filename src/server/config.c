@@ -92,6 +92,8 @@ static const cfg_key keys[] = {
      K_USED, false},
     {"scheduler.max_queued_jobs", T_U32, 1, UINT32_MAX, E(max_live_jobs), 0,
      "jobs queued or running at once; more: RESOURCE_EXHAUSTED", K_USED, false},
+    {"scheduler.max_ended_jobs", T_U32, 1, UINT32_MAX, E(max_ended_jobs), 0,
+     "ended-job records kept for AwaitProof; the oldest beyond it are dropped (NOT_FOUND)", K_USED, false},
     {"scheduler.max_preemptions", T_U32, 0, UINT32_MAX, E(max_preemptions), 0,
      "times a partition yields the prover to CRITICAL work; 0 = never", K_USED, false},
     {"memory.request_budget", T_SIZE, 1048576, UINT64_MAX, E(request_budget), 0,

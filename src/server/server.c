@@ -609,7 +609,7 @@ static void method_handlers(cuzk_server *s)
                        cuzk_srv_handle_metrics},
         [M_PRELOAD] = {CUZK_RPC_PRELOAD, &cuzk__v1__preload_srs_request__descriptor, true,
                        cuzk_srv_handle_preload},
-        [M_EVICT] = {CUZK_RPC_EVICT, &cuzk__v1__evict_srs_request__descriptor, false, cuzk_srv_handle_evict},
+        [M_EVICT] = {CUZK_RPC_EVICT, &cuzk__v1__evict_srs_request__descriptor, true, cuzk_srv_handle_evict},
     };
     for (int m = 0; m < M_COUNT; m++) {
         s->methods[m].path = t[m].path;

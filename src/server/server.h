@@ -2,17 +2,22 @@
  *
  * Threads.  One completion-queue thread owns the gRPC server: it accepts
  * calls for the eight registered methods, decodes them with protobuf-c and
- * answers the cheap ones (CancelProof, GetStatus, GetMetrics, EvictSRS)
- * inline -- each takes the engine lock for microseconds.  Calls that may
- * wait (SubmitProof parses inputs, AwaitProof, Prove, PreloadSRS) go to a
- * detached handler thread each; the thread blocks in the engine and then
- * completes its call with grpc_call_start_batch, which is thread-safe per
- * call.  So the completion-queue thread never blocks on heavy work.
+ * answers the cheap ones (CancelProof, GetStatus, GetMetrics) inline: each
+ * holds the engine lock only to copy its figures (GetStatus: a walk of the
+ * job table, at most scheduler.max_queued_jobs + max_ended_jobs records).
+ * Calls that may wait or do heavy work (SubmitProof parses and verifies
+ * inputs, AwaitProof, Prove, PreloadSRS loads params, EvictSRS frees them)
+ * go to a detached handler thread each; the thread blocks in the engine and
+ * then completes its call with grpc_call_start_batch, which is thread-safe
+ * per call.  So the completion-queue thread never blocks on heavy work.
  *
  * Client cancellation.  Every call also has RECV_CLOSE_ON_SERVER pending;
  * when it reports "cancelled" (client cancel, deadline, disconnect) the cq
  * thread sets the call's abandon flag, which cuzk_engine_await_ex polls:
- * a Prove then cancels its job unless another caller waits on it.
+ * the waiting AwaitProof or Prove call then ends CANCELLED at once, but its
+ * job runs on (cancel_if_abandoned is off: only CancelProof cancels a job,
+ * so Curio's retry with the same request_id attaches to it and finds its
+ * result retained).
  *
  * Shutdown (cuzk_server_stop): gRPC stops accepting new calls, the engine
  * finishes in-flight work within the grace period (or cancels it) and

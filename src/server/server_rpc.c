@@ -1,6 +1,9 @@
 /* The eight cuzk.v1.ProvingEngine handlers: wire message <-> engine call.
- * Threaded handlers (submit, await, prove, preload) may block; the others
- * run on the completion-queue thread and only take the engine lock. */
+ * Threaded handlers (submit, await, prove, preload, evict) may block: evict
+ * frees the params it drops (seconds for a 32 GiB entry), with the engine
+ * lock released but still on its caller's thread.  The others (cancel,
+ * status, metrics) run on the completion-queue thread and take the engine
+ * lock only to copy what they answer. */
 #include <grpc/grpc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,8 +125,9 @@ static void await_and_reply(srv_call *c, const char *job_id, uint64_t timeout_ms
         snprintf(msg, sizeof msg, "job '%s'", job_id);
         reply_engine_error(c, rc, msg,
                            rc == CUZK_ENGINE_ERR_NOT_FOUND
-                               ? "unknown job id (never submitted, or its result was "
-                                 "reaped after the retention time)"
+                               ? "unknown job id (never submitted, or its record was dropped: "
+                                 "pipeline.result_retention passed, or more than "
+                                 "scheduler.max_ended_jobs jobs ended after it)"
                                : NULL);
         return;
     }

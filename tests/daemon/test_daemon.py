@@ -273,10 +273,18 @@ class TestRpcs(DaemonCase):
         self.assertEqual(code, 200)
         self.assertTrue(ctype.startswith("text/plain"))
         self.assertIn("# TYPE", body)
+        # a request_id that is not UTF-8 (protobuf-c does not check strings; the
+        # engine refuses only control characters): /status stays UTF-8 JSON
+        # (http() decodes strictly), each broken sequence shown as U+FFFD
+        wire = req("n=0", "rid-XXXXXXXX").SerializeToString()
+        raw = self.d.channel.unary_unary("/cuzk.v1.ProvingEngine/SubmitProof")
+        raw(wire.replace(b"XXXXXXXX", b"\xc0\xaf\xed\xa0\x80\xf4\x90\xff"), timeout=10)
         code, ctype, body = self.d.http("/status")
         self.assertEqual(ctype, "application/json")
         import json
-        json.loads(body)
+        doc = json.loads(body)
+        self.assertIn("rid-" + "\ufffd" * 8, [j["job_id"] for j in doc["jobs"]])
+        self.assertEqual(doc["ended_jobs"]["limit"], 4096)
         code, ctype, body = self.d.http("/config")
         cfg = json.loads(body)
         self.assertEqual(cfg["daemon.listen"], "unix://" + self.d.sock)
