@@ -127,7 +127,7 @@ static void test_ended_cap(void)
     cuzk_engine_status_clear(&st);
     cuzk_engine_result r;
     memset(&r, 0, sizeof r);
-    CHECK(cuzk_engine_await(e, &r, first, 1000) == CUZK_ENGINE_ERR_NOT_FOUND); /* oldest: dropped */
+    CHECK(cuzk_engine_await(e, &r, first, 1000) == CUZK_ENGINE_ERR_NOT_FOUND);           /* oldest: dropped */
     CHECK(cuzk_engine_await(e, &r, id, 1000) == CUZK_OK && r.status == CUZK_JOB_FAILED); /* newest: kept */
     cuzk_engine_result_clear(&r);
     char *m = NULL;
@@ -217,7 +217,7 @@ static void test_status_utf8(void)
         const char *rid, *want; /* want: the JSON string body /status must show */
     } cases[] = {
         {"ok-\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", "ok-\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"}, /* é € 😀 */
-        {"overlong-\xc0\xaf", "overlong-\\ufffd\\ufffd"},             /* C0: never a lead */
+        {"overlong-\xc0\xaf", "overlong-\\ufffd\\ufffd"},              /* C0: never a lead */
         {"overlong3-\xe0\x80\xaf", "overlong3-\\ufffd\\ufffd\\ufffd"}, /* E0 80: overlong */
         {"surrogate-\xed\xa0\x80", "surrogate-\\ufffd\\ufffd\\ufffd"}, /* U+D800 */
         {"big-\xf4\x90\x80\x80", "big-\\ufffd\\ufffd\\ufffd\\ufffd"},  /* U+110000 */
@@ -304,18 +304,19 @@ static bool write_synthetic_params(const char *small, size_t n)
     for (int v = 0; ok && v < 5; v++) {
         ok = at + 4 <= len;
         if (!ok) break;
-        size_t cnt = (size_t)src[at] << 24 | (size_t)src[at + 1] << 16 | (size_t)src[at + 2] << 8 | src[at + 3];
+        size_t cnt =
+            (size_t)src[at] << 24 | (size_t)src[at + 1] << 16 | (size_t)src[at + 2] << 8 | src[at + 3];
         if (v == 0) g1 = at + 4;
         if (v == 4) g2 = at + 4;
         at += 4 + cnt * (v == 4 ? 192 : 96);
         ok = cnt > 0 && at <= len;
     }
     if (ok) {
-        put_points(f, src + g1, 96, m - 1);                                     /* h */
-        put_points(f, src + g1, 96, k.aux);                                     /* l */
-        put_points(f, src + g1, 96, k.inputs + k.a_aux_density);                /* a */
-        put_points(f, src + g1, 96, k.b_input_density + k.b_aux_density);       /* b_g1 */
-        put_points(f, src + g2, 192, k.b_input_density + k.b_aux_density);      /* b_g2 */
+        put_points(f, src + g1, 96, m - 1);                                /* h */
+        put_points(f, src + g1, 96, k.aux);                                /* l */
+        put_points(f, src + g1, 96, k.inputs + k.a_aux_density);           /* a */
+        put_points(f, src + g1, 96, k.b_input_density + k.b_aux_density);  /* b_g1 */
+        put_points(f, src + g2, 192, k.b_input_density + k.b_aux_density); /* b_g2 */
     }
     if (f && fclose(f)) ok = false;
     free(src);
@@ -450,8 +451,8 @@ static void test_evict_unlocked(void)
     delay = status_delay_during(e, preload_small, &lru_ms);
     uint64_t b2;
     CHECK(!hot_bytes(e, g_big, &b2) && hot_bytes(e, "chain-4096", &b2));
-    printf("  LRU eviction of %s by a preload: %.1f ms, longest concurrent GetStatus %.2f ms\n", g_big, lru_ms,
-           delay);
+    printf("  LRU eviction of %s by a preload: %.1f ms, longest concurrent GetStatus %.2f ms\n", g_big,
+           lru_ms, delay);
     CHECK(delay_ok(delay, lru_ms));
     cuzk_engine_destroy(e);
     char path[300];

@@ -192,7 +192,7 @@ static size_t utf8_seq(const unsigned char *s, size_t *bad)
         n = 4;
         lo = c == 0xf0 ? 0x90 : 0x80; /* F0 80..8F: overlong */
         hi = c == 0xf4 ? 0x8f : 0xbf; /* F4 90..: above U+10FFFF */
-    } else { /* a lone continuation byte, C0/C1 (overlong), F5..FF */
+    } else {                          /* a lone continuation byte, C0/C1 (overlong), F5..FF */
         *bad = 1;
         return 0;
     }
@@ -406,7 +406,8 @@ static void metrics_jobs(sbuf *b, const report_snap *s)
         const char *kn = cuzk_proof_kind_name((cuzk_proof_kind)k);
         sb_printf(b, "cuzk_jobs_total{kind=\"%s\",status=\"completed\"} %llu\n", kn,
                   (unsigned long long)ks->completed);
-        sb_printf(b, "cuzk_jobs_total{kind=\"%s\",status=\"failed\"} %llu\n", kn, (unsigned long long)ks->failed);
+        sb_printf(b, "cuzk_jobs_total{kind=\"%s\",status=\"failed\"} %llu\n", kn,
+                  (unsigned long long)ks->failed);
         sb_printf(b, "cuzk_jobs_total{kind=\"%s\",status=\"cancelled\"} %llu\n", kn,
                   (unsigned long long)ks->cancelled);
     }
@@ -442,7 +443,8 @@ static void metrics_pipeline(sbuf *b, const report_snap *s)
     for (int k = 1; k < CUZK_PROOF_KINDS; k++) {
         const char *kn = cuzk_proof_kind_name((cuzk_proof_kind)k);
         sb_printf(b, "cuzk_queue_jobs{kind=\"%s\",state=\"pending\"} %u\n", kn, st->queues[k].pending);
-        sb_printf(b, "cuzk_queue_jobs{kind=\"%s\",state=\"in_progress\"} %u\n", kn, st->queues[k].in_progress);
+        sb_printf(b, "cuzk_queue_jobs{kind=\"%s\",state=\"in_progress\"} %u\n", kn,
+                  st->queues[k].in_progress);
     }
     sb_printf(b,
               "# HELP cuzk_ended_jobs Ended jobs whose records are kept for AwaitProof.\n"
@@ -550,12 +552,13 @@ static void rust_status_fields(sbuf *b, const report_snap *s)
         sb_printf(b,
                   ",\"proof_kind\":\"%s\",\"started_secs_ago\":%llu,\"total_partitions\":%zu,"
                   "\"partitions_done\":%zu,\"partitions\":[",
-                  cuzk_proof_kind_rust_name(j->kind), (unsigned long long)(j->started_ago_ms / 1000), j->nparts,
-                  j->n_done);
+                  cuzk_proof_kind_rust_name(j->kind), (unsigned long long)(j->started_ago_ms / 1000),
+                  j->nparts, j->n_done);
         for (size_t k = 0; k < j->nparts; k++) {
             const snap_part *p = &s->parts[j->part0 + k];
-            sb_printf(b, "%s{\"index\":%zu,\"state\":\"%s\",\"synth_ms\":%llu,\"gpu_ms\":%llu}", k ? "," : "", k,
-                      part_state_name(p->state), (unsigned long long)p->synth_ms, (unsigned long long)p->prove_ms);
+            sb_printf(b, "%s{\"index\":%zu,\"state\":\"%s\",\"synth_ms\":%llu,\"gpu_ms\":%llu}", k ? "," : "",
+                      k, part_state_name(p->state), (unsigned long long)p->synth_ms,
+                      (unsigned long long)p->prove_ms);
         }
         sb_printf(b, "]}");
     }
@@ -579,23 +582,24 @@ static void rust_status_fields(sbuf *b, const report_snap *s)
 
 static void json_summary(sbuf *b, const cuzk_engine_status *st)
 {
-    sb_printf(b,
-              "{\"version\":\"" CUZK_VERSION "\",\"uptime_seconds\":%llu,\"completed\":%llu,\"failed\":%llu,"
-              "\"cancelled\":%llu,"
-              "\"memory\":{\"used\":%llu,\"limit\":%llu,\"total_bytes\":%llu,\"used_bytes\":%llu,"
-              "\"available_bytes\":%llu,\"buffer_pool_bytes\":%llu,\"buffer_pool_hits\":%llu,"
-              "\"buffer_pool_misses\":%llu},\"srs_bytes\":{\"hot\":%llu,"
-              "\"warm\":%llu,\"cold\":%llu},"
-              "\"ended_jobs\":{\"retained\":%u,\"limit\":%u,\"dropped\":%llu},\"queues\":[",
-              (unsigned long long)st->uptime_s, (unsigned long long)st->completed, (unsigned long long)st->failed,
-              (unsigned long long)st->cancelled, (unsigned long long)st->memory_used,
-              (unsigned long long)st->memory_limit, (unsigned long long)st->memory_limit,
-              (unsigned long long)st->memory_used,
-              (unsigned long long)(st->memory_limit > st->memory_used ? st->memory_limit - st->memory_used : 0),
-              (unsigned long long)st->buffer_pool_bytes, (unsigned long long)st->buffer_pool_hits,
-              (unsigned long long)st->buffer_pool_misses, (unsigned long long)st->srs_bytes[0],
-              (unsigned long long)st->srs_bytes[1], (unsigned long long)st->srs_bytes[2], st->ended_jobs,
-              st->ended_jobs_limit, (unsigned long long)st->ended_jobs_dropped);
+    sb_printf(
+        b,
+        "{\"version\":\"" CUZK_VERSION "\",\"uptime_seconds\":%llu,\"completed\":%llu,\"failed\":%llu,"
+        "\"cancelled\":%llu,"
+        "\"memory\":{\"used\":%llu,\"limit\":%llu,\"total_bytes\":%llu,\"used_bytes\":%llu,"
+        "\"available_bytes\":%llu,\"buffer_pool_bytes\":%llu,\"buffer_pool_hits\":%llu,"
+        "\"buffer_pool_misses\":%llu},\"srs_bytes\":{\"hot\":%llu,"
+        "\"warm\":%llu,\"cold\":%llu},"
+        "\"ended_jobs\":{\"retained\":%u,\"limit\":%u,\"dropped\":%llu},\"queues\":[",
+        (unsigned long long)st->uptime_s, (unsigned long long)st->completed, (unsigned long long)st->failed,
+        (unsigned long long)st->cancelled, (unsigned long long)st->memory_used,
+        (unsigned long long)st->memory_limit, (unsigned long long)st->memory_limit,
+        (unsigned long long)st->memory_used,
+        (unsigned long long)(st->memory_limit > st->memory_used ? st->memory_limit - st->memory_used : 0),
+        (unsigned long long)st->buffer_pool_bytes, (unsigned long long)st->buffer_pool_hits,
+        (unsigned long long)st->buffer_pool_misses, (unsigned long long)st->srs_bytes[0],
+        (unsigned long long)st->srs_bytes[1], (unsigned long long)st->srs_bytes[2], st->ended_jobs,
+        st->ended_jobs_limit, (unsigned long long)st->ended_jobs_dropped);
     for (int k = 1; k < CUZK_PROOF_KINDS; k++)
         sb_printf(b, "%s{\"kind\":\"%s\",\"pending\":%u,\"in_progress\":%u}", k > 1 ? "," : "",
                   cuzk_proof_kind_name((cuzk_proof_kind)k), st->queues[k].pending, st->queues[k].in_progress);
@@ -633,8 +637,9 @@ static void json_job(sbuf *b, const report_snap *s, const snap_job *j)
               (unsigned long long)j->t.verify_ms, (unsigned long long)j->total_ms);
     for (size_t k = 0; k < j->nparts; k++) {
         const snap_part *p = &s->parts[j->part0 + k];
-        sb_printf(b, "%s{\"index\":%zu,\"state\":\"%s\",\"synthesis_ms\":%llu,\"prove_ms\":%llu}", k ? "," : "",
-                  k, part_state_name(p->state), (unsigned long long)p->synth_ms, (unsigned long long)p->prove_ms);
+        sb_printf(b, "%s{\"index\":%zu,\"state\":\"%s\",\"synthesis_ms\":%llu,\"prove_ms\":%llu}",
+                  k ? "," : "", k, part_state_name(p->state), (unsigned long long)p->synth_ms,
+                  (unsigned long long)p->prove_ms);
     }
     sb_put(b, "]}", 2);
 }
