@@ -1,8 +1,11 @@
 /* The seeded test runner of harness.h: RNG, failure/skip accounting, the
- * ctest exit codes (77 = skipped) and the skip log that make test prints. */
+ * ctest exit codes (77 = every case skipped, or skips with no log to record
+ * them) and the skip log that make test prints. */
 #include "harness.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -59,13 +62,23 @@ void test_fail(const char *file, int line, const char *expr)
     failures_in_test++;
 }
 
-static void skip_log(const char *reason)
+/* Append one line to $CUZK_SKIP_LOG; false when there is none (or it
+ * cannot be written): then nothing records the skip but the exit status. */
+static bool skip_log_line(const char *fmt, ...)
 {
     const char *path = getenv("CUZK_SKIP_LOG");
     FILE *f = path && *path ? fopen(path, "a") : NULL;
-    if (!f) return;
-    fprintf(f, "SKIPPED %s %s: %s\n", exe_name, test_name, reason);
-    fclose(f);
+    if (!f) return false;
+    va_list ap;
+    va_start(ap, fmt);
+    bool ok = vfprintf(f, fmt, ap) > 0;
+    va_end(ap);
+    return fclose(f) == 0 && ok;
+}
+
+static void skip_log(const char *reason)
+{
+    skip_log_line("SKIPPED %s %s: %s\n", exe_name, test_name, reason);
 }
 
 void test_skip(const char *reason)
@@ -147,6 +160,31 @@ long test_hex_decode(uint8_t *out, size_t cap, const char *hex, size_t hexlen)
     return (long)(hexlen / 2);
 }
 
+/* "N tests: P passed, F failed, S skipped (a, b) (seed X)", and with skips a
+ * line "SKIPPED exe: S of N cases skipped (a, b); P passed" in the skip log.
+ * A skipped case never counts as passed (a case that failed and skipped is
+ * a failure).  Exit status: 1 a failure; 77 every case skipped, or skips
+ * that no $CUZK_SKIP_LOG records (ctest must not show them as Passed); 0
+ * otherwise -- passes beside skips that the log lists. */
+static int summarize(int ran, int failed, int skipped, const char **names)
+{
+    int passed = ran - failed - skipped;
+    char list[1024] = "";
+    size_t at = 0;
+    for (int i = 0; i < skipped && at < sizeof list; i++) {
+        int n = snprintf(list + at, sizeof list - at, "%s%s", i ? ", " : "", names[i]);
+        at += n > 0 ? (size_t)n : 0;
+    }
+    if (at >= sizeof list) snprintf(list + sizeof list - 5, 5, "...");
+    printf("%d tests: %d passed, %d failed, %d skipped%s%s%s (seed %" PRIu64 ")\n", ran, passed, failed,
+           skipped, skipped ? " (" : "", list, skipped ? ")" : "", test_seed);
+    if (failed) return 1;
+    if (!skipped) return 0;
+    bool logged = skip_log_line("SKIPPED %s: %d of %d cases skipped (%s); %d passed\n", exe_name, skipped,
+                                ran, list, passed);
+    return passed && logged ? 0 : 77;
+}
+
 int test_main(int argc, char **argv, const test_case *tests, size_t ntests)
 {
     int list = 0, nfilters = 0, nexcl = 0;
@@ -190,6 +228,11 @@ int test_main(int argc, char **argv, const test_case *tests, size_t ntests)
     const char *slash = strrchr(argv[0], '/');
     exe_name = slash ? slash + 1 : argv[0];
     int failed = 0, ran = 0, skipped = 0;
+    const char **skipped_names = calloc(ntests ? ntests : 1, sizeof *skipped_names);
+    if (!skipped_names) {
+        fprintf(stderr, "%s: out of memory\n", argv[0]);
+        return 1;
+    }
     for (size_t i = 0; i < ntests; i++) {
         int hit = !nfilters, out = 0;
         for (int f = 0; f < nfilters; f++)
@@ -206,8 +249,10 @@ int test_main(int argc, char **argv, const test_case *tests, size_t ntests)
         clock_gettime(CLOCK_MONOTONIC, &ts);
         double dt = ts.tv_sec + ts.tv_nsec * 1e-9 - t0;
         ran++;
-        skipped += skipped_in_test;
-        if (failures_in_test) failed++;
+        if (failures_in_test)
+            failed++;
+        else if (skipped_in_test)
+            skipped_names[skipped++] = tests[i].name;
         printf("%-7s %-40s %8.3f s\n",
                failures_in_test  ? "FAIL"
                : skipped_in_test ? "SKIPPED"
@@ -215,10 +260,11 @@ int test_main(int argc, char **argv, const test_case *tests, size_t ntests)
                tests[i].name, dt);
         fflush(stdout);
     }
-    printf("%d tests, %d failed, %d skipped (seed %" PRIu64 ")\n", ran, failed, skipped, test_seed);
+    int rc = summarize(ran, failed, skipped, skipped_names);
+    free(skipped_names);
     if (!ran) { /* a filter that selects nothing must not pass */
         fprintf(stderr, "%s: no test matches the name filters (--list shows the names)\n", argv[0]);
         return 2;
     }
-    return failed ? 1 : skipped ? 77 : 0;
+    return rc;
 }

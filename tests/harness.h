@@ -6,11 +6,18 @@
  * tests by name (a filter that selects nothing is an error).  The seed is
  * printed first so every failure can be replayed.
  *
- * Exit status: 0 all ran and passed, 1 a failure, 2 usage, 77 (ctest's
- * SKIP_RETURN_CODE) nothing failed but a test was skipped -- ctest then
- * lists the executable as "Skipped", never as "Passed".  With
- * $CUZK_SKIP_LOG set, every skip is appended there as one line
- * "SKIPPED exe test: reason" (make test prints them at the end). */
+ * The summary line says how many cases passed, failed and skipped and
+ * names the skipped ones ("9 tests: 7 passed, 0 failed, 2 skipped (a, b)").
+ * With $CUZK_SKIP_LOG set, every skip is appended there as one line
+ * "SKIPPED exe test: reason", and an executable with skips adds
+ * "SKIPPED exe: S of N cases skipped (a, b); P passed" (make test prints
+ * them at the end).  A skipped case never counts as passed.
+ *
+ * Exit status: 1 a failure, 2 usage; 77 (ctest's SKIP_RETURN_CODE: listed
+ * as "Skipped", never "Passed") when every case that ran was skipped, or
+ * when cases were skipped and no $CUZK_SKIP_LOG recorded them; 0 when
+ * nothing failed and any skips are in the log -- so one skipped case does
+ * not hide the executable's passes. */
 #ifndef CUZK_TEST_HARNESS_H
 #define CUZK_TEST_HARNESS_H
 
