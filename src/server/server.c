@@ -379,13 +379,75 @@ static int make_parent_dirs(const char *sock_path, char *err, size_t err_len)
     }
 }
 
+static const char *file_kind(mode_t m)
+{
+    switch (m & S_IFMT) {
+    case S_IFREG:
+        return "a regular file";
+    case S_IFDIR:
+        return "a directory";
+    case S_IFLNK:
+        return "a symbolic link";
+    case S_IFIFO:
+        return "a FIFO";
+    case S_IFSOCK:
+        return "a socket";
+    default:
+        return "a device or other special file";
+    }
+}
+
+/* The lock file is opened without following a symlink and must be a plain
+ * file of one link: the daemon often runs as root in a directory others
+ * may write, and ftruncate would clobber whatever a planted name points at. */
+static int open_lock(int *fdp, const char *lock, char *err, size_t err_len)
+{
+    int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
+    if (fd < 0 && errno == ELOOP)
+        return cuzk_errf(err, err_len, CUZK_ERR_IO,
+                         "lock file %s is a symbolic link: refusing to follow it (remove it, or choose "
+                         "another daemon.listen)",
+                         lock);
+    if (fd < 0)
+        return cuzk_errf(err, err_len, CUZK_ERR_IO, "cannot open lock file %s: %s", lock, strerror(errno));
+    struct stat sb;
+    if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_nlink != 1) {
+        int st = cuzk_errf(err, err_len, CUZK_ERR_IO,
+                           "lock file %s is %s with %lu link(s), not a plain file of its own: refusing it",
+                           lock, file_kind(sb.st_mode), (unsigned long)sb.st_nlink);
+        close(fd);
+        return st;
+    }
+    *fdp = fd;
+    return CUZK_OK;
+}
+
+/* Remove the socket at path (a stale one, or ours at stop): only a socket (lstat, so a symlink
+ * is not followed); anything else there is refused by name. */
+static int remove_socket(const char *path, char *err, size_t err_len)
+{
+    struct stat sb;
+    if (lstat(path, &sb) != 0)
+        return errno == ENOENT ? CUZK_OK
+                               : cuzk_errf(err, err_len, CUZK_ERR_IO, "cannot inspect the socket path %s: %s",
+                                           path, strerror(errno));
+    if (!S_ISSOCK(sb.st_mode))
+        return cuzk_errf(err, err_len, CUZK_ERR_IO,
+                         "socket path %s is %s, not a socket: refusing to remove it (move it away, or choose "
+                         "another daemon.listen)",
+                         path, file_kind(sb.st_mode));
+    if (unlink(path) && errno != ENOENT)
+        return cuzk_errf(err, err_len, CUZK_ERR_IO, "cannot remove the stale socket %s: %s", path,
+                         strerror(errno));
+    return CUZK_OK;
+}
+
 static int take_lock(cuzk_server *s, char *err, size_t err_len)
 {
     char lock[640];
     snprintf(lock, sizeof lock, "%s.lock", s->sock_path);
-    int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0)
-        return cuzk_errf(err, err_len, CUZK_ERR_IO, "cannot open lock file %s: %s", lock, strerror(errno));
+    int fd = -1, st = open_lock(&fd, lock, err, err_len);
+    if (st) return st;
     if (flock(fd, LOCK_EX | LOCK_NB)) {
         char pid[32] = "";
         ssize_t r = pread(fd, pid, sizeof pid - 1, 0);
@@ -396,13 +458,16 @@ static int take_lock(cuzk_server *s, char *err, size_t err_len)
                          "another cuzk-daemon (pid %s) holds %s: refusing to take over %s", *pid ? pid : "?",
                          lock, s->sock_path);
     }
+    /* We hold the lock, so a socket left there is stale. */
+    if ((st = remove_socket(s->sock_path, err, err_len))) {
+        close(fd);
+        return st;
+    }
     char pid[32];
     int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
     if (ftruncate(fd, 0) || pwrite(fd, pid, (size_t)n, 0) != n)
         cuzk_log(CUZK_LOG_WARN, NULL, "cannot write pid into %s", lock);
     s->lock_fd = fd;
-    /* We hold the lock, so a socket file left there is stale. */
-    unlink(s->sock_path);
     return CUZK_OK;
 }
 
@@ -585,7 +650,9 @@ void cuzk_server_stop(cuzk_server *s, uint32_t grace_ms)
     grpc_completion_queue_destroy(s->cq);
     grpc_shutdown();
     if (s->http) cuzk_http_stop(s->http);
-    if (s->sock_path[0]) unlink(s->sock_path);
+    char uerr[256];
+    if (s->sock_path[0] && remove_socket(s->sock_path, uerr, sizeof uerr))
+        cuzk_log(CUZK_LOG_WARN, NULL, "%s", uerr);
     if (s->lock_fd >= 0) close(s->lock_fd);
     pthread_mutex_destroy(&s->mu);
     pthread_cond_destroy(&s->cv);
@@ -600,11 +667,14 @@ static void method_handlers(cuzk_server *s)
         bool threaded;
         void (*fn)(srv_call *);
     } t[M_COUNT] = {
-        [M_SUBMIT] = {CUZK_RPC_SUBMIT, &cuzk__v1__submit_proof_request__descriptor, true, cuzk_srv_handle_submit},
+        [M_SUBMIT] = {CUZK_RPC_SUBMIT, &cuzk__v1__submit_proof_request__descriptor, true,
+                      cuzk_srv_handle_submit},
         [M_AWAIT] = {CUZK_RPC_AWAIT, &cuzk__v1__await_proof_request__descriptor, true, cuzk_srv_handle_await},
         [M_PROVE] = {CUZK_RPC_PROVE, &cuzk__v1__prove_request__descriptor, true, cuzk_srv_handle_prove},
-        [M_CANCEL] = {CUZK_RPC_CANCEL, &cuzk__v1__cancel_proof_request__descriptor, false, cuzk_srv_handle_cancel},
-        [M_STATUS] = {CUZK_RPC_STATUS, &cuzk__v1__get_status_request__descriptor, false, cuzk_srv_handle_status},
+        [M_CANCEL] = {CUZK_RPC_CANCEL, &cuzk__v1__cancel_proof_request__descriptor, false,
+                      cuzk_srv_handle_cancel},
+        [M_STATUS] = {CUZK_RPC_STATUS, &cuzk__v1__get_status_request__descriptor, false,
+                      cuzk_srv_handle_status},
         [M_METRICS] = {CUZK_RPC_METRICS, &cuzk__v1__get_metrics_request__descriptor, false,
                        cuzk_srv_handle_metrics},
         [M_PRELOAD] = {CUZK_RPC_PRELOAD, &cuzk__v1__preload_srs_request__descriptor, true,

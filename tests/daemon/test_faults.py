@@ -198,6 +198,38 @@ class FaultCase(unittest.TestCase):
             self.d.stub.AwaitProof(pb.AwaitProofRequest(job_id="doomed"), timeout=10)
         self.assertEqual(e.exception.code(), td.grpc.StatusCode.NOT_FOUND)
 
+    def test_socket_path_and_lock_not_followed(self):
+        """issue 23: the lock file is opened without following a symlink and
+        the old socket path is removed only when it is a socket; anything
+        else there is refused by name and left as it was."""
+        run = os.path.join(self.cache, "run")
+        os.makedirs(run)
+        sock = os.path.join(run, "cuzk.sock")
+
+        def start():
+            return subprocess.run([os.path.join(td.BIN, "cuzk-daemon"), "--param-cache", self.cache, "--listen",
+                                   "unix://" + sock, "--set", "daemon.test_provider=test"],
+                                  capture_output=True, text=True, timeout=60)
+
+        with open(sock, "w") as f:  # a regular file where the socket goes
+            f.write("keep me\n")
+        p = start()
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("socket path %s is a regular file, not a socket" % sock, p.stderr)
+        with open(sock) as f:
+            self.assertEqual(f.read(), "keep me\n")
+        os.unlink(sock)
+        os.unlink(sock + ".lock")
+        victim = os.path.join(self.cache, "victim")
+        with open(victim, "w") as f:
+            f.write("precious\n")
+        os.symlink(victim, sock + ".lock")  # a planted lock name
+        p = start()
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("lock file %s.lock is a symbolic link" % sock, p.stderr)
+        with open(victim) as f:
+            self.assertEqual(f.read(), "precious\n", "the lock's target was written through the symlink")
+
 
 if __name__ == "__main__":
     try:
