@@ -192,7 +192,7 @@ static void test_lru(void)
     CHECK(cuzk_engine_srs_preload(e, NULL, NULL, "chain-8", NULL, 0) == CUZK_OK);
     CHECK(cuzk_engine_srs_preload(e, NULL, NULL, ids[0], NULL, 0) == CUZK_OK);
     uint64_t t_a = mono_ms(); /* >= ids[0]'s last use */
-    sleep_ms(5); /* last uses are in ms: loaded in the same ms, ids[0] and ids[1] would tie */
+    sleep_ms(5);              /* last uses are in ms: loaded in the same ms, ids[0] and ids[1] would tie */
     CHECK(cuzk_engine_srs_preload(e, NULL, NULL, ids[1], NULL, 0) == CUZK_OK);
     char set[64];
     snprintf(set, sizeof set, "n=8 mem=%llu", (unsigned long long)big);
@@ -350,8 +350,9 @@ static void test_trust_modes(void)
     CHECK(how == CUZK_SRS_TRUST_RECORD_DIGEST);
     CHECK(trust_load(&how, copy, CUZK_SRS_VALIDATE_DIGEST, err, sizeof err) == CUZK_OK);
     CHECK(how == CUZK_SRS_TRUST_RECORD); /* the record now names the copy */
-    /* a bad point with size, inode and mtime kept: the record is what is
-     * trusted (full mode finds the point) ... */
+    /* a bad point written in place with size, inode and mtime put back: the
+     * ctime moved, so the record is not trusted by its metadata; the digest
+     * no longer matches either: validated, refused (issue 23) */
     struct stat sb;
     CHECK(stat(copy, &sb) == 0);
     corrupt_last_point(b, n);
@@ -359,17 +360,78 @@ static void test_trust_modes(void)
     CHECK(fd >= 0 && pwrite(fd, b + n - 100, 1, (off_t)(n - 100)) == 1);
     struct timespec ts[2] = {sb.st_atim, sb.st_mtim};
     CHECK(futimens(fd, ts) == 0 && close(fd) == 0);
-    CHECK(trust_load(&how, copy, CUZK_SRS_VALIDATE_DIGEST, err, sizeof err) == CUZK_OK);
-    CHECK(how == CUZK_SRS_TRUST_RECORD);
-    CHECK(trust_load(&how, copy, CUZK_SRS_VALIDATE_FULL, err, sizeof err) == CUZK_ERR_ENC_NOT_ON_CURVE);
-    CHECK(strstr(err, "b_g2["));
-    /* ... and once the mtime moves, the digest no longer matches: validated, refused */
-    CHECK(utimensat(AT_FDCWD, copy, NULL, 0) == 0);
     CHECK(trust_load(&how, copy, CUZK_SRS_VALIDATE_DIGEST, err, sizeof err) == CUZK_ERR_ENC_NOT_ON_CURVE);
+    CHECK(strstr(err, "b_g2["));
+    CHECK(trust_load(&how, copy, CUZK_SRS_VALIDATE_FULL, err, sizeof err) == CUZK_ERR_ENC_NOT_ON_CURVE);
     unlink(copy);
     unlink(crec);
     free(rb);
     free(b);
+}
+
+/* Replace " key=<digits>" in the record line by " key=<value>". */
+static bool record_set(const char *rec, const char *key, const char *value)
+{
+    size_t n = 0;
+    char *t = (char *)test_read_file(rec, &n), out[1024];
+    char *k = t ? strstr(t, key) : NULL;
+    if (!k) {
+        free(t);
+        return false;
+    }
+    size_t kl = strlen(key), tail = strspn(k + kl, "0123456789");
+    snprintf(out, sizeof out, "%.*s%s%s%s", (int)(k - t), t, key, value, k + kl + tail);
+    free(t);
+    return write_bytes(rec, (const uint8_t *)out, strlen(out));
+}
+
+/* What a record binds (issue 23): ctime and device besides size, mtime and
+ * inode; a version-1 record (without them) counts as absent -- the file is
+ * validated once more, no error, and the record comes back as version 2. */
+static void test_record_binds(void)
+{
+    char err[512], path[256], rec[300], line[512];
+    cuzk_engine_config c;
+    cfg_small(&c);
+    cuzk_engine *e = start(&c);
+    CHECK(cuzk_engine_srs_preload(e, NULL, NULL, "chain-60", err, sizeof err) == CUZK_OK);
+    cuzk_engine_destroy(e);
+    params_path(path, sizeof path, 60);
+    snprintf(rec, sizeof rec, "%s.cuzk-valid", path);
+    cuzk_srs_trust how;
+    CHECK(trust_load(&how, path, CUZK_SRS_VALIDATE_DIGEST, err, sizeof err) == CUZK_OK);
+    uint8_t *t = test_read_file(rec, NULL);
+    CHECK(t && !strncmp((char *)t, "cuzk-valid 2 ", 13) && strstr((char *)t, " ctime_ns=") &&
+          strstr((char *)t, " dev="));
+    /* another device (same inode number): not trusted by metadata */
+    CHECK(record_set(rec, "dev=", "999999"));
+    CHECK(trust_load(&how, path, CUZK_SRS_VALIDATE_DIGEST, err, sizeof err) == CUZK_OK);
+    CHECK(how == CUZK_SRS_TRUST_RECORD_DIGEST);
+    /* another ctime: the same */
+    CHECK(record_set(rec, "ctime_ns=", "1"));
+    CHECK(trust_load(&how, path, CUZK_SRS_VALIDATE_DIGEST, err, sizeof err) == CUZK_OK);
+    CHECK(how == CUZK_SRS_TRUST_RECORD_DIGEST);
+    CHECK(trust_load(&how, path, CUZK_SRS_VALIDATE_DIGEST, err, sizeof err) == CUZK_OK);
+    CHECK(how == CUZK_SRS_TRUST_RECORD); /* rewritten */
+    /* a version-1 record with matching size, mtime and inode: absent */
+    struct stat sb;
+    CHECK(stat(path, &sb) == 0);
+    char *d = t ? strstr((char *)t, "blake2b=") : NULL;
+    CHECK(d != NULL);
+    if (d) {
+        snprintf(line, sizeof line, "cuzk-valid 1 size=%lld mtime_ns=%lld ino=%llu %.40s chain-60.params\n",
+                 (long long)sb.st_size, (long long)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec,
+                 (unsigned long long)sb.st_ino, d);
+        CHECK(write_bytes(rec, (const uint8_t *)line, strlen(line)));
+    }
+    CHECK(trust_load(&how, path, CUZK_SRS_VALIDATE_DIGEST, err, sizeof err) == CUZK_OK);
+    CHECK(how == CUZK_SRS_TRUST_VALIDATED);
+    free(t);
+    t = test_read_file(rec, NULL);
+    CHECK(t && !strncmp((char *)t, "cuzk-valid 2 ", 13));
+    CHECK(trust_load(&how, path, CUZK_SRS_VALIDATE_DIGEST, err, sizeof err) == CUZK_OK);
+    CHECK(how == CUZK_SRS_TRUST_RECORD);
+    free(t);
 }
 
 /* An official file name with other content is refused in digest and full
@@ -528,6 +590,7 @@ static const test_case tests[] = {
     {"budget", test_budget},
     {"validate_names", test_validate_names},
     {"trust_modes", test_trust_modes},
+    {"record_binds", test_record_binds},
     {"official_digest", test_official_digest},
     {"record_state_dir", test_record_state_dir},
     {"truncated_while_warm", test_truncated_while_warm},

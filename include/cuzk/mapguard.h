@@ -51,9 +51,12 @@ bool cuzk_map_guard_installed(void);
 CUZK_MUST_CHECK int cuzk_map_guard_run(const void *lo, size_t len, void (*fn)(void *), void *arg);
 CUZK_MUST_CHECK int cuzk_map_guard_copy(void *dst, const void *src, size_t n, const void *lo, size_t len);
 
+/* ctime_ns is kept for validation records (cuzk/srs_trust.h): an in-place
+ * write moves it even when the writer restores the mtime.  The "changed
+ * while in use" check compares size, inode, device and mtime only. */
 typedef struct cuzk_file_id {
     uint64_t size, ino, dev;
-    int64_t mtime_ns;
+    int64_t mtime_ns, ctime_ns;
 } cuzk_file_id;
 
 /* fstat(fd), or stat(path) when fd < 0; CUZK_ERR_IO "path: reason". */

@@ -13,11 +13,15 @@
  *    file).  A file carrying our `<file>.test` marker is our own TEST
  *    params, not the official one, whatever its name.
  *  - Any other file is point-validated once; a validation record
- *    (`<file>.cuzk-valid`: size, mtime, inode and the BLAKE2b digest) is
- *    then written next to it (temp file + rename), or into a state
- *    directory when the parameter directory is not writable.  A record
- *    whose size/mtime/inode match skips the validation; one whose metadata
- *    differ but whose digest (recomputed at disk speed) matches does too.
+ *    (`<file>.cuzk-valid`: size, mtime, ctime, device, inode and the
+ *    BLAKE2b digest) is then written next to it (temp file + rename), or
+ *    into a state directory when the parameter directory is not writable.
+ *    A record whose size/mtime/ctime/device/inode match skips the
+ *    validation (ctime: an in-place write moves it even when the writer
+ *    puts the mtime back); one whose metadata differ but whose digest
+ *    (recomputed at disk speed) matches does too.  A version-1 record
+ *    (without ctime and device) counts as absent: the file is validated
+ *    once more and the record rewritten.
  *  - Files we generate ourselves (test params) are written together with
  *    their record: the writer made the points.
  *
@@ -60,7 +64,7 @@ const char *cuzk_srs_validate_name(cuzk_srs_validate m);
 typedef enum {
     CUZK_SRS_TRUST_UNCHECKED = 0, /* mode none */
     CUZK_SRS_TRUST_OFFICIAL,      /* digest matches parameters.json */
-    CUZK_SRS_TRUST_RECORD,        /* record matches size/mtime/inode */
+    CUZK_SRS_TRUST_RECORD,        /* record matches size/mtime/ctime/dev/inode */
     CUZK_SRS_TRUST_RECORD_DIGEST, /* record's digest matches (file copied/touched) */
     CUZK_SRS_TRUST_VALIDATED,     /* every point validated now */
 } cuzk_srs_trust;
@@ -72,7 +76,8 @@ typedef cuzk_file_id cuzk_srs_file_id;
 CUZK_MUST_CHECK int cuzk_srs_file_id_get(cuzk_srs_file_id *out, const char *path, char *err, size_t err_len);
 /* CUZK_ERR_CHANGED with "params file P changed while in use: size A -> B,
  * inode I -> J" (or "... was removed") when path no longer is `was`. */
-CUZK_MUST_CHECK int cuzk_srs_file_id_check(const cuzk_srs_file_id *was, const char *path, char *err, size_t err_len);
+CUZK_MUST_CHECK int cuzk_srs_file_id_check(const cuzk_srs_file_id *was, const char *path, char *err,
+                                           size_t err_len);
 
 typedef struct cuzk_srs_load_info {
     cuzk_srs_trust how;
@@ -88,7 +93,8 @@ typedef struct cuzk_srs_load_info {
  * CUZK_ERR_FORMAT for an official name with a wrong digest, CUZK_ERR_CHANGED
  * if the file changed during the load.  info may be NULL. */
 CUZK_MUST_CHECK int cuzk_srs_params_load(cuzk_groth16_params **out, const char *path, cuzk_srs_validate mode,
-                         const char *state_dir, const cuzk_groth16_load_opts *opts, cuzk_srs_load_info *info);
+                                         const char *state_dir, const cuzk_groth16_load_opts *opts,
+                                         cuzk_srs_load_info *info);
 
 /* Record path as it is written for a file we made ourselves (we made the
  * points, so they are valid): hashes the file and writes its record. */

@@ -1,9 +1,12 @@
 /* Validation records and official digests: see cuzk/srs_trust.h.
  *
  * A record is one text line, so an operator can read it:
- *   cuzk-valid 1 size=47245320 mtime_ns=1733... ino=1234 blake2b=<32 hex> NAME
- * It is trusted only as far as it proves something: its metadata must match
- * the file (else its digest must match a fresh hash), and for an official
+ *   cuzk-valid 2 size=47245320 mtime_ns=1733... ctime_ns=1733... dev=2049
+ *     ino=1234 blake2b=<32 hex> NAME
+ * It is trusted only as far as it proves something: its metadata (size,
+ * mtime, ctime, device, inode -- ctime because an in-place write that puts
+ * the mtime back still moves it) must match the file, else its digest must
+ * match a fresh hash; and for an official
  * name its digest must also be parameters.json's.  Records are written to a
  * temporary name and renamed, so a reader never sees half a record. */
 #define _GNU_SOURCE
@@ -125,13 +128,16 @@ static bool record_read_at(record *r, const char *rp)
 {
     FILE *f = fopen(rp, "r");
     if (!f) return false;
-    unsigned long long size, ino;
-    long long mtime;
-    int n = fscanf(f, "cuzk-valid 1 size=%llu mtime_ns=%lld ino=%llu blake2b=%32[0-9a-f]", &size, &mtime,
-                   &ino, r->digest);
+    unsigned long long size, dev, ino;
+    long long mtime, ctime;
+    /* A version-1 record (no ctime, no device) does not match: the file is
+     * validated again and the record rewritten. */
+    int n =
+        fscanf(f, "cuzk-valid 2 size=%llu mtime_ns=%lld ctime_ns=%lld dev=%llu ino=%llu blake2b=%32[0-9a-f]",
+               &size, &mtime, &ctime, &dev, &ino, r->digest);
     fclose(f);
-    if (n != 4 || strlen(r->digest) != 32) return false;
-    r->id = (cuzk_srs_file_id){.size = size, .ino = ino, .mtime_ns = mtime};
+    if (n != 6 || strlen(r->digest) != 32) return false;
+    r->id = (cuzk_srs_file_id){.size = size, .ino = ino, .dev = dev, .mtime_ns = mtime, .ctime_ns = ctime};
     return true;
 }
 
@@ -162,8 +168,10 @@ static int record_write_at(const char *rp, const record *r, const char *name)
     if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", rp, (long)getpid()) >= (int)sizeof tmp) return ENAMETOOLONG;
     FILE *f = fopen(tmp, "w");
     if (!f) return errno;
-    int ok = fprintf(f, "cuzk-valid 1 size=%" PRIu64 " mtime_ns=%" PRId64 " ino=%" PRIu64 " blake2b=%s %s\n",
-                     r->id.size, r->id.mtime_ns, r->id.ino, r->digest, name) > 0;
+    int ok = fprintf(f,
+                     "cuzk-valid 2 size=%" PRIu64 " mtime_ns=%" PRId64 " ctime_ns=%" PRId64 " dev=%" PRIu64
+                     " ino=%" PRIu64 " blake2b=%s %s\n",
+                     r->id.size, r->id.mtime_ns, r->id.ctime_ns, r->id.dev, r->id.ino, r->digest, name) > 0;
     ok &= fflush(f) == 0 && fsync(fileno(f)) == 0;
     int e = errno;
     if (fclose(f) != 0 && ok) ok = 0, e = errno;
@@ -201,7 +209,8 @@ int cuzk_srs_record_write(const char *path, const char *state_dir, char *err, si
     int st = cuzk_srs_file_id_get(&r.id, path, err, err_len);
     if (!st) st = cuzk_fil_file_digest(r.digest, path, err, err_len);
     cuzk_srs_file_id after;
-    if (!st && !(st = cuzk_srs_file_id_get(&after, path, err, err_len)) && after.mtime_ns != r.id.mtime_ns)
+    if (!st && !(st = cuzk_srs_file_id_get(&after, path, err, err_len)) &&
+        (after.mtime_ns != r.id.mtime_ns || after.ctime_ns != r.id.ctime_ns))
         st = cuzk_errf(err, err_len, CUZK_ERR_CHANGED, "%s changed while its record was computed", path);
     return st ? st : record_store(path, state_dir, &r, err, err_len);
 }
@@ -217,7 +226,8 @@ static double now_s(void)
 
 static bool same_file(const cuzk_srs_file_id *rec, const cuzk_srs_file_id *now)
 {
-    return rec->size == now->size && rec->ino == now->ino && rec->mtime_ns == now->mtime_ns;
+    return rec->size == now->size && rec->ino == now->ino && rec->dev == now->dev &&
+           rec->mtime_ns == now->mtime_ns && rec->ctime_ns == now->ctime_ns;
 }
 
 /* Decide how far to trust path; digest receives the file's hash when one

@@ -140,6 +140,7 @@ static void id_of(cuzk_file_id *id, const struct stat *sb)
     id->ino = (uint64_t)sb->st_ino;
     id->dev = (uint64_t)sb->st_dev;
     id->mtime_ns = (int64_t)sb->st_mtim.tv_sec * 1000000000 + sb->st_mtim.tv_nsec;
+    id->ctime_ns = (int64_t)sb->st_ctim.tv_sec * 1000000000 + sb->st_ctim.tv_nsec;
 }
 
 int cuzk_file_id_get(cuzk_file_id *out, const char *path, int fd, char *err, size_t err_len)
