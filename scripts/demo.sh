@@ -82,7 +82,9 @@ sj() { sed -n "s/^ *\"$1\": *\"\{0,1\}\([0-9a-f]*\)\"\{0,1\},\{0,1\}$/\1/p" "$2"
 step "3. cuzk-daemon on $SOCK"
 # default srs.validate (digest): our TEST params carry the validation record
 # `cuzk-bench setup` wrote, so their points are not checked at every start.
-"$BIN/cuzk-daemon" --listen "$ADDR" --status-listen 127.0.0.1:0 --param-cache "$CACHE" 2>"$WORK/daemon.log" &
+# srs.allow_test_params: the TEST params carry the official file names.
+"$BIN/cuzk-daemon" --listen "$ADDR" --status-listen 127.0.0.1:0 --param-cache "$CACHE" \
+  --set srs.allow_test_params=true 2>"$WORK/daemon.log" &
 DPID=$!
 for _ in $(seq 200); do
   grep -q "cuzk-daemon ready" "$WORK/daemon.log" 2>/dev/null && break

@@ -369,6 +369,17 @@ static void test_trust_modes(void)
     free(b);
 }
 
+/* The engine's own chain-60 TEST params (with their record) at path. */
+static void make_chain60(char *path, size_t cap)
+{
+    cuzk_engine_config c;
+    cfg_small(&c);
+    cuzk_engine *e = start(&c);
+    CHECK(cuzk_engine_srs_preload(e, NULL, NULL, "chain-60", NULL, 0) == CUZK_OK);
+    cuzk_engine_destroy(e);
+    params_path(path, cap, 60);
+}
+
 /* Replace " key=<digits>" in the record line by " key=<value>". */
 static bool record_set(const char *rec, const char *key, const char *value)
 {
@@ -391,12 +402,7 @@ static bool record_set(const char *rec, const char *key, const char *value)
 static void test_record_binds(void)
 {
     char err[512], path[256], rec[300], line[512];
-    cuzk_engine_config c;
-    cfg_small(&c);
-    cuzk_engine *e = start(&c);
-    CHECK(cuzk_engine_srs_preload(e, NULL, NULL, "chain-60", err, sizeof err) == CUZK_OK);
-    cuzk_engine_destroy(e);
-    params_path(path, sizeof path, 60);
+    make_chain60(path, sizeof path);
     snprintf(rec, sizeof rec, "%s.cuzk-valid", path);
     cuzk_srs_trust how;
     CHECK(trust_load(&how, path, CUZK_SRS_VALIDATE_DIGEST, err, sizeof err) == CUZK_OK);
@@ -434,9 +440,23 @@ static void test_record_binds(void)
     free(t);
 }
 
+static int trust_load_ex(cuzk_srs_trust *how, const char *path, const cuzk_srs_load_opts *so, char *err,
+                         size_t el)
+{
+    cuzk_groth16_params *p = NULL;
+    cuzk_groth16_load_opts o = {.err = err, .err_len = el};
+    cuzk_srs_load_info info;
+    int st = cuzk_srs_params_load_ex(&p, path, so, &o, &info);
+    *how = info.how;
+    cuzk_groth16_params_free(p);
+    return st;
+}
+
 /* An official file name with other content is refused in digest and full
- * modes (the vk comes from the same file, so self-verification would pass);
- * our own TEST params under that name (the .test marker) are not official. */
+ * modes (the vk comes from the same file, so self-verification would pass).
+ * Our own TEST params under that name (the .test marker) pass only with
+ * allow_test_params (srs.allow_test_params): a planted marker must not
+ * switch the check off (issue 23). */
 static void test_official_digest(void)
 {
     static const char name[] = "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
@@ -445,7 +465,7 @@ static void test_official_digest(void)
     CHECK(want && strlen(want) == 32);
     CHECK(cuzk_srs_official_digest("chain-60.params") == NULL);
     char err[512], path[256], off[400], mark[420];
-    params_path(path, sizeof path, 60);
+    make_chain60(path, sizeof path);
     snprintf(off, sizeof off, "%s/cuzk-test/%s", cache_dir(), name);
     size_t n = 0;
     uint8_t *b = test_read_file(path, &n);
@@ -457,8 +477,18 @@ static void test_official_digest(void)
     CHECK(trust_load(&how, off, CUZK_SRS_VALIDATE_NONE, err, sizeof err) == CUZK_OK);
     snprintf(mark, sizeof mark, "%s.test", off);
     CHECK(write_bytes(mark, (const uint8_t *)"test\n", 5));
-    CHECK(trust_load(&how, off, CUZK_SRS_VALIDATE_DIGEST, err, sizeof err) == CUZK_OK);
+    CHECK(trust_load(&how, off, CUZK_SRS_VALIDATE_DIGEST, err, sizeof err) == CUZK_ERR_FORMAT);
+    CHECK(strstr(err, ".test marker") && strstr(err, "srs.allow_test_params is off") && strstr(err, want));
+    CHECK(trust_load(&how, off, CUZK_SRS_VALIDATE_FULL, err, sizeof err) == CUZK_ERR_FORMAT);
+    cuzk_srs_load_opts so = {.mode = CUZK_SRS_VALIDATE_DIGEST};
+    CHECK(trust_load_ex(&how, off, &so, err, sizeof err) == CUZK_ERR_FORMAT);
+    so.allow_test_params = true;
+    CHECK(trust_load_ex(&how, off, &so, err, sizeof err) == CUZK_OK);
     CHECK(how == CUZK_SRS_TRUST_VALIDATED);
+    CHECK(trust_load_ex(&how, off, &so, err, sizeof err) == CUZK_OK);
+    CHECK(how == CUZK_SRS_TRUST_RECORD);
+    /* the record written while allowed does not help once the opt-in is off */
+    CHECK(trust_load(&how, off, CUZK_SRS_VALIDATE_DIGEST, err, sizeof err) == CUZK_ERR_FORMAT);
     unlink(mark);
     snprintf(mark, sizeof mark, "%s.cuzk-valid", off);
     unlink(mark);
@@ -506,6 +536,73 @@ static void test_validate_names(void)
     cuzk_engine_config c;
     cuzk_engine_config_default(&c);
     CHECK(c.srs_validate == CUZK_SRS_VALIDATE_DIGEST);
+}
+
+/* ---- a long hash and shutdown (issue 23) ------------------------------------------- */
+
+/* A sparse file of `gib` GiB: no disk, but hashing reads every byte. */
+static bool make_sparse(const char *path, unsigned gib)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    bool ok = fd >= 0 && ftruncate(fd, (off_t)gib << 30) == 0;
+    return (fd >= 0 && close(fd) == 0) && ok;
+}
+
+typedef struct {
+    int polls, stop_at;
+} stop_count;
+
+static int stop_after(void *ctx)
+{
+    stop_count *c = ctx;
+    return ++c->polls >= c->stop_at ? CUZK_ENGINE_ERR_SHUTDOWN : 0;
+}
+
+/* The hash polls its stop hook before every 1 MiB read and ends with the
+ * hook's status and how far it got. */
+static void test_hash_stop(void)
+{
+    char path[300], err[512] = "", want[400];
+    snprintf(path, sizeof path, "%s/sparse-4g.params", cache_dir());
+    REQUIRE(make_sparse(path, 4));
+    stop_count c = {0, 3};
+    cuzk_srs_load_opts so = {.mode = CUZK_SRS_VALIDATE_DIGEST, .stop = stop_after, .stop_ctx = &c};
+    cuzk_groth16_params *p = NULL;
+    cuzk_groth16_load_opts o = {.err = err, .err_len = sizeof err};
+    uint64_t t0 = mono_ms();
+    CHECK(cuzk_srs_params_load_ex(&p, path, &so, &o, NULL) == CUZK_ENGINE_ERR_SHUTDOWN);
+    CHECK(mono_ms() - t0 < 2000 && c.polls == 3 && !p);
+    snprintf(want, sizeof want, "hashing %s stopped after 2 of 4096 MiB", path);
+    CHECK(strstr(err, want) != NULL);
+    unlink(path);
+}
+
+/* A job whose params are still being hashed when shutdown's grace ends:
+ * the hash stops, and shutdown returns within the grace (plus a margin),
+ * not after the whole file -- 8 GiB here, many seconds at disk speed. */
+static void test_shutdown_during_hash(void)
+{
+    char dir[300], path[340], id[CUZK_JOB_ID_MAX];
+    snprintf(dir, sizeof dir, "%s/cuzk-test", cache_dir());
+    snprintf(path, sizeof path, "%s/chain-77.params", dir);
+    mkdir(dir, 0755);
+    REQUIRE(make_sparse(path, 8));
+    cuzk_engine_config c;
+    cfg_small(&c);
+    cuzk_engine *e = start(&c);
+    REQUIRE(e);
+    CHECK(submit(e, id, "n=77") == CUZK_OK);
+    sleep_ms(500); /* the synthesis worker is hashing the params now */
+    uint64_t t0 = mono_ms();
+    cuzk_engine_shutdown(e, 300);
+    uint64_t took = mono_ms() - t0;
+    printf("  shutdown with grace 300 ms took %llu ms during an 8 GiB hash\n", (unsigned long long)took);
+    CHECK(took < 2500);
+    cuzk_engine_result r = {0};
+    CHECK(cuzk_engine_await(e, &r, id, 0) == CUZK_OK && r.status == CUZK_JOB_CANCELLED);
+    cuzk_engine_result_clear(&r);
+    cuzk_engine_destroy(e);
+    unlink(path);
 }
 
 /* ---- files that change under the engine ----------------------------------------- */
@@ -593,6 +690,8 @@ static const test_case tests[] = {
     {"record_binds", test_record_binds},
     {"official_digest", test_official_digest},
     {"record_state_dir", test_record_state_dir},
+    {"hash_stop", test_hash_stop},
+    {"shutdown_during_hash", test_shutdown_during_hash},
     {"truncated_while_warm", test_truncated_while_warm},
     {"renamed_while_hot", test_renamed_while_hot},
 };

@@ -145,6 +145,12 @@ typedef struct cuzk_engine_config {
     char srs_state_dir[512];      /* srs.state_dir (ours): validation records
                                      when param_cache is not writable; "" =
                                      $CUZK_STATE_DIR or ~/.local/state/cuzk */
+    bool srs_allow_test_params;   /* srs.allow_test_params (ours; default
+                                     false): a file under an official name
+                                     with a `.test` marker is loaded as our
+                                     TEST params (test setups only; WARN at
+                                     start); off: refused unless its digest
+                                     is parameters.json's */
     uint64_t memory_total_budget; /* memory.total_budget, bytes; 0 = physical
                                      RAM minus safety_margin */
     uint64_t memory_safety_margin;/* memory.safety_margin, bytes (default 2 GiB;

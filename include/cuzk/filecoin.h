@@ -212,6 +212,11 @@ CUZK_MUST_CHECK int cuzk_fil_params_json_lookup(cuzk_fil_param_entry *out, const
                                 const char *name, char *err, size_t err_len);
 /* First 32 hex chars of BLAKE2b-512 of a file (streamed), NUL-terminated. */
 CUZK_MUST_CHECK int cuzk_fil_file_digest(char out[33], const char *path, char *err, size_t err_len);
+/* The same, polling stop(stop_ctx) before each 1 MiB read (a params file
+ * of 100+ GB hashes for minutes): a nonzero answer ends the hash with that
+ * status and "hashing P stopped after N of M MiB".  stop may be NULL. */
+CUZK_MUST_CHECK int cuzk_fil_file_digest_stop(char out[33], const char *path, int (*stop)(void *ctx), void *stop_ctx,
+                                              char *err, size_t err_len);
 /* Integrity check of a downloaded params/vk file: its base name must be in
  * parameters.json and its digest must match (CUZK_ERR_FORMAT with both
  * digests in err if not).  Reads the whole file (44 GiB for 32G PoRep). */

@@ -10,8 +10,12 @@
  *    check Filecoin's own fetcher does.  An official name whose digest does
  *    not match is refused (a wrong but well-formed file would otherwise
  *    yield proofs that pass self-verification: the vk comes from the same
- *    file).  A file carrying our `<file>.test` marker is our own TEST
- *    params, not the official one, whatever its name.
+ *    file).  A file carrying our `<file>.test` marker under an official
+ *    name is our own TEST params (`cuzk-bench setup` writes them so) --
+ *    accepted as such only with allow_test_params (the daemon's
+ *    srs.allow_test_params, off by default: otherwise a planted file and a
+ *    planted marker would be trusted); without it, refused like any other
+ *    wrong file of that name.
  *  - Any other file is point-validated once; a validation record
  *    (`<file>.cuzk-valid`: size, mtime, ctime, device, inode and the
  *    BLAKE2b digest) is then written next to it (temp file + rename), or
@@ -84,17 +88,38 @@ typedef struct cuzk_srs_load_info {
     cuzk_srs_file_id id; /* the file that was loaded */
     double digest_s;     /* seconds spent hashing (0 if not hashed) */
     double load_s;       /* seconds in cuzk_groth16_params_load */
+    bool test_marker;    /* an official name with a `.test` marker (TEST params
+                            when allowed, else the load was refused) */
     char note[320];      /* non-fatal: a record that could not be written */
 } cuzk_srs_load_info;
 
 /* Load params at path (opts as for cuzk_groth16_params_load; its NO_VALIDATE
  * flag is decided here) under mode, with records in/next to state_dir (NULL
- * = the default).  Writes the record after a successful validation.
+ * = the default), TEST params under an official name refused, never
+ * stopped (cuzk_srs_params_load_ex has those options).  Writes the record
+ * after a successful validation.
  * CUZK_ERR_FORMAT for an official name with a wrong digest, CUZK_ERR_CHANGED
  * if the file changed during the load.  info may be NULL. */
 CUZK_MUST_CHECK int cuzk_srs_params_load(cuzk_groth16_params **out, const char *path, cuzk_srs_validate mode,
                                          const char *state_dir, const cuzk_groth16_load_opts *opts,
                                          cuzk_srs_load_info *info);
+
+/* cuzk_srs_params_load's options, and more. */
+typedef struct cuzk_srs_load_opts {
+    cuzk_srs_validate mode;
+    const char *state_dir;  /* NULL = the default */
+    bool allow_test_params; /* an official name with a `.test` marker is our
+                               TEST params, not checked against parameters.json
+                               (off: refused unless its digest is the official) */
+    /* Polled before each 1 MiB read while the file is hashed; a nonzero
+     * answer stops the load with that status ("hashing P stopped after N
+     * of M MiB").  NULL: never stopped.  The engine stops at shutdown. */
+    int (*stop)(void *ctx);
+    void *stop_ctx;
+} cuzk_srs_load_opts;
+CUZK_MUST_CHECK int cuzk_srs_params_load_ex(cuzk_groth16_params **out, const char *path,
+                                            const cuzk_srs_load_opts *so, const cuzk_groth16_load_opts *opts,
+                                            cuzk_srs_load_info *info);
 
 /* Record path as it is written for a file we made ourselves (we made the
  * points, so they are valid): hashes the file and writes its record. */

@@ -438,6 +438,11 @@ int cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg, char *e
              (unsigned long long)(e->mem_limit >> 20), e->cfg.synthesis_threads, e->cfg.prover_threads,
              e->cfg.max_batch_size, e->cfg.max_batch_wait_ms, e->cfg.param_cache,
              e->cfg.test_provider ? ", TEST chain provider on" : "");
+    if (e->cfg.srs_allow_test_params)
+        cuzk_log(CUZK_LOG_WARN, NULL,
+                 "srs.allow_test_params is ON: a params file under an official name with a .test marker is "
+                 "loaded as TEST params without the parameters.json digest check -- proofs made with it are "
+                 "worthless on chain; never set this on a production prover");
     *out = e;
     return CUZK_OK;
 }

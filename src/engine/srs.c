@@ -192,6 +192,14 @@ static void record_created(cuzk_engine *e, srs_entry *s)
         cuzk_log(CUZK_LOG_WARN, NULL, "srs %s: %s (it will be validated at load)", s->id, rerr);
 }
 
+/* The hash of a large params file (minutes for 100+ GB) stops once
+ * shutdown's grace is over, like every other piece of work. */
+static int load_stop(void *ctx)
+{
+    const cuzk_engine *e = ctx;
+    return atomic_load(&e->abort_work) ? CUZK_ENGINE_ERR_SHUTDOWN : 0;
+}
+
 /* Load s's file (mu not held): trusted by record/digest or validated. */
 static int load_file(cuzk_engine *e, srs_entry *s, bool hot, cuzk_groth16_params **params, char *err,
                      size_t err_len)
@@ -206,8 +214,19 @@ static int load_file(cuzk_engine *e, srs_entry *s, bool hot, cuzk_groth16_params
                                 .err = lerr,
                                 .err_len = sizeof lerr};
     cuzk_srs_load_info info;
-    int st = cuzk_srs_params_load(params, s->path, e->cfg.srs_validate, e->cfg.srs_state_dir, &o, &info);
-    if (st) return cuzk_errf(err, err_len, st, "loading %s: %s", s->path, lerr[0] ? lerr : cuzk_strerror(st));
+    cuzk_srs_load_opts so = {.mode = e->cfg.srs_validate,
+                             .state_dir = e->cfg.srs_state_dir,
+                             .allow_test_params = e->cfg.srs_allow_test_params,
+                             .stop = load_stop,
+                             .stop_ctx = e};
+    int st = cuzk_srs_params_load_ex(params, s->path, &so, &o, &info);
+    if (st)
+        return cuzk_errf(err, err_len, st, "loading %s: %s%s", s->path,
+                         st == CUZK_ENGINE_ERR_SHUTDOWN ? "engine shutting down: " : "",
+                         lerr[0] ? lerr : cuzk_strerror(st));
+    if (info.test_marker)
+        cuzk_log(CUZK_LOG_WARN, NULL,
+                 "srs %s: %s is TEST params under an official name (srs.allow_test_params)", s->id, s->path);
     s->fid = info.id;
     cuzk_log(CUZK_LOG_INFO, NULL, "srs %s: %s (digest %.2f s, load %.2f s)", s->id,
              cuzk_srs_trust_name(info.how), info.digest_s, info.load_s);

@@ -230,35 +230,59 @@ static bool same_file(const cuzk_srs_file_id *rec, const cuzk_srs_file_id *now)
            rec->mtime_ns == now->mtime_ns && rec->ctime_ns == now->ctime_ns;
 }
 
+/* The official digest path must match, or NULL.  Our TEST params under an
+ * official name (the `.test` marker) are exempt only when so allows it:
+ * otherwise a planted file with a planted marker would be trusted. */
+static const char *official_for(const char *path, const cuzk_srs_load_opts *so, cuzk_srs_load_info *info)
+{
+    const char *official = cuzk_srs_official_digest(path);
+    if (!official || !cuzk_groth16_is_test_file(path)) return official;
+    info->test_marker = true;
+    return so->allow_test_params ? NULL : official;
+}
+
+static int refuse_official(const char *path, const char *digest, const char *official, bool marker, char *err,
+                           size_t el)
+{
+    if (marker)
+        return cuzk_errf(
+            err, el, CUZK_ERR_FORMAT,
+            "params file %s carries the official name but a .test marker (TEST params, BLAKE2b-512 "
+            "%s, not parameters.json's %s) and srs.allow_test_params is off: refused -- fetch the "
+            "official file, or turn srs.allow_test_params on for a test setup",
+            path, digest, official);
+    return cuzk_errf(err, el, CUZK_ERR_FORMAT,
+                     "params file %s is not the official file of that name: its BLAKE2b-512 digest %s "
+                     "does not match parameters.json (%s); it is corrupt, incomplete or replaced -- "
+                     "delete it and fetch it again",
+                     path, digest, official);
+}
+
 /* Decide how far to trust path; digest receives the file's hash when one
  * was computed (for the record).  Refuses an official name with a wrong
  * digest. */
-static int decide(cuzk_srs_trust *how, char digest[33], const char *path, cuzk_srs_validate mode,
-                  const char *state_dir, cuzk_srs_load_info *info, char *err, size_t el)
+static int decide(cuzk_srs_trust *how, char digest[33], const char *path, const cuzk_srs_load_opts *so,
+                  cuzk_srs_load_info *info, char *err, size_t el)
 {
     *how = CUZK_SRS_TRUST_VALIDATED;
-    if (mode == CUZK_SRS_VALIDATE_NONE) {
+    if (so->mode == CUZK_SRS_VALIDATE_NONE) {
         *how = CUZK_SRS_TRUST_UNCHECKED;
         return CUZK_OK;
     }
-    const char *official = cuzk_groth16_is_test_file(path) ? NULL : cuzk_srs_official_digest(path);
+    const char *official = official_for(path, so, info);
     record rec;
-    bool have = mode == CUZK_SRS_VALIDATE_DIGEST && record_read(&rec, path, state_dir);
+    bool have = so->mode == CUZK_SRS_VALIDATE_DIGEST && record_read(&rec, path, so->state_dir);
     if (have && same_file(&rec.id, &info->id) && (!official || !strcmp(rec.digest, official))) {
         *how = CUZK_SRS_TRUST_RECORD;
         return CUZK_OK;
     }
     double t = now_s();
-    int st = cuzk_fil_file_digest(digest, path, err, el);
+    int st = cuzk_fil_file_digest_stop(digest, path, so->stop, so->stop_ctx, err, el);
     info->digest_s = now_s() - t;
     if (st) return st;
     if (official && strcmp(digest, official))
-        return cuzk_errf(err, el, CUZK_ERR_FORMAT,
-                         "params file %s is not the official file of that name: its BLAKE2b-512 digest %s "
-                         "does not match parameters.json (%s); it is corrupt, incomplete or replaced -- "
-                         "delete it and fetch it again",
-                         path, digest, official);
-    if (mode != CUZK_SRS_VALIDATE_DIGEST) return CUZK_OK;
+        return refuse_official(path, digest, official, info->test_marker, err, el);
+    if (so->mode != CUZK_SRS_VALIDATE_DIGEST) return CUZK_OK;
     if (official)
         *how = CUZK_SRS_TRUST_OFFICIAL;
     else if (have && rec.id.size == info->id.size && !strcmp(rec.digest, digest))
@@ -269,10 +293,17 @@ static int decide(cuzk_srs_trust *how, char digest[33], const char *path, cuzk_s
 int cuzk_srs_params_load(cuzk_groth16_params **out, const char *path, cuzk_srs_validate mode,
                          const char *state_dir, const cuzk_groth16_load_opts *opts, cuzk_srs_load_info *info)
 {
+    cuzk_srs_load_opts so = {.mode = mode, .state_dir = state_dir};
+    return cuzk_srs_params_load_ex(out, path, &so, opts, info);
+}
+
+int cuzk_srs_params_load_ex(cuzk_groth16_params **out, const char *path, const cuzk_srs_load_opts *so,
+                            const cuzk_groth16_load_opts *opts, cuzk_srs_load_info *info)
+{
     cuzk_srs_load_info tmp;
     if (!info) info = &tmp;
     memset(info, 0, sizeof *info);
-    if (!out || !path) return CUZK_ERR_ARG;
+    if (!out || !path || !so) return CUZK_ERR_ARG;
     *out = NULL;
     cuzk_groth16_load_opts o = opts ? *opts : (cuzk_groth16_load_opts){0};
     char digest[33] = "";
@@ -281,7 +312,7 @@ int cuzk_srs_params_load(cuzk_groth16_params **out, const char *path, cuzk_srs_v
         return cuzk_errf(o.err, o.err_len, CUZK_ERR_IO, "params: %s is %s, not a params file", path,
                          S_ISDIR(sb.st_mode) ? "a directory" : "not a regular file");
     int st = cuzk_srs_file_id_get(&info->id, path, o.err, o.err_len);
-    if (!st) st = decide(&info->how, digest, path, mode, state_dir, info, o.err, o.err_len);
+    if (!st) st = decide(&info->how, digest, path, so, info, o.err, o.err_len);
     if (st) return st;
     if (info->how == CUZK_SRS_TRUST_VALIDATED)
         o.flags &= ~(unsigned)CUZK_G16_LOAD_NO_VALIDATE;
@@ -300,7 +331,7 @@ int cuzk_srs_params_load(cuzk_groth16_params **out, const char *path, cuzk_srs_v
     if (digest[0] && info->how != CUZK_SRS_TRUST_UNCHECKED) {
         record r = {.id = info->id};
         memcpy(r.digest, digest, sizeof r.digest);
-        (void)record_store(path, state_dir, &r, info->note, sizeof info->note);
+        (void)record_store(path, so->state_dir, &r, info->note, sizeof info->note);
     }
     return CUZK_OK;
 }

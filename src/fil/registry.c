@@ -7,8 +7,10 @@
  * parameters.  The api version is not part of it: V1 and V1_2 WindowPoSt
  * share one parameter file. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <openssl/evp.h>
 #include <openssl/sha.h>
@@ -257,6 +259,12 @@ bad:
 
 int cuzk_fil_file_digest(char out[33], const char *path, char *err, size_t err_len)
 {
+    return cuzk_fil_file_digest_stop(out, path, NULL, NULL, err, err_len);
+}
+
+int cuzk_fil_file_digest_stop(char out[33], const char *path, int (*stop)(void *ctx), void *stop_ctx, char *err,
+                              size_t err_len)
+{
     if (!out || !path) return CUZK_ERR_ARG;
     FILE *f = fopen(path, "rb");
     if (!f) return cuzk_errf(err, err_len, CUZK_ERR_IO, "cannot open %s: %s", path, strerror(errno));
@@ -269,7 +277,20 @@ int cuzk_fil_file_digest(char out[33], const char *path, char *err, size_t err_l
         goto done;
     }
     size_t n;
-    while ((n = fread(buf, 1, cap, f)) > 0) EVP_DigestUpdate(ctx, buf, n);
+    uint64_t done_bytes = 0;
+    for (;;) {
+        int why = stop ? stop(stop_ctx) : 0;
+        if (why) {
+            struct stat sb;
+            uint64_t total = fstat(fileno(f), &sb) == 0 ? (uint64_t)sb.st_size : 0;
+            st = cuzk_errf(err, err_len, why, "hashing %s stopped after %" PRIu64 " of %" PRIu64 " MiB", path,
+                           done_bytes >> 20, total >> 20);
+            goto done;
+        }
+        if ((n = fread(buf, 1, cap, f)) == 0) break;
+        EVP_DigestUpdate(ctx, buf, n);
+        done_bytes += n;
+    }
     if (ferror(f)) {
         st = cuzk_errf(err, err_len, CUZK_ERR_IO, "reading %s failed: %s", path, strerror(errno));
         goto done;

@@ -606,8 +606,9 @@ class CachedParamsCase(unittest.TestCase):
         cls.prepare()
         # default srs.validate (digest): `cuzk-bench setup` wrote the params'
         # validation record, so their ~11 M (PoRep) / ~6 M (SnapDeals) points
-        # are not checked again; the daemon still verifies every proof.
-        cls.d = Daemon(args=["--param-cache", cls.PARAMS])
+        # are not checked again; the daemon still verifies every proof.  They
+        # are TEST params under the official names: srs.allow_test_params.
+        cls.d = Daemon(args=["--param-cache", cls.PARAMS, "--set", "srs.allow_test_params=true"])
 
     @classmethod
     def tearDownClass(cls):

@@ -87,6 +87,13 @@ int cli_write_file(const char *path, const void *b, size_t n)
     return 0;
 }
 
+int cli_params_load(cuzk_groth16_params **out, const char *path, cuzk_srs_validate mode,
+                    const cuzk_groth16_load_opts *lo, cuzk_srs_load_info *li)
+{
+    cuzk_srs_load_opts so = {.mode = mode, .allow_test_params = true};
+    return cuzk_srs_params_load_ex(out, path, &so, lo, li);
+}
+
 double cli_now(void)
 {
     struct timespec t;

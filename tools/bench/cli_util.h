@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk/srs_trust.h"
+
 /* 2KiB 8MiB 512MiB 32GiB 64GiB (also 1KiB..32KiB, 16MiB, 1GiB) or a byte
  * count; 0 if not one. */
 uint64_t cli_sector_size(const char *s);
@@ -20,6 +22,13 @@ int cli_u64(uint64_t *out, const char *s, const char *what);
 int cli_partition_list(uint8_t *sel, uint32_t n, const char *list, const char *cmd, const char *what);
 /* Write a whole file; 1 with a message on error. */
 int cli_write_file(const char *path, const void *b, size_t n);
+/* cuzk_srs_params_load for a one-shot command, with allow_test_params on:
+ * the user names the file, `cuzk-bench setup` writes TEST params under the
+ * official names (with the .test marker), and the commands say "TEST
+ * parameters" when they load one.  The daemon accepts such files only with
+ * srs.allow_test_params. */
+int cli_params_load(cuzk_groth16_params **out, const char *path, cuzk_srs_validate mode,
+                    const cuzk_groth16_load_opts *lo, cuzk_srs_load_info *li);
 /* Monotonic seconds; this process's CPU seconds (all threads). */
 double cli_now(void);
 double cli_cpu_now(void);

@@ -356,7 +356,7 @@ int cuzk_bench_post_prove(int argc, char **argv)
     cuzk_groth16_load_opts lo = {.par = cuzk_pool_par(pool), .err = err, .err_len = sizeof err};
     double t0 = cli_now();
     cuzk_srs_load_info li;
-    if (cuzk_srs_params_load(&p, a.params, a.validate, NULL, &lo, &li)) {
+    if (cli_params_load(&p, a.params, a.validate, &lo, &li)) {
         fprintf(stderr, "cuzk-bench prove: %s: %s\n", a.params, err);
         goto done;
     }

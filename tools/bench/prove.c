@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "bench.h"
+#include "cli_util.h"
 #include "cuzk/groth16.h"
 #include "cuzk/pool.h"
 #include "cuzk/srs_trust.h"
@@ -119,7 +120,7 @@ int cmd_prove(int argc, char **argv)
         fprintf(stderr, "cuzk-bench prove: warning: %s\n", err);
     t = now_s();
     cuzk_srs_load_info li;
-    if (cuzk_srs_params_load(&p, params, vmode, NULL, &lo, &li)) {
+    if (cli_params_load(&p, params, vmode, &lo, &li)) {
         fprintf(stderr, "cuzk-bench prove: %s\n", err);
         goto done;
     }

@@ -185,9 +185,8 @@ int g16_cli_prove_partitions(const g16_cli_prove_job *job)
         .flags = map ? CUZK_G16_LOAD_MMAP : 0, .par = cuzk_pool_par(pool), .err = err, .err_len = sizeof err};
     double t0 = cli_now();
     cuzk_srs_load_info li;
-    if (cuzk_srs_params_load(&p, job->params,
-                             job->no_validate ? CUZK_SRS_VALIDATE_NONE : CUZK_SRS_VALIDATE_DIGEST, NULL, &lo,
-                             &li)) {
+    if (cli_params_load(&p, job->params, job->no_validate ? CUZK_SRS_VALIDATE_NONE : CUZK_SRS_VALIDATE_DIGEST,
+                        &lo, &li)) {
         fprintf(stderr, "cuzk-bench prove: %s: %s\n", job->params, err);
         goto done;
     }
