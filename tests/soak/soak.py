@@ -162,9 +162,10 @@ class Soak:
         self.sock = os.path.join(a.work, "cuzk.sock")
         self.log_path = os.path.join(a.work, "daemon.log")
         cfg = os.path.join(a.work, "cuzk.toml")
+        # the 2 KiB TEST params carry the official file names: srs.allow_test_params
         with open(cfg, "w") as f:
             f.write('[daemon]\nlisten = "unix://%s"\nstatus_listen = "127.0.0.1:0"\n'
-                    '[srs]\nparam_cache = "%s"\n'
+                    '[srs]\nparam_cache = "%s"\nallow_test_params = true\n'
                     '[memory]\ntotal_budget = "%s"\n[logging]\nlevel = "info"\n' % (self.sock, a.params, a.budget))
         self.logf = open(self.log_path, "w")
         self.proc = subprocess.Popen([os.path.join(a.bin, "cuzk-daemon"), "--config", cfg],
