@@ -2,7 +2,11 @@
  * when configured and its params apart from real ones; bounded request
  * memory and queue; inputs freed when a job ends; cancellation inside a
  * PoSt synthesis; preemption that cannot starve a NORMAL batch; the
- * prover's current job in the status.  Each test failed before its fix. */
+ * prover's current job in the status.  Each test failed before its fix.
+ * Issue 23: request memory reserved outside jobs (the server's messages)
+ * with the last sixteenth kept for small requests, a refused request not
+ * hashed, and submit-time parsing in scheduler.verify_threads slots where
+ * HIGH and CRITICAL go first. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -317,9 +321,117 @@ static void test_prover_current_job(void)
     cuzk_engine_destroy(e);
 }
 
+/* The server's reservations share the pool with jobs; a large one may not
+ * take its last sixteenth, which small requests (WinningPoSt) still get. */
+static void test_request_reserve(void)
+{
+    cuzk_engine_config c;
+    engine_cfg_base(&c);
+    c.request_budget = 16u << 20;
+    cuzk_engine *e = start(&c);
+    char err[512] = "", id[CUZK_JOB_ID_MAX];
+    CHECK(cuzk_engine_request_reserve(e, 14u << 20, "a big message", err, sizeof err) == CUZK_OK);
+    CHECK(cuzk_engine_request_reserve(e, 2u << 20, "another big one", err, sizeof err) ==
+          CUZK_ENGINE_ERR_EXHAUSTED);
+    CHECK(strstr(err, "another big one needs 2 MiB") && strstr(err, "memory.request_budget is 16 MiB") &&
+          strstr(err, "15 MiB for a request over a sixteenth"));
+    CHECK(cuzk_engine_request_reserve(e, 512u << 10, "a small one", err, sizeof err) == CUZK_OK);
+    /* a small job still parses and proves in the headroom */
+    CHECK(submit_test(e, id, CUZK_PRIO_CRITICAL, "n=16", err, sizeof err) == CUZK_OK);
+    cuzk_engine_result r = {0};
+    CHECK(cuzk_engine_await(e, &r, id, 0) == CUZK_OK && r.status == CUZK_JOB_COMPLETED);
+    cuzk_engine_result_clear(&r);
+    cuzk_engine_request_release(e, 512u << 10);
+    cuzk_engine_request_release(e, 14u << 20);
+    cuzk_engine_status s;
+    status_of(e, &s);
+    CHECK(s.request_memory_used == 0);
+    cuzk_engine_status_clear(&s);
+    cuzk_engine_destroy(e);
+}
+
+/* A parse that takes 300 ms for "slow" requests, recording start order. */
+static cuzk_engine_provider g_inner;
+static atomic_int g_order, g_started[8];
+static int slow_parse(void *ctx, void **state, char circuit_id[64], size_t *partitions,
+                      uint64_t *partition_bytes, const cuzk_engine_request *req, char *err, size_t err_len)
+{
+    const char *tag = memchr(req->vanilla_proof, '#', req->vanilla_proof_len);
+    if (tag) atomic_store(&g_started[tag[1] - '0'], atomic_fetch_add(&g_order, 1) + 1);
+    if (tag && tag[2] == 's') sleep_ms(300);
+    cuzk_engine_request r = *req;
+    r.vanilla_proof_len = tag ? (size_t)(tag - (const char *)req->vanilla_proof) : req->vanilla_proof_len;
+    return g_inner.parse(g_inner.ctx, state, circuit_id, partitions, partition_bytes, &r, err, err_len);
+}
+
+typedef struct {
+    cuzk_engine *e;
+    cuzk_priority prio;
+    char text[32];
+    uint64_t ms;
+} submitter;
+
+static void *submit_thread(void *arg)
+{
+    submitter *t = arg;
+    char id[CUZK_JOB_ID_MAX], err[256];
+    uint64_t t0 = mono_ms();
+    CHECK(submit_test(t->e, id, t->prio, t->text, err, sizeof err) == CUZK_OK);
+    t->ms = mono_ms() - t0;
+    return NULL;
+}
+
+/* verify_threads = 1: one NORMAL parses (300 ms), two more wait; a HIGH
+ * (one slot beyond the limit) then starts before them, and a CRITICAL
+ * (never waits for a slot) does not wait at all. */
+static void test_verify_gate(void)
+{
+    cuzk_engine_config c;
+    engine_cfg_base(&c);
+    c.verify_threads = 1;
+    cuzk_engine *e = start(&c);
+    CHECK(cuzk_engine_provider_get(e, CUZK_PROOF_TEST, &g_inner) == CUZK_OK);
+    cuzk_engine_provider p = g_inner;
+    p.parse = slow_parse;
+    CHECK(cuzk_engine_register(e, CUZK_PROOF_TEST, &p) == CUZK_OK);
+    static const struct {
+        cuzk_priority prio;
+        const char *text;
+    } plan[5] = {{CUZK_PRIO_NORMAL, "n=16#0s"},
+                 {CUZK_PRIO_NORMAL, "n=16#1s"},
+                 {CUZK_PRIO_NORMAL, "n=16#2s"},
+                 {CUZK_PRIO_HIGH, "n=16#3s"},
+                 {CUZK_PRIO_CRITICAL, "n=16#4"}};
+    submitter t[5];
+    pthread_t th[5];
+    for (int i = 0; i < 5; i++) {
+        t[i] = (submitter){.e = e, .prio = plan[i].prio};
+        snprintf(t[i].text, sizeof t[i].text, "%s", plan[i].text);
+        if (i == 3) sleep_ms(100); /* 0 parses, 1 and 2 wait; then HIGH, CRITICAL */
+        REQUIRE(pthread_create(&th[i], NULL, submit_thread, &t[i]) == 0);
+        sleep_ms(20);
+    }
+    for (int i = 0; i < 5; i++)
+        pthread_join(th[i], NULL);
+    printf("    start order: NORMAL %d %d %d, HIGH %d, CRITICAL %d; CRITICAL submit %llu ms, HIGH %llu ms\n",
+           atomic_load(&g_started[0]), atomic_load(&g_started[1]), atomic_load(&g_started[2]),
+           atomic_load(&g_started[3]), atomic_load(&g_started[4]), (unsigned long long)t[4].ms,
+           (unsigned long long)t[3].ms);
+    CHECK(atomic_load(&g_started[0]) == 1);
+    CHECK(atomic_load(&g_started[3]) < atomic_load(&g_started[1])); /* HIGH before the waiting NORMALs */
+    CHECK(atomic_load(&g_started[3]) < atomic_load(&g_started[2]));
+    CHECK(t[4].ms < 200); /* CRITICAL never waited behind a 300 ms parse */
+    cuzk_engine_destroy(e);
+}
+
 static const test_case tests[] = {
-    {"test_kind", test_test_kind},           {"queue_cap", test_queue_cap},
-    {"request_budget", test_request_budget}, {"post_cancel", test_post_cancel},
-    {"preempt_bound", test_preempt_bound},   {"prover_current_job", test_prover_current_job},
+    {"test_kind", test_test_kind},
+    {"queue_cap", test_queue_cap},
+    {"request_budget", test_request_budget},
+    {"post_cancel", test_post_cancel},
+    {"preempt_bound", test_preempt_bound},
+    {"prover_current_job", test_prover_current_job},
+    {"request_reserve", test_request_reserve},
+    {"verify_gate", test_verify_gate},
 };
 TEST_MAIN(tests)

@@ -10,7 +10,11 @@
  * synthetic and NI 2 KiB) verify, in memory and after a JSON round trip
  * through cuzk_seal_c1_write_json; single mutations (a sibling hash, a
  * label row, a column index, a label parent, the seed, comm_r, the
- * prover) are rejected naming the first failing value. */
+ * prover) are rejected naming the first failing value.
+ * Memory (tree_cost): the JSON tree of a real C1 (a natively sealed 2 KiB
+ * sector written by cuzk_seal_c1_write_json) stays within half the limit
+ * the parser enforces (C1J_TREE_PER_BYTE_MAX per byte); a document that is
+ * not a C1 and would need more ("[0,0,0,...") is refused at the limit. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +23,7 @@
 #include "cuzk/seal_c1.h"
 #include "cuzk/status.h"
 #include "harness.h"
+#include "seal/c1_internal.h"
 
 /* ---- independent generator (2 KiB: 64 nodes, Single 8-ary x 2 levels,
  * comm_d 6 levels, 2 layers, 1 partition x 2 challenges) ---------------- */
@@ -365,11 +370,55 @@ static void test_verify_mutations(void)
     cuzk_seal_sector_free(s);
 }
 
+static void test_tree_cost(void)
+{
+    char err[512] = "", *buf = NULL;
+    size_t len = 0;
+    cuzk_seal_sector *s = seal(5, err, sizeof err);
+    REQUIRE(s != NULL);
+    FILE *f = open_memstream(&buf, &len);
+    CHECK(cuzk_seal_c1_write_json(&s->c1, f, err, sizeof err) == CUZK_OK);
+    fclose(f);
+    c1j_tree t;
+    REQUIRE(cuzk_seal_c1j_parse(&t, buf, len, "C1 JSON", SIZE_MAX, err, sizeof err) == CUZK_OK);
+    size_t used = t.n_nodes * sizeof(c1j_node) + t.n_bytes + t.n_chars;
+    printf("    2 KiB C1: %zu bytes of JSON, tree %zu bytes used (%.2f/byte), %zu at peak capacity "
+           "(%.2f/byte)\n",
+           len, used, (double)used / len, t.peak, (double)t.peak / len);
+    CHECK(t.peak * 2 <= len * C1J_TREE_PER_BYTE_MAX + C1J_TREE_SLACK);
+    cuzk_seal_c1j_free(&t);
+    /* the whole parse, bare and in the envelope, within its own charge */
+    cuzk_seal_c1 *c1 = NULL;
+    CHECK(cuzk_seal_c1_parse(&c1, buf, len, 5, err, sizeof err) == CUZK_OK);
+    cuzk_seal_c1_free(c1);
+    CHECK(cuzk_seal_c1_parse_bytes(len) >= 4 * len);
+    /* the limit holds: the real C1 refused under a limit below its need */
+    CHECK(cuzk_seal_c1j_parse(&t, buf, len, "C1 JSON", len / 4, err, sizeof err) == CUZK_ERR_FORMAT);
+    CHECK(strstr(err, "not a C1: its tree would need more than") != NULL);
+    /* "[0,0,...]": one 32-byte node per 2 bytes (16x) -> refused at 3x */
+    size_t n = 4u << 20;
+    char *z = malloc(n);
+    REQUIRE(z != NULL);
+    z[0] = '[';
+    for (size_t i = 1; i + 1 < n; i += 2) {
+        z[i] = '0';
+        z[i + 1] = ',';
+    }
+    z[n - 2] = '0';
+    z[n - 1] = ']';
+    cuzk_seal_c1 *bad = NULL;
+    CHECK(cuzk_seal_c1_parse(&bad, z, n, UINT64_MAX, err, sizeof err) == CUZK_ERR_FORMAT);
+    CHECK(strstr(err, "not a C1: its tree would need more than") != NULL);
+    printf("    [0,0,...] of %zu bytes: %s\n", n, err);
+    free(z);
+    free(buf);
+    cuzk_seal_sector_free(s);
+}
+
 static const test_case tests[] = {
-    {"parse_valid", test_parse_valid},
-    {"parse_errors", test_parse_errors},
-    {"verify_sealed", test_verify_sealed},
-    {"verify_mutations", test_verify_mutations},
+    {"parse_valid", test_parse_valid},     {"parse_errors", test_parse_errors},
+    {"verify_sealed", test_verify_sealed}, {"verify_mutations", test_verify_mutations},
+    {"tree_cost", test_tree_cost},
 };
 
 TEST_MAIN(tests)

@@ -195,7 +195,14 @@ typedef struct cuzk_engine_config {
                                      decoded request inputs live jobs may hold
                                      (default 2 GiB), a pool apart from
                                      total_budget; beyond it submit answers
-                                     CUZK_ENGINE_ERR_EXHAUSTED */
+                                     CUZK_ENGINE_ERR_EXHAUSTED.  The server
+                                     also charges received and decoded wire
+                                     messages to it (request_reserve) */
+    uint32_t verify_threads;      /* scheduler.verify_threads (ours): submits
+                                     that parse and natively verify at once
+                                     (default 2; 0 = 2); higher priority goes
+                                     first, HIGH has one slot more and CRITICAL
+                                     never waits for one */
     uint32_t max_preemptions;     /* scheduler.max_preemptions (ours): a
                                      partition preempted this many times is
                                      proved without yielding again, so a steady
@@ -288,6 +295,11 @@ typedef struct cuzk_engine_provider {
     int (*parse)(void *ctx, void **state, char circuit_id[64], size_t *partitions,
                  uint64_t *partition_bytes, const cuzk_engine_request *req, char *err,
                  size_t err_len);
+    /* Optional: the most memory parse may hold for req (its decoded
+     * structures and any temporary ones at their peak), charged to
+     * memory.request_budget before parse runs.  NULL: twice the request's
+     * bytes (input-sized results, e.g. the bincode decoders). */
+    uint64_t (*parse_bytes)(void *ctx, const cuzk_engine_request *req);
     void (*free_state)(void *ctx, void *state); /* only frees: may be called
                                                   with the engine lock held,
                                                   as soon as the job ends */
@@ -357,11 +369,24 @@ CUZK_MUST_CHECK int cuzk_engine_register_builtin(cuzk_engine *e);
  * names the id), CUZK_ENGINE_ERR_SHUTDOWN, CUZK_ERR_UNSUPPORTED (kind
  * CUZK_PROOF_TEST while engine.test_provider is off),
  * CUZK_ENGINE_ERR_EXHAUSTED (scheduler.max_queued_jobs live jobs, or the
- * request's decoded inputs would pass memory.request_budget; both checked
- * before anything is decoded). */
+ * memory the parse may hold (provider parse_bytes) would pass
+ * memory.request_budget; both checked before the request is hashed or
+ * decoded, unless its request_id names a job it may attach to).  The
+ * parse waits for one of scheduler.verify_threads slots, higher priority
+ * first. */
 CUZK_MUST_CHECK int cuzk_engine_submit(cuzk_engine *e, char job_id[CUZK_JOB_ID_MAX], uint32_t *queue_position,
                        bool *existing, const cuzk_engine_request *req, char *err,
                        size_t err_len);
+
+/* memory.request_budget outside a job: the server holds a received
+ * message, and then its decoded form, under a reservation taken before the
+ * bytes are copied or decoded.  `what` names the holder in the refusal:
+ * CUZK_ENGINE_ERR_EXHAUSTED "<what> needs N MiB of request memory; live
+ * requests hold U MiB and memory.request_budget is B MiB".  Release exactly
+ * what was reserved (in any number of parts). */
+CUZK_MUST_CHECK int cuzk_engine_request_reserve(cuzk_engine *e, uint64_t bytes, const char *what, char *err,
+                                                size_t err_len);
+void cuzk_engine_request_release(cuzk_engine *e, uint64_t bytes);
 
 /* Block until the job ends or timeout_ms passes (0 = no limit).  res gets
  * the job's final status (COMPLETED with the proof, FAILED/CANCELLED with

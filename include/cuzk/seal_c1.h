@@ -87,6 +87,13 @@ CUZK_MUST_CHECK int cuzk_seal_c1_parse(cuzk_seal_c1 **out, const char *json, siz
                        uint64_t expected_registered_proof, char *err, size_t err_len);
 void cuzk_seal_c1_free(cuzk_seal_c1 *c1);
 
+/* The most memory cuzk_seal_c1_parse holds at once for len bytes of input,
+ * whatever they are: the JSON tree (bounded, see c1_json.c), for Curio's
+ * envelope the decoded Phase1Out and its own tree, and the output (never
+ * larger than its input).  Callers charge it before parsing (the engine's
+ * memory.request_budget). */
+uint64_t cuzk_seal_c1_parse_bytes(size_t len);
+
 /* Verify everything natively (verify_seal's vanilla half): every Merkle
  * path and root (comm_d, comm_r_last, tree C), column hashes, labels
  * recomputed from their parents and the parents equal to the graph's,

@@ -178,6 +178,13 @@ struct cuzk_engine {
     bool proving_preemptible;   /* ... and it may yield to CRITICAL work */
     atomic_bool preempt;        /* a CRITICAL partition waits for the prover */
     uint64_t req_reserved;      /* decoded request bytes held (request_budget) */
+    /* Submit-time parse and native verification (submit.c): verify_active
+     * run now; a waiter of priority p holds ticket verify_next[p]++ and goes
+     * when verify_serving[p] reaches it, no higher priority waits, and a
+     * slot is free (HIGH has one more, CRITICAL never waits for one).
+     * Waits on cv_done. */
+    uint32_t verify_active;
+    uint64_t verify_next[CUZK_PRIO_CRITICAL + 1], verify_serving[CUZK_PRIO_CRITICAL + 1];
     int sync_init;              /* create: 1 = mu, 2..5 = + cv_work..cv_house */
     struct part **batch_table;  /* the prover's (max_batch_size), from create */
     struct eng_pce_cache *pce;  /* pce_cache.c */

@@ -180,6 +180,7 @@ void cuzk_engine_config_default(cuzk_engine_config *c)
     c->max_live_jobs = 1024;
     c->max_ended_jobs = 4096;
     c->request_budget = 2ull << 30;
+    c->verify_threads = 2;
     c->max_preemptions = 2;
     c->test_provider = false;
 }

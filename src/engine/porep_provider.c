@@ -66,6 +66,18 @@ static int porep_parse(void *ctx, void **state, char circuit_id[64], size_t *par
     return CUZK_OK;
 }
 
+/* Charged to memory.request_budget before the parse: what
+ * cuzk_seal_c1_parse may hold for this C1 (its tree bounded at 3 bytes a
+ * byte of JSON, the envelope's decoded copy, the output), not the 2x of a
+ * bincode decoder. */
+static uint64_t porep_parse_bytes(void *ctx, const cuzk_engine_request *req)
+{
+    (void)ctx;
+    size_t len = req->vanilla_proof_len;
+    if (!len && req->n_vanilla_proofs == 1) len = req->vanilla_proofs_len[0];
+    return cuzk_seal_c1_parse_bytes(len);
+}
+
 static void porep_free(void *ctx, void *state)
 {
     cuzk_porep_job_free(state);
@@ -139,6 +151,7 @@ int cuzk_engine_porep_register(cuzk_engine *e)
 {
     cuzk_engine_provider p = {.name = "porep-c2",
                               .parse = porep_parse,
+                              .parse_bytes = porep_parse_bytes,
                               .free_state = porep_free,
                               .srs_file = porep_srs_file,
                               .synthesize = porep_synthesize,

@@ -1,15 +1,22 @@
 /* Admission: cuzk_engine_submit and its phases.
  *
  *   check_request   request_id, priority, a kind this engine serves
- *   new_job         the job record and the request's content digest
- *   admit_locked    under mu: accepting?, the same request_id again
- *                   (attach / fresh attempt / refuse), the live-job cap,
- *                   memory.request_budget, the id; the job becomes visible
- *                   (table, jobs list) as a `parsing` placeholder
- *   parse_request   mu released: the provider decodes and natively verifies
- *                   the request into a parsed record that only this thread
- *                   sees (so /status, reading the placeholder under mu,
- *                   never races with it)
+ *   new_job         the job record
+ *   reserve_locked  under mu: accepting?, the live-job cap and
+ *                   memory.request_budget taken for the parse -- before
+ *                   anything is hashed, so a request that cannot be
+ *                   admitted costs nothing (a request_id of an existing
+ *                   job defers the check: the retry may attach to it)
+ *   job_digest      mu released: the request's content digest
+ *   admit_locked    under mu: the same request_id again (attach / fresh
+ *                   attempt / refuse), the deferred cap check, the id; the
+ *                   job becomes visible (table, jobs list) as a `parsing`
+ *                   placeholder
+ *   parse_request   mu released: waits for a verify slot (verify_enter,
+ *                   higher priority first), then the provider decodes and
+ *                   natively verifies the request into a parsed record that
+ *                   only this thread sees (so /status, reading the
+ *                   placeholder under mu, never races with it)
  *   commit_locked   under mu: the parsed fields move into the job, which
  *                   is queued or ends FAILED with the parse error
  *
@@ -79,18 +86,58 @@ static int request_digest(uint8_t out[32], const cuzk_engine_request *r)
     return ok ? CUZK_OK : CUZK_ERR_NOMEM;
 }
 
-/* The memory the decoded inputs of r may hold, charged to
- * memory.request_budget before anything is decoded: every decoder here
- * (bincode PoSt/Snap proofs, the C1 JSON) yields structures no larger than
- * about its input, so twice the encoded bytes (input and result side by
- * side) plus 256 bytes per vanilla proof entry (allocation and pointer
- * overhead) and 8 KiB for the job bound it (all doubled below). */
-static uint64_t request_bytes(const cuzk_engine_request *r)
+/* The memory the parse of r may hold, charged to memory.request_budget
+ * before anything is hashed or decoded.  The bincode decoders (PoSt, Snap)
+ * yield structures no larger than their input, so by default twice the
+ * encoded bytes (input and result side by side) plus 256 bytes per vanilla
+ * proof entry (allocation and pointer overhead) and 8 KiB for the job; a
+ * provider whose decoder needs more says so (PoRep: the C1 JSON tree,
+ * porep_provider.c).  The request's own bytes (the decoded wire message)
+ * are the server's reservation, not this one. */
+static uint64_t request_bytes(const cuzk_engine_provider *p, const cuzk_engine_request *r)
 {
+    if (p->parse_bytes) return p->parse_bytes(p->ctx, r) + 8192;
     uint64_t n = (uint64_t)r->vanilla_proof_len + r->randomness_len + 4096;
     for (size_t i = 0; i < r->n_vanilla_proofs; i++)
         n += (uint64_t)r->vanilla_proofs_len[i] + 128;
     return 2 * n;
+}
+
+/* Whether `bytes` more request memory fit.  The last sixteenth of the
+ * budget is kept for small reservations (at most a sixteenth each): a
+ * WinningPoSt request, its parse and an AwaitProof still get in while
+ * large messages keep the rest full.  *limit: the limit that applied. */
+static bool request_fits_locked(const cuzk_engine *e, uint64_t bytes, uint64_t *limit)
+{
+    uint64_t budget = e->cfg.request_budget, used = e->req_reserved;
+    *limit = bytes > budget / 16 ? budget - budget / 16 : budget;
+    return used <= *limit && bytes <= *limit - used;
+}
+
+int cuzk_engine_request_reserve(cuzk_engine *e, uint64_t bytes, const char *what, char *err, size_t err_len)
+{
+    if (!e) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "request_reserve: NULL engine");
+    pthread_mutex_lock(&e->mu);
+    uint64_t used = e->req_reserved, limit;
+    bool fits = request_fits_locked(e, bytes, &limit);
+    if (fits) e->req_reserved += bytes;
+    pthread_mutex_unlock(&e->mu);
+    if (fits) return CUZK_OK;
+    return cuzk_errf(err, err_len, CUZK_ENGINE_ERR_EXHAUSTED,
+                     "request memory full: %s needs %llu MiB (%llu bytes) of request memory; live requests "
+                     "hold %llu MiB and memory.request_budget is %llu MiB (%llu MiB for a request over a "
+                     "sixteenth of it)",
+                     what, (unsigned long long)((bytes + (1u << 20) - 1) >> 20), (unsigned long long)bytes,
+                     (unsigned long long)(used >> 20), (unsigned long long)(e->cfg.request_budget >> 20),
+                     (unsigned long long)(limit >> 20));
+}
+
+void cuzk_engine_request_release(cuzk_engine *e, uint64_t bytes)
+{
+    if (!e || !bytes) return;
+    pthread_mutex_lock(&e->mu);
+    e->req_reserved -= bytes < e->req_reserved ? bytes : e->req_reserved;
+    pthread_mutex_unlock(&e->mu);
 }
 
 /* submit, phase 1: the request's identity fields are well formed. */
@@ -115,16 +162,11 @@ static int check_request(const cuzk_engine_request *req, char *err, size_t err_l
     return CUZK_OK;
 }
 
-/* submit, phase 2: the job record with the request's digest. */
-static int new_job(job **out, const cuzk_engine_request *req, char *err, size_t err_len)
+/* submit, phase 2: the job record (its digest comes after reserve_locked). */
+static int new_job(job **out, char *err, size_t err_len)
 {
     job *j = calloc(1, sizeof *j);
     if (!j) return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "submit: out of memory");
-    if (request_digest(j->digest, req)) {
-        free(j);
-        return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "submit: cannot hash the request");
-    }
-    j->req_bytes = request_bytes(req);
     *out = j;
     return CUZK_OK;
 }
@@ -169,13 +211,14 @@ static int check_capacity_locked(cuzk_engine *e, const job *j, char *err, size_t
                          "queue full: %zu jobs are queued or running (scheduler.max_queued_jobs = %u); "
                          "retry when some have finished",
                          e->n_live, e->cfg.max_live_jobs);
-    if (e->req_reserved + j->req_bytes > e->cfg.request_budget)
-        return cuzk_errf(err, err_len, CUZK_ENGINE_ERR_EXHAUSTED,
-                         "request memory full: live jobs hold %llu MiB of decoded inputs, this request needs "
-                         "~%llu MiB more and memory.request_budget is %llu MiB",
-                         (unsigned long long)(e->req_reserved >> 20),
-                         (unsigned long long)(j->req_bytes >> 20),
-                         (unsigned long long)(e->cfg.request_budget >> 20));
+    uint64_t limit;
+    if (!request_fits_locked(e, j->req_bytes, &limit))
+        return cuzk_errf(
+            err, err_len, CUZK_ENGINE_ERR_EXHAUSTED,
+            "request memory full: live requests hold %llu MiB of request memory, this one's parse "
+            "needs ~%llu MiB more and memory.request_budget is %llu MiB",
+            (unsigned long long)(e->req_reserved >> 20), (unsigned long long)(j->req_bytes >> 20),
+            (unsigned long long)(e->cfg.request_budget >> 20));
     return CUZK_OK;
 }
 
@@ -209,10 +252,14 @@ static int assign_id_locked(cuzk_engine *e, job *j, const char *rid, char job_id
     return CUZK_OK;
 }
 
-/* submit, phase 3 (under mu).  1 = attached to an existing job. */
-static int admit_locked(cuzk_engine *e, job *j, const cuzk_engine_request *req, char job_id[CUZK_JOB_ID_MAX],
-                        uint32_t *queue_position, char *err, size_t err_len)
+/* submit, phase 3 (under mu): what can be refused before the request is
+ * hashed.  *held: the live-job slot and the parse's request memory are
+ * taken (false when request_id names a job this request may attach to:
+ * admit_locked checks the capacity after the digest says it does not). */
+static int reserve_locked(cuzk_engine *e, job *j, const cuzk_engine_request *req, bool *held, char *err,
+                          size_t err_len)
 {
+    *held = false;
     if (!e->accepting)
         return cuzk_errf(err, err_len, CUZK_ENGINE_ERR_SHUTDOWN, "%s",
                          cuzk_engine_strerror(CUZK_ENGINE_ERR_SHUTDOWN));
@@ -220,17 +267,49 @@ static int admit_locked(cuzk_engine *e, job *j, const cuzk_engine_request *req, 
         return cuzk_errf(err, err_len, CUZK_ERR_UNSUPPORTED,
                          "proof kind 5 (test) is the chain TEST circuit, which this engine does not serve "
                          "(engine.test_provider is off; test setups only)");
+    if (req->kind > 0 && req->kind < CUZK_PROOF_KINDS && e->has_prov[req->kind]) j->prov = e->prov[req->kind];
+    j->req_bytes = request_bytes(&j->prov, req);
+    if (req->request_id && *req->request_id && cuzk_eng_find_locked(e, req->request_id)) return CUZK_OK;
+    int st = check_capacity_locked(e, j, err, err_len);
+    if (st) return st;
+    e->n_live++;
+    e->req_reserved += j->req_bytes;
+    *held = true;
+    return CUZK_OK;
+}
+
+/* Gives back what reserve_locked took (a refused or attached request). */
+static void unreserve_locked(cuzk_engine *e, const job *j)
+{
+    e->n_live--;
+    e->req_reserved -= j->req_bytes;
+    pthread_cond_broadcast(&e->cv_done); /* shutdown counts live jobs */
+}
+
+/* submit, phase 5 (under mu).  1 = attached to an existing job. */
+static int admit_locked(cuzk_engine *e, job *j, const cuzk_engine_request *req, bool held,
+                        char job_id[CUZK_JOB_ID_MAX], uint32_t *queue_position, char *err, size_t err_len)
+{
+    int st = e->accepting ? CUZK_OK
+                          : cuzk_errf(err, err_len, CUZK_ENGINE_ERR_SHUTDOWN, "%s",
+                                      cuzk_engine_strerror(CUZK_ENGINE_ERR_SHUTDOWN));
     const char *rid = req->request_id && *req->request_id ? req->request_id : NULL;
-    int st = assign_id_locked(e, j, rid, job_id, queue_position, err, err_len);
-    if (st) return st; /* attached (1) or refused */
-    if ((st = check_capacity_locked(e, j, err, err_len))) return st;
+    if (!st) st = assign_id_locked(e, j, rid, job_id, queue_position, err, err_len);
+    if (st) { /* attached (1) or refused */
+        if (held) unreserve_locked(e, j);
+        return st;
+    }
+    if (!held) {
+        if ((st = check_capacity_locked(e, j, err, err_len))) return st;
+        e->n_live++;
+        e->req_reserved += j->req_bytes;
+    }
     cuzk_eng_ended_trim_locked(e); /* ended records: max_ended_jobs + those ended since */
     j->kind = req->kind;
     j->prio = req->priority ? req->priority : cuzk_priority_default(req->kind);
     j->seq = ++e->seq;
     j->t_submit = cuzk_eng_now_ms();
     j->parsing = true;
-    if (req->kind > 0 && req->kind < CUZK_PROOF_KINDS && e->has_prov[req->kind]) j->prov = e->prov[req->kind];
     /* Visible (for idempotence, await and cancel) before the unlocked parse. */
     cuzk_eng_table_insert_locked(e, j);
     j->prev = e->jobs_tail;
@@ -239,9 +318,39 @@ static int admit_locked(cuzk_engine *e, job *j, const cuzk_engine_request *req, 
     else
         e->jobs_head = j;
     e->jobs_tail = j;
-    e->n_live++;
-    e->req_reserved += j->req_bytes;
     return CUZK_OK;
+}
+
+/* parse_request: a verify slot.  Higher priority first, FIFO within one;
+ * HIGH may use one slot beyond scheduler.verify_threads and CRITICAL
+ * never waits for one, so a WinningPoSt (one small vanilla proof) never
+ * waits behind running or queued big WindowPoSt or PoRep verifications
+ * (8.7 s of CPU each for a 32 GiB WindowPoSt partition). */
+static void verify_enter(cuzk_engine *e, cuzk_priority p)
+{
+    uint32_t cap = (e->cfg.verify_threads ? e->cfg.verify_threads : 2) + (p >= CUZK_PRIO_HIGH);
+    if (p == CUZK_PRIO_CRITICAL) cap = UINT32_MAX;
+    pthread_mutex_lock(&e->mu);
+    uint64_t ticket = e->verify_next[p]++;
+    for (;;) {
+        bool higher = false;
+        for (int q = (int)p + 1; q <= CUZK_PRIO_CRITICAL; q++)
+            higher |= e->verify_next[q] != e->verify_serving[q];
+        if (!higher && e->verify_serving[p] == ticket && e->verify_active < cap) break;
+        pthread_cond_wait(&e->cv_done, &e->mu);
+    }
+    e->verify_serving[p]++;
+    e->verify_active++;
+    pthread_cond_broadcast(&e->cv_done); /* the next ticket of p may go too */
+    pthread_mutex_unlock(&e->mu);
+}
+
+static void verify_leave(cuzk_engine *e)
+{
+    pthread_mutex_lock(&e->mu);
+    e->verify_active--;
+    pthread_cond_broadcast(&e->cv_done);
+    pthread_mutex_unlock(&e->mu);
 }
 
 /* What the parse produces; moved into the job by commit_locked. */
@@ -256,9 +365,9 @@ typedef struct parsed {
     uint8_t *proof;
 } parsed;
 
-/* submit, phase 4 (mu released): j->prov and j->kind are stable while
- * `parsing` is set; nothing else of j is touched. */
-static void parse_request(const job *j, const cuzk_engine_request *req, parsed *p)
+/* submit, phase 6 (mu released): j->prov, j->kind and j->prio are stable
+ * while `parsing` is set; nothing else of j is touched. */
+static void parse_request(cuzk_engine *e, const job *j, const cuzk_engine_request *req, parsed *p)
 {
     if (!j->prov.parse) {
         p->st = cuzk_errf(p->err, sizeof p->err, CUZK_ERR_UNSUPPORTED,
@@ -266,8 +375,10 @@ static void parse_request(const job *j, const cuzk_engine_request *req, parsed *
                           cuzk_proof_kind_name(req->kind));
         return;
     }
+    verify_enter(e, j->prio);
     p->st = j->prov.parse(j->prov.ctx, &p->state, p->circuit_id, &p->nparts, &p->part_bytes, req, p->err,
                           sizeof p->err);
+    verify_leave(e);
     if (!p->st && (p->nparts < 1 || p->nparts > 1u << 16))
         p->st = cuzk_errf(p->err, sizeof p->err, CUZK_ERR_ARG, "provider %s: %zu partitions", j->prov.name,
                           p->nparts);
@@ -279,7 +390,7 @@ static void parse_request(const job *j, const cuzk_engine_request *req, parsed *
                           p->nparts);
 }
 
-/* submit, phase 5 (under mu): the job takes the parse's results (freed
+/* submit, phase 7 (under mu): the job takes the parse's results (freed
  * with it from here on) and is queued, or ends. */
 static void commit_locked(cuzk_engine *e, job *j, parsed *p, uint32_t *queue_position)
 {
@@ -326,11 +437,18 @@ int cuzk_engine_submit(cuzk_engine *e, char job_id[CUZK_JOB_ID_MAX], uint32_t *q
     if (queue_position) *queue_position = 0;
     job *j = NULL;
     int st = check_request(req, err, err_len);
-    if (!st) st = new_job(&j, req, err, err_len);
+    if (!st) st = new_job(&j, err, err_len);
     if (st) return st;
 
+    bool held = false;
     pthread_mutex_lock(&e->mu);
-    st = admit_locked(e, j, req, job_id, queue_position, err, err_len);
+    st = reserve_locked(e, j, req, &held, err, err_len);
+    pthread_mutex_unlock(&e->mu);
+    if (!st && request_digest(j->digest, req))
+        st = cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "submit: cannot hash the request");
+    pthread_mutex_lock(&e->mu);
+    if (st && held) unreserve_locked(e, j);
+    if (!st) st = admit_locked(e, j, req, held, job_id, queue_position, err, err_len);
     pthread_mutex_unlock(&e->mu);
     if (st) { /* attached to an existing job (1), or refused */
         free(j);
@@ -339,7 +457,7 @@ int cuzk_engine_submit(cuzk_engine *e, char job_id[CUZK_JOB_ID_MAX], uint32_t *q
     }
 
     parsed p = {0};
-    parse_request(j, req, &p);
+    parse_request(e, j, req, &p);
 
     pthread_mutex_lock(&e->mu);
     commit_locked(e, j, &p, queue_position);

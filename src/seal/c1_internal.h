@@ -34,13 +34,30 @@ typedef struct {
     size_t n_bytes, cap_bytes;
     char *chars;
     size_t n_chars, cap_chars;
+    size_t peak; /* largest capacity of the three arrays, in bytes */
     uint32_t root;
 } c1j_tree;
 
-/* Parse len bytes of JSON into t (one top-level value, nesting <= 64).
- * CUZK_ERR_FORMAT "C1 JSON: syntax error at byte N: ..." or CUZK_ERR_NOMEM.
- * `what` names the document in messages ("C1 JSON", "envelope"). */
-int cuzk_seal_c1j_parse(c1j_tree *t, const char *json, size_t len, const char *what, char *err,
+/* The tree of a real C1 uses 0.74 bytes per byte of JSON, 1.02 at its
+ * peak capacity (2 KiB, bare: 74,611 used and 102,400 reserved for 100,245
+ * bytes; test_seal_c1 "tree_cost" prints them and fails if the peak passes
+ * half the limit): the 32-number arrays become 32 bytes, and what stays a
+ * node (objects, keys, short arrays) is sparse.  Doubling growth can at
+ * most double what is used, so a C1 stays under 1.5; the limit is 3, and
+ * a document that needs more is not a C1 and is refused at that point. */
+#define C1J_TREE_PER_BYTE_MAX ((size_t)3)
+#define C1J_TREE_SLACK ((size_t)64 << 10)
+
+/* The tree limit for len bytes of JSON: len * C1J_TREE_PER_BYTE_MAX +
+ * C1J_TREE_SLACK (saturating). */
+size_t cuzk_seal_c1_tree_limit(size_t len);
+
+/* Parse len bytes of JSON into t (one top-level value, nesting <= 64)
+ * within `limit` bytes of tree (see cuzk_seal_c1_tree_limit).
+ * CUZK_ERR_FORMAT "C1 JSON: syntax error at byte N: ..." (or "not a C1:
+ * its tree would need more than ..."), or CUZK_ERR_NOMEM.  `what` names
+ * the document in messages ("C1 JSON", "envelope"). */
+int cuzk_seal_c1j_parse(c1j_tree *t, const char *json, size_t len, const char *what, size_t limit, char *err,
                         size_t err_len);
 void cuzk_seal_c1j_free(c1j_tree *t);
 

@@ -7,7 +7,14 @@
  * children are the last 32 nodes allocated, so they are popped again and
  * replaced by 32 bytes: the tree stays ~20x smaller than the number count.
  * Any other array keeps its children, so the walker can still say "33
- * elements" or "element [4] = 300 is not a byte". */
+ * elements" or "element [4] = 300 is not a byte".
+ *
+ * Memory: the tree's arrays (32 bytes a node, the strings, the bytes) may
+ * grow to the caller's limit and no further (cuzk_seal_c1_parse passes
+ * cuzk_seal_c1_tree_limit): a document that is not a C1 can need 16x its
+ * size ("[0,0,0,..." is one 32-byte node per 2 bytes), a real C1 needs
+ * ~1x (c1_internal.h), so the parse is refused as soon as the capacity
+ * would pass the limit, before that memory is taken. */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,19 +34,30 @@ typedef struct {
     int depth;
     uint32_t koff;
     uint16_t klen;
-    int failed; /* 1 nomem, 2 too deep, 3 too big */
+    int failed;   /* 1 nomem, 2 too deep, 3 too big, 4 over the memory limit */
+    size_t limit; /* bytes the tree's three arrays may reserve */
 } c1j_builder;
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
+static size_t tree_capacity(const c1j_tree *t)
+{
+    return t->cap_nodes * sizeof(c1j_node) + t->cap_bytes + t->cap_chars;
+}
+
+/* Grows one of the tree's arrays (doubling) within b->limit: the last step
+ * is clipped to the limit; past it, failed = 4 and nothing is allocated. */
+static int grow(c1j_builder *b, void **p, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap) return 0;
-    size_t c = *cap ? *cap : 1024;
+    size_t c = *cap ? *cap : 1024, others = tree_capacity(b->t) - *cap * elem;
     while (c < need)
         c *= 2;
+    if (others > b->limit || need > (b->limit - others) / elem) return b->failed = 4, -1;
+    if (c > (b->limit - others) / elem) c = (b->limit - others) / elem;
     void *q = realloc(*p, c * elem);
-    if (!q) return -1;
+    if (!q) return b->failed = 1, -1;
     *p = q;
     *cap = c;
+    if (tree_capacity(b->t) > b->t->peak) b->t->peak = tree_capacity(b->t);
     return 0;
 }
 
@@ -47,7 +65,7 @@ static int add_chars(c1j_builder *b, const unsigned char *s, size_t n, uint32_t 
 {
     c1j_tree *t = b->t;
     if (t->n_chars + n + 1 > UINT32_MAX) return b->failed = 3, 0;
-    if (grow((void **)&t->chars, &t->cap_chars, t->n_chars + n + 1, 1)) return b->failed = 1, 0;
+    if (grow(b, (void **)&t->chars, &t->cap_chars, t->n_chars + n + 1, 1)) return 0;
     memcpy(t->chars + t->n_chars, s, n);
     t->chars[t->n_chars + n] = 0;
     *off = (uint32_t)t->n_chars;
@@ -60,7 +78,7 @@ static c1j_node *add_node(c1j_builder *b, int type)
 {
     c1j_tree *t = b->t;
     if (t->n_nodes >= C1J_MAX_NODES) return b->failed = 3, NULL;
-    if (grow((void **)&t->nodes, &t->cap_nodes, t->n_nodes + 1, sizeof(c1j_node))) return b->failed = 1, NULL;
+    if (grow(b, (void **)&t->nodes, &t->cap_nodes, t->n_nodes + 1, sizeof(c1j_node))) return NULL;
     uint32_t i = (uint32_t)t->n_nodes++;
     c1j_node *n = &t->nodes[i];
     *n = (c1j_node){.type = (uint8_t)type, .first = C1J_NONE, .next = C1J_NONE};
@@ -164,7 +182,7 @@ static int cb_end_array(void *ctx)
         const c1j_node *e = &t->nodes[a + k];
         if (e->type != C1J_INT || e->v < 0 || e->v > 255) return 1;
     }
-    if (grow((void **)&t->bytes, &t->cap_bytes, t->n_bytes + 32, 1)) return b->failed = 1, 0;
+    if (grow(b, (void **)&t->bytes, &t->cap_bytes, t->n_bytes + 32, 1)) return 0;
     for (uint32_t k = 0; k < 32; k++)
         t->bytes[t->n_bytes + k] = (uint8_t)t->nodes[a + 1 + k].v;
     arr->type = C1J_BYTES;
@@ -180,12 +198,18 @@ static const yajl_callbacks callbacks = {
     cb_start_map, cb_key,  cb_end_map, cb_start_array, cb_end_array,
 };
 
-int cuzk_seal_c1j_parse(c1j_tree *t, const char *json, size_t len, const char *what, char *err,
+size_t cuzk_seal_c1_tree_limit(size_t len)
+{
+    size_t per = C1J_TREE_PER_BYTE_MAX;
+    return len > (SIZE_MAX - C1J_TREE_SLACK) / per ? SIZE_MAX : len * per + C1J_TREE_SLACK;
+}
+
+int cuzk_seal_c1j_parse(c1j_tree *t, const char *json, size_t len, const char *what, size_t limit, char *err,
                         size_t err_len)
 {
     memset(t, 0, sizeof *t);
     t->root = C1J_NONE;
-    c1j_builder b = {.t = t};
+    c1j_builder b = {.t = t, .limit = limit};
     yajl_handle h = yajl_alloc(&callbacks, NULL, &b);
     if (!h) return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "%s: out of memory", what);
     yajl_status s = yajl_parse(h, (const unsigned char *)json, len);
@@ -198,6 +222,12 @@ int cuzk_seal_c1j_parse(c1j_tree *t, const char *json, size_t len, const char *w
     if (s != yajl_status_ok) {
         if (b.failed == 1) {
             st = cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "%s: out of memory", what);
+        } else if (b.failed == 4) {
+            st =
+                cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
+                          "%s: not a C1: its tree would need more than %zu bytes (%zu per byte of its %zu; a "
+                          "C1 needs < 2) at byte %zu; refused before allocating it",
+                          what, limit, C1J_TREE_PER_BYTE_MAX, len, yajl_get_bytes_consumed(h));
         } else if (b.failed) {
             st =
                 cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "%s: %s at byte %zu", what,

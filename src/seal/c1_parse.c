@@ -481,7 +481,7 @@ int cuzk_seal_c1_parse(cuzk_seal_c1 **out, const char *json, size_t len, uint64_
     uint8_t *inner = NULL;
     size_t inner_len;
     wk w = {.err = err, .err_len = err_len};
-    int st = cuzk_seal_c1j_parse(&tree, json, len, "C1 JSON", err, err_len);
+    int st = cuzk_seal_c1j_parse(&tree, json, len, "C1 JSON", cuzk_seal_c1_tree_limit(len), err, err_len);
     const c1j_node *root = st ? NULL : c1j_at(&tree, tree.root), *p1;
     if (!st && root->type == C1J_OBJ && cuzk_seal_c1j_get(&tree, root, "Phase1Out")) {
         env = tree;
@@ -490,7 +490,7 @@ int cuzk_seal_c1_parse(cuzk_seal_c1 **out, const char *json, size_t len, uint64_
         if (!(st = c1_envelope(&w, root, c1, &p1)) &&
             !(st = cuzk_seal_c1_base64_decode(&inner, &inner_len, env.chars + p1->v, p1->n, err, err_len)) &&
             !(st = cuzk_seal_c1j_parse(&tree, (const char *)inner, inner_len, "Phase1Out (decoded C1 JSON)",
-                                       err, err_len)))
+                                       cuzk_seal_c1_tree_limit(inner_len), err, err_len)))
             root = c1j_at(&tree, tree.root);
         cuzk_seal_c1j_free(&env);
         free(inner);
@@ -506,6 +506,18 @@ int cuzk_seal_c1_parse(cuzk_seal_c1 **out, const char *json, size_t len, uint64_
     }
     *out = c1;
     return CUZK_OK;
+}
+
+/* Envelope: its tree (the base64 string is copied into it), the decoded
+ * JSON (3/4 of it), that JSON's tree, side by side; then that tree and the
+ * output.  Bare: the tree, then the output beside it.  The envelope case
+ * is the larger. */
+uint64_t cuzk_seal_c1_parse_bytes(size_t len)
+{
+    size_t inner = len / 4 * 3 + 1;
+    uint64_t env = (uint64_t)cuzk_seal_c1_tree_limit(len) + inner + cuzk_seal_c1_tree_limit(inner);
+    uint64_t bare = (uint64_t)cuzk_seal_c1_tree_limit(len) + len + sizeof(cuzk_seal_c1);
+    return env > bare ? env : bare;
 }
 
 void cuzk_seal_c1_free(cuzk_seal_c1 *c1)

@@ -9,6 +9,7 @@
 #ifndef CUZK_SERVER_RPC_H
 #define CUZK_SERVER_RPC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,6 +44,27 @@ ProtobufCMessage *cuzk_rpc_unpack(const ProtobufCMessageDescriptor *d, grpc_byte
 /* Same from flat bytes (the fuzz harness uses this). */
 ProtobufCMessage *cuzk_rpc_unpack_bytes(const ProtobufCMessageDescriptor *d, const uint8_t *buf, size_t len,
                                         char *err, size_t err_len);
+
+/* Decoding within a memory budget (wire.c explains the costs).
+ * cuzk_rpc_decode_bound: without allocating, the most memory decoding
+ * buf as d takes through a cuzk_rpc_budget (every block at malloc's chunk
+ * size); CUZK_ERR_FORMAT with the reason if buf is not a valid encoding.
+ * cuzk_rpc_unpack_budget: unpack with allocations counted in b and refused
+ * beyond b->limit: NULL then, CUZK_ERR_NOMEM's message in err ("needed
+ * more than the N bytes reserved"), nothing left allocated.  Free the
+ * message with cuzk_rpc_free_budget and the same b (b must outlive it;
+ * one thread at a time). */
+typedef struct cuzk_rpc_budget {
+    ProtobufCAllocator a;
+    uint64_t limit, used, peak;
+    bool exhausted;
+} cuzk_rpc_budget;
+void cuzk_rpc_budget_init(cuzk_rpc_budget *b, uint64_t limit);
+int cuzk_rpc_decode_bound(uint64_t *bound, const ProtobufCMessageDescriptor *d, const uint8_t *buf,
+                          size_t len, char *err, size_t err_len);
+ProtobufCMessage *cuzk_rpc_unpack_budget(const ProtobufCMessageDescriptor *d, const uint8_t *buf, size_t len,
+                                         cuzk_rpc_budget *b, char *err, size_t err_len);
+void cuzk_rpc_free_budget(ProtobufCMessage *m, cuzk_rpc_budget *b);
 
 /* Address as written by users -> gRPC target: "unix:///p", "unix:/p" and
  * "host:port" pass through, a bare absolute path "/p" becomes "unix:/p".

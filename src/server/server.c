@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <grpc/byte_buffer_reader.h>
 #include <grpc/grpc.h>
 #include <grpc/grpc_security.h>
 #include <grpc/support/alloc.h>
@@ -47,11 +48,19 @@ typedef struct srv_tag {
 /* Bounds the number of handler threads (each waiting call holds one). */
 #define MAX_HANDLERS 8192
 
+/* Requests other than SubmitProof and Prove carry an id at most (job ids
+ * are < 128 bytes): larger ones are refused before decoding, so that those
+ * calls need no request memory (decoded, 4 KiB of tiny fields is < 200
+ * KiB; see wire.c). */
+#define SMALL_REQUEST_MAX 4096
+
 typedef struct srv_method {
     const char *path;
     const ProtobufCMessageDescriptor *req;
     void *handle;
     bool threaded; /* may block: runs on its own handler thread */
+    bool big;      /* SubmitProof, Prove: up to CUZK_RPC_MAX_MESSAGE, charged to
+                      memory.request_budget; others: SMALL_REQUEST_MAX */
     void (*fn)(srv_call *c);
 } srv_method;
 
@@ -87,6 +96,8 @@ struct srv_call {
     atomic_int abandon;
     atomic_int refs;
     ProtobufCMessage *req;
+    cuzk_rpc_budget budget; /* req's allocator (decode_request) */
+    uint64_t held;          /* memory.request_budget held for the payload and req */
     grpc_byte_buffer *resp_bb;
     grpc_slice details;
     bool has_details;
@@ -106,10 +117,13 @@ const atomic_int *cuzk_srv_abandon_flag(const srv_call *c)
     return &c->abandon;
 }
 
+/* Frees the decoded request and gives back the request memory it held. */
 void cuzk_srv_drop_request(srv_call *c)
 {
-    if (c->req) protobuf_c_message_free_unpacked(c->req, NULL);
+    if (c->req) cuzk_rpc_free_budget(c->req, &c->budget);
     c->req = NULL;
+    cuzk_engine_request_release(c->srv->e, c->held);
+    c->held = 0;
 }
 
 static void call_free(srv_call *c)
@@ -118,7 +132,7 @@ static void call_free(srv_call *c)
     if (c->call) grpc_call_unref(c->call);
     grpc_metadata_array_destroy(&c->md);
     if (c->payload) grpc_byte_buffer_destroy(c->payload);
-    if (c->req) protobuf_c_message_free_unpacked(c->req, NULL);
+    if (c->method < M_COUNT) cuzk_srv_drop_request(c);
     if (c->resp_bb) grpc_byte_buffer_destroy(c->resp_bb);
     if (c->has_details) grpc_slice_unref(c->details);
     free(c);
@@ -238,20 +252,89 @@ void cuzk_srv_reply(srv_call *c, int code, const char *msg, const ProtobufCMessa
     if (grpc_call_start_batch(call, ops, n, &c->t_send, NULL) != GRPC_CALL_OK) call_unref(c);
 }
 
+/* The payload copied into one flat slice (protobuf-c decodes contiguous
+ * bytes); the payload is freed at once.  The caller unrefs *flat. */
+static int flatten(srv_call *c, grpc_slice *flat, char *err, size_t err_len)
+{
+    grpc_byte_buffer_reader r;
+    if (!grpc_byte_buffer_reader_init(&r, c->payload))
+        return cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "cannot read the %s message (compression?)",
+                         c->srv->methods[c->method].req->name);
+    *flat = grpc_byte_buffer_reader_readall(&r);
+    grpc_byte_buffer_reader_destroy(&r);
+    grpc_byte_buffer_destroy(c->payload);
+    c->payload = NULL;
+    return CUZK_OK;
+}
+
+/* Decodes the payload into c->req within request memory (handler thread
+ * for SubmitProof and Prove, cq thread for the small ones).  The received
+ * bytes are already held (dispatch: twice their size, for gRPC's buffer
+ * and the flat copy); the decoded form is reserved at its bound before
+ * protobuf-c allocates any of it, and the allocator stops there.  0, or
+ * -1 after replying. */
+static int decode_request(srv_call *c)
+{
+    cuzk_server *s = c->srv;
+    const ProtobufCMessageDescriptor *d = s->methods[c->method].req;
+    char err[CUZK_ENGINE_ERR_LEN], what[160];
+    grpc_slice flat = grpc_empty_slice();
+    uint64_t bound = 0;
+    int code = GRPC_STATUS_INVALID_ARGUMENT;
+    if (!c->payload) {
+        cuzk_errf(err, sizeof err, CUZK_ERR_FORMAT, "no %s message received", d->name);
+        goto fail;
+    }
+    if (flatten(c, &flat, err, sizeof err)) goto fail;
+    const uint8_t *buf = GRPC_SLICE_START_PTR(flat);
+    size_t len = GRPC_SLICE_LENGTH(flat);
+    if (cuzk_rpc_decode_bound(&bound, d, buf, len, err, sizeof err)) goto fail;
+    snprintf(what, sizeof what, "decoding this %s (%zu bytes on the wire, up to %llu bytes decoded)", d->name,
+             len, (unsigned long long)bound);
+    if (s->methods[c->method].big && cuzk_engine_request_reserve(s->e, bound, what, err, sizeof err)) {
+        code = GRPC_STATUS_RESOURCE_EXHAUSTED;
+        goto fail;
+    }
+    if (s->methods[c->method].big) c->held += bound;
+    cuzk_rpc_budget_init(&c->budget, bound);
+    c->req = cuzk_rpc_unpack_budget(d, buf, len, &c->budget, err, sizeof err);
+    grpc_slice_unref(flat);
+    if (!c->req) {
+        if (c->budget.exhausted) code = GRPC_STATUS_RESOURCE_EXHAUSTED;
+        goto fail_held;
+    }
+    /* gRPC's buffer and the flat copy are gone: hold what the decoded form does */
+    if (s->methods[c->method].big && c->held > c->budget.used) {
+        cuzk_engine_request_release(s->e, c->held - c->budget.used);
+        c->held = c->budget.used;
+    }
+    return 0;
+fail:
+    grpc_slice_unref(flat);
+fail_held:
+    cuzk_srv_drop_request(c);
+    cuzk_srv_reply(c, code, err, NULL);
+    return -1;
+}
+
 static void *handler_main(void *arg)
 {
     srv_call *c = arg;
     cuzk_server *s = c->srv;
-    s->methods[c->method].fn(c);
+    if (!decode_request(c)) s->methods[c->method].fn(c);
     pthread_mutex_lock(&s->mu);
     if (--s->handlers == 0) pthread_cond_broadcast(&s->cv);
     pthread_mutex_unlock(&s->mu);
     return NULL;
 }
 
+/* Completion-queue thread: receives the bytes and hands them on.  Only
+ * the small methods are decoded here; SubmitProof and Prove are charged
+ * their received bytes (twice: gRPC's buffer, then the flat copy the
+ * handler makes) and decoded on their handler thread. */
 static void dispatch(cuzk_server *s, srv_call *c)
 {
-    char err[256];
+    char err[CUZK_ENGINE_ERR_LEN];
     const srv_method *m = &s->methods[c->method];
     /* Both completions (close + send) hold a reference. */
     atomic_store(&c->refs, 2);
@@ -263,16 +346,25 @@ static void dispatch(cuzk_server *s, srv_call *c)
     if (grpc_call_start_batch(c->call, &op, 1, &c->t_close, NULL) != GRPC_CALL_OK)
         atomic_fetch_sub(&c->refs, 1);
 
-    c->req = cuzk_rpc_unpack(m->req, c->payload, err, sizeof err);
-    /* The wire bytes are not needed once decoded (a PoRep request is ~60 MB). */
-    grpc_byte_buffer_destroy(c->payload);
-    c->payload = NULL;
-    if (!c->req) {
+    size_t wire = c->payload ? grpc_byte_buffer_length(c->payload) : 0;
+    if (!m->big && wire > SMALL_REQUEST_MAX) {
+        snprintf(err, sizeof err, "%s of %zu bytes: this method takes at most %d", m->req->name, wire,
+                 SMALL_REQUEST_MAX);
         cuzk_srv_reply(c, GRPC_STATUS_INVALID_ARGUMENT, err, NULL);
         return;
     }
+    if (m->big) {
+        char what[160];
+        snprintf(what, sizeof what, "this %s of %zu bytes (held twice while it is copied and decoded)",
+                 m->req->name, wire);
+        if (cuzk_engine_request_reserve(s->e, 2 * (uint64_t)wire, what, err, sizeof err)) {
+            cuzk_srv_reply(c, GRPC_STATUS_RESOURCE_EXHAUSTED, err, NULL);
+            return;
+        }
+        c->held = 2 * (uint64_t)wire;
+    }
     if (!m->threaded) {
-        m->fn(c);
+        if (!decode_request(c)) m->fn(c);
         return;
     }
     pthread_mutex_lock(&s->mu);
@@ -667,6 +759,8 @@ static void method_handlers(cuzk_server *s)
         bool threaded;
         void (*fn)(srv_call *);
     } t[M_COUNT] = {
+        /* SubmitProof and Prove (the `big` ones below) parse, verify and may
+         * wait; Await waits; Preload loads params; Evict frees them. */
         [M_SUBMIT] = {CUZK_RPC_SUBMIT, &cuzk__v1__submit_proof_request__descriptor, true,
                       cuzk_srv_handle_submit},
         [M_AWAIT] = {CUZK_RPC_AWAIT, &cuzk__v1__await_proof_request__descriptor, true, cuzk_srv_handle_await},
@@ -685,6 +779,7 @@ static void method_handlers(cuzk_server *s)
         s->methods[m].path = t[m].path;
         s->methods[m].req = t[m].req;
         s->methods[m].threaded = t[m].threaded;
+        s->methods[m].big = m == M_SUBMIT || m == M_PROVE;
         s->methods[m].fn = t[m].fn;
     }
 }

@@ -1,15 +1,21 @@
 /* The cuzk.v1.ProvingEngine gRPC server over a cuzk_engine.
  *
  * Threads.  One completion-queue thread owns the gRPC server: it accepts
- * calls for the eight registered methods, decodes them with protobuf-c and
- * answers the cheap ones (CancelProof, GetStatus, GetMetrics) inline: each
- * holds the engine lock only to copy its figures (GetStatus: a walk of the
- * job table, at most scheduler.max_queued_jobs + max_ended_jobs records).
- * Calls that may wait or do heavy work (SubmitProof parses and verifies
- * inputs, AwaitProof, Prove, PreloadSRS loads params, EvictSRS frees them)
- * go to a detached handler thread each; the thread blocks in the engine and
- * then completes its call with grpc_call_start_batch, which is thread-safe
- * per call.  So the completion-queue thread never blocks on heavy work.
+ * calls for the eight registered methods and hands them on.  The cheap
+ * ones (CancelProof, GetStatus, GetMetrics: at most 4 KiB on the wire) it
+ * decodes and answers inline: each holds the engine lock only to copy its
+ * figures (GetStatus: a walk of the job table, at most
+ * scheduler.max_queued_jobs + max_ended_jobs records).  For SubmitProof
+ * and Prove it only charges the received bytes to memory.request_budget
+ * (refusing RESOURCE_EXHAUSTED what does not fit); they and the other
+ * calls that may wait or work (AwaitProof, PreloadSRS loads params,
+ * EvictSRS frees them) go to a detached handler thread each, which decodes
+ * the message within the budget (wire.c: the bound is charged before
+ * protobuf-c allocates), then blocks in the engine (submit parses and
+ * verifies natively in one of scheduler.verify_threads slots) and
+ * completes its call with grpc_call_start_batch, which is thread-safe per
+ * call.  So the completion-queue thread never decodes a large message nor
+ * blocks on heavy work.
  *
  * Client cancellation.  Every call also has RECV_CLOSE_ON_SERVER pending;
  * when it reports "cancelled" (client cancel, deadline, disconnect) the cq

@@ -1,5 +1,7 @@
 /* The eight cuzk.v1.ProvingEngine handlers: wire message <-> engine call.
- * Threaded handlers (submit, await, prove, preload, evict) may block: evict
+ * Threaded handlers (submit, await, prove, preload, evict) get their
+ * request decoded on their own thread (server.c decode_request, within
+ * memory.request_budget for submit and prove) and may block: evict
  * frees the params it drops (seconds for a 32 GiB entry), with the engine
  * lock released but still on its caller's thread.  The others (cancel,
  * status, metrics) run on the completion-queue thread and take the engine
@@ -54,13 +56,22 @@ static void reply_engine_error(srv_call *c, int rc, const char *what, const char
 static int submit(srv_call *c, const Cuzk__V1__SubmitProofRequest *m, char job_id[CUZK_JOB_ID_MAX],
                   uint32_t *pos)
 {
-    char err[CUZK_ENGINE_ERR_LEN];
+    char err[CUZK_ENGINE_ERR_LEN], what[96];
     size_t n = m->n_vanilla_proofs ? m->n_vanilla_proofs : 1;
+    /* the engine's view of the entries: a pointer and a length each,
+     * request memory too (a message of many tiny entries) */
+    uint64_t view = (uint64_t)n * (sizeof(uint8_t *) + sizeof(size_t)) + 64;
+    snprintf(what, sizeof what, "the table of %zu vanilla_proofs entries", n);
+    if (cuzk_engine_request_reserve(cuzk_srv_engine(c), view, what, err, sizeof err)) {
+        cuzk_srv_reply(c, GRPC_STATUS_RESOURCE_EXHAUSTED, err, NULL);
+        return -1;
+    }
     const uint8_t **vp = malloc(n * sizeof *vp);
     size_t *vl = malloc(n * sizeof *vl);
     if (!vp || !vl) {
         free(vp);
         free(vl);
+        cuzk_engine_request_release(cuzk_srv_engine(c), view);
         cuzk_srv_reply(c, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory", NULL);
         return -1;
     }
@@ -79,6 +90,7 @@ static int submit(srv_call *c, const Cuzk__V1__SubmitProofRequest *m, char job_i
     }
     free(vp);
     free(vl);
+    cuzk_engine_request_release(cuzk_srv_engine(c), view);
     return rc;
 }
 

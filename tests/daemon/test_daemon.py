@@ -480,6 +480,121 @@ class TestBudget(DaemonCase):
         self.assertTrue(big.error_message)
 
 
+class TestRequestMemory(DaemonCase):
+    """Request memory is charged before it is taken (docs/engine.md "Request
+    memory and the queue").  Two clients keep sending the two costliest
+    messages of BIG_MIB (default 256 MiB, gRPC's receive limit) -- a
+    SubmitProofRequest of two-byte empty `vanilla_proofs` entries (40x its
+    size if protobuf-c decoded it) and a PoRep "C1" of 0s (16x as a JSON
+    tree) -- while CRITICAL proofs run: each CRITICAL proof stays within 2x
+    its unloaded time, the daemon's RSS within memory.request_budget + 10 %,
+    and every big request fails RESOURCE_EXHAUSTED naming the budget.  The
+    CRITICAL proofs are the chain TEST circuit at WinningPoSt's priority (the
+    daemon tests cache no WinningPoSt params)."""
+    BUDGET_MIB = 1024
+    extra = "[memory]\nrequest_budget = \"%dMiB\"\n" % BUDGET_MIB
+    BIG_MIB = int(os.environ.get("CUZK_BIG_MIB", "256"))
+
+    def rss_mib(self):
+        with open("/proc/%d/status" % self.d.proc.pid) as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024.0
+        return 0.0
+
+    def critical(self, rid):
+        t = time.time()
+        r = self.prove(req("n=2000", rid, pb.CRITICAL), timeout=120)
+        self.assertEqual(r.status, R.COMPLETED, r.error_message)
+        return time.time() - t
+
+    # The flood runs in its own process at nice 19, so that the 2-core test
+    # machine measures the daemon, not the client building and sending its
+    # messages.  It prints one line per answer: CODE<TAB>details.
+    FLOOD = r"""
+import os, sys, threading, time, grpc
+sock, size, secs = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+os.nice(19)
+def varint(n):
+    out = bytearray()
+    while True:
+        out.append((n & 0x7F) | (0x80 if n > 0x7F else 0))
+        n >>= 7
+        if not n:
+            return bytes(out)
+entries = b"\x10\x04" + b"\x5a\x00" * ((size - 2) // 2)   # WINNING_POST, empty vanilla_proofs
+body = (size - 16) // 2
+c1 = b"[" + b"0," * (body - 1) + b"0]"
+porep = b"\x10\x01\x52" + varint(len(c1)) + c1               # POREP_SEAL_COMMIT, a "C1" of 0s
+ch = grpc.insecure_channel("unix://" + sock, options=[("grpc.max_send_message_length", 300 << 20)])
+raw = ch.unary_unary("/cuzk.v1.ProvingEngine/SubmitProof")
+lock, end = threading.Lock(), time.time() + secs
+def flood(msg):
+    while time.time() < end:
+        try:
+            raw(msg, timeout=120)
+            line = "OK\taccepted"
+        except grpc.RpcError as e:
+            line = "%s\t%s" % (e.code().name, e.details())
+        with lock:
+            print(line, flush=True)
+print("READY", flush=True)
+ts = [threading.Thread(target=flood, args=(m,)) for m in (entries, porep)]
+for t in ts: t.start()
+for t in ts: t.join()
+"""
+
+    def test_big_requests_cannot_slow_critical(self):
+        for i in range(2):  # params made, caches warm
+            self.critical("warm-%d" % i)
+        unloaded = sorted(self.critical("alone-%d" % i) for i in range(3))[1]
+        size = self.BIG_MIB * MiB - 64  # the whole message within gRPC's 256 MiB receive limit
+        flood = subprocess.Popen([sys.executable, "-c", self.FLOOD, self.d.sock, str(size), "10"],
+                                 stdout=subprocess.PIPE, text=True)
+        stop = threading.Event()
+        rss, answers = [self.rss_mib()], []
+
+        def sample():
+            while not stop.is_set():
+                rss.append(self.rss_mib())
+                time.sleep(0.05)
+
+        def read():
+            for line in flood.stdout:
+                answers.append(line.rstrip("\n").split("\t", 1))
+
+        ts = [threading.Thread(target=sample), threading.Thread(target=read)]
+        for t in ts:
+            t.start()
+        t0 = time.time()
+        try:
+            while len(answers) < 3 and time.time() - t0 < 60:  # READY and one answer each: the flood is on
+                time.sleep(0.1)
+            loaded = sorted(self.critical("loaded-%d" % i) for i in range(3))[1]
+            t = time.time()
+            self.s.GetStatus(pb.GetStatusRequest(), timeout=10)
+            status_s = time.time() - t
+        finally:
+            flood.wait(120)
+            stop.set()
+            for t in ts:
+                t.join()
+        errors = [a for a in answers if a[0] != "READY"]
+        print("\n  %d MiB requests: %d refused in %.1f s; CRITICAL proof %.0f ms unloaded, %.0f ms loaded; "
+              "GetStatus %.0f ms; daemon RSS max %.0f MiB (budget %d MiB)"
+              % (self.BIG_MIB, len(errors), time.time() - t0, unloaded * 1e3, loaded * 1e3, status_s * 1e3,
+                 max(rss), self.BUDGET_MIB), file=sys.stderr)
+        self.assertGreaterEqual(len(errors), 2)
+        for code, details in errors:
+            self.assertEqual(code, "RESOURCE_EXHAUSTED", details)
+            self.assertIn("memory.request_budget is %d MiB" % self.BUDGET_MIB, details)
+        self.assertLessEqual(loaded, 2 * unloaded, "CRITICAL proof %.3f s under load, %.3f s alone" % (loaded, unloaded))
+        self.assertLess(status_s, 1.0)
+        self.assertLess(max(rss), 1.1 * self.BUDGET_MIB)
+        after = self.prove(req("n=64", "after-flood"))  # every reservation was given back
+        self.assertEqual(after.status, R.COMPLETED, after.error_message)
+
+
 class TestLifecycle(unittest.TestCase):
     def test_single_instance_lock(self):
         d = Daemon()
