@@ -24,8 +24,9 @@
  *    validation (ctime: an in-place write moves it even when the writer
  *    puts the mtime back); one whose metadata differ but whose digest
  *    (recomputed at disk speed) matches does too.  A version-1 record
- *    (without ctime and device) counts as absent: the file is validated
- *    once more and the record rewritten.
+ *    (without ctime and device) is never trusted by its metadata: only by
+ *    a fresh hash that matches its digest (disk speed, no point
+ *    validation), after which it is rewritten as version 2.
  *  - Files we generate ourselves (test params) are written together with
  *    their record: the writer made the points.
  *

@@ -6,7 +6,8 @@
  * It is trusted only as far as it proves something: its metadata (size,
  * mtime, ctime, device, inode -- ctime because an in-place write that puts
  * the mtime back still moves it) must match the file, else its digest must
- * match a fresh hash; and for an official
+ * match a fresh hash (always so for a version-1 record, which has no ctime
+ * or device); and for an official
  * name its digest must also be parameters.json's.  Records are written to a
  * temporary name and renamed, so a reader never sees half a record. */
 #define _GNU_SOURCE
@@ -122,21 +123,29 @@ static bool side_record_path(char *out, size_t cap, const char *path)
 typedef struct {
     cuzk_srs_file_id id;
     char digest[33];
+    bool v1; /* no ctime, no device: its metadata proves nothing */
 } record;
 
 static bool record_read_at(record *r, const char *rp)
 {
+    char line[512];
     FILE *f = fopen(rp, "r");
     if (!f) return false;
-    unsigned long long size, dev, ino;
-    long long mtime, ctime;
-    /* A version-1 record (no ctime, no device) does not match: the file is
-     * validated again and the record rewritten. */
-    int n =
-        fscanf(f, "cuzk-valid 2 size=%llu mtime_ns=%lld ctime_ns=%lld dev=%llu ino=%llu blake2b=%32[0-9a-f]",
-               &size, &mtime, &ctime, &dev, &ino, r->digest);
+    bool got = fgets(line, sizeof line, f) != NULL;
     fclose(f);
-    if (n != 6 || strlen(r->digest) != 32) return false;
+    if (!got) return false;
+    unsigned long long size, dev = 0, ino;
+    long long mtime, ctime = 0;
+    int n = sscanf(line, "cuzk-valid 2 size=%llu mtime_ns=%lld ctime_ns=%lld dev=%llu ino=%llu blake2b=%32[0-9a-f]",
+                   &size, &mtime, &ctime, &dev, &ino, r->digest);
+    r->v1 = n != 6;
+    /* A version-1 record (no ctime, no device) still names a validated
+     * digest, but its metadata cannot show the file unchanged: only a fresh
+     * hash that matches trusts it (and rewrites it as version 2). */
+    if (r->v1 && sscanf(line, "cuzk-valid 1 size=%llu mtime_ns=%lld ino=%llu blake2b=%32[0-9a-f]", &size, &mtime,
+                        &ino, r->digest) != 4)
+        return false;
+    if (strlen(r->digest) != 32) return false;
     r->id = (cuzk_srs_file_id){.size = size, .ino = ino, .dev = dev, .mtime_ns = mtime, .ctime_ns = ctime};
     return true;
 }
@@ -272,7 +281,7 @@ static int decide(cuzk_srs_trust *how, char digest[33], const char *path, const 
     const char *official = official_for(path, so, info);
     record rec;
     bool have = so->mode == CUZK_SRS_VALIDATE_DIGEST && record_read(&rec, path, so->state_dir);
-    if (have && same_file(&rec.id, &info->id) && (!official || !strcmp(rec.digest, official))) {
+    if (have && !rec.v1 && same_file(&rec.id, &info->id) && (!official || !strcmp(rec.digest, official))) {
         *how = CUZK_SRS_TRUST_RECORD;
         return CUZK_OK;
     }
