@@ -136,14 +136,15 @@ static bool record_read_at(record *r, const char *rp)
     if (!got) return false;
     unsigned long long size, dev = 0, ino;
     long long mtime, ctime = 0;
-    int n = sscanf(line, "cuzk-valid 2 size=%llu mtime_ns=%lld ctime_ns=%lld dev=%llu ino=%llu blake2b=%32[0-9a-f]",
+    int n = sscanf(line,
+                   "cuzk-valid 2 size=%llu mtime_ns=%lld ctime_ns=%lld dev=%llu ino=%llu blake2b=%32[0-9a-f]",
                    &size, &mtime, &ctime, &dev, &ino, r->digest);
     r->v1 = n != 6;
     /* A version-1 record (no ctime, no device) still names a validated
      * digest, but its metadata cannot show the file unchanged: only a fresh
      * hash that matches trusts it (and rewrites it as version 2). */
-    if (r->v1 && sscanf(line, "cuzk-valid 1 size=%llu mtime_ns=%lld ino=%llu blake2b=%32[0-9a-f]", &size, &mtime,
-                        &ino, r->digest) != 4)
+    if (r->v1 && sscanf(line, "cuzk-valid 1 size=%llu mtime_ns=%lld ino=%llu blake2b=%32[0-9a-f]", &size,
+                        &mtime, &ino, r->digest) != 4)
         return false;
     if (strlen(r->digest) != 32) return false;
     r->id = (cuzk_srs_file_id){.size = size, .ino = ino, .dev = dev, .mtime_ns = mtime, .ctime_ns = ctime};
