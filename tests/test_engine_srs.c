@@ -507,6 +507,39 @@ static void test_official_digest(void)
     free(b);
 }
 
+/* The engine passes srs.allow_test_params through: TEST params (any params
+ * with a .test marker) under the official 2 KiB WindowPoSt name are
+ * refused by default and load with the opt-in. */
+static void test_engine_test_params_opt_in(void)
+{
+    static const char name[] = "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
+                               "0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0.params";
+    char err[1024] = "", src[256], off[400], mark[420];
+    make_chain60(src, sizeof src);
+    snprintf(off, sizeof off, "%s/%s", cache_dir(), name);
+    snprintf(mark, sizeof mark, "%s.test", off);
+    size_t n = 0;
+    uint8_t *b = test_read_file(src, &n);
+    REQUIRE(b && write_bytes(off, b, n) && write_bytes(mark, (const uint8_t *)"test\n", 5));
+    for (int allow = 0; allow < 2; allow++) {
+        cuzk_engine_config c;
+        cfg_small(&c);
+        c.srs_allow_test_params = allow;
+        cuzk_engine *e = start(&c);
+        REQUIRE(e);
+        CHECK(cuzk_engine_register_builtin(e) == CUZK_OK);
+        int st = cuzk_engine_srs_preload(e, NULL, NULL, "wpost-2k", err, sizeof err);
+        if (!allow) CHECK(st == CUZK_ERR_FORMAT && strstr(err, "srs.allow_test_params is off"));
+        if (allow) CHECK(st == CUZK_OK);
+        cuzk_engine_destroy(e);
+    }
+    unlink(mark);
+    snprintf(mark, sizeof mark, "%s.cuzk-valid", off);
+    unlink(mark);
+    unlink(off);
+    free(b);
+}
+
 /* A parameter directory we cannot write: the record goes to the state dir. */
 static void test_record_state_dir(void)
 {
@@ -700,6 +733,7 @@ static const test_case tests[] = {
     {"trust_modes", test_trust_modes},
     {"record_binds", test_record_binds},
     {"official_digest", test_official_digest},
+    {"engine_test_params_opt_in", test_engine_test_params_opt_in},
     {"record_state_dir", test_record_state_dir},
     {"hash_stop", test_hash_stop},
     {"shutdown_during_hash", test_shutdown_during_hash},

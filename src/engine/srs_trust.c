@@ -257,9 +257,9 @@ static int refuse_official(const char *path, const char *digest, const char *off
     if (marker)
         return cuzk_errf(
             err, el, CUZK_ERR_FORMAT,
-            "params file %s carries the official name but a .test marker (TEST params, BLAKE2b-512 "
-            "%s, not parameters.json's %s) and srs.allow_test_params is off: refused -- fetch the "
-            "official file, or turn srs.allow_test_params on for a test setup",
+            "srs.allow_test_params is off: %s has a .test marker (TEST params) under an official "
+            "name, refused -- fetch the official file, or turn srs.allow_test_params on for a test "
+            "setup (BLAKE2b-512 %s, parameters.json %s)",
             path, digest, official);
     return cuzk_errf(err, el, CUZK_ERR_FORMAT,
                      "params file %s is not the official file of that name: its BLAKE2b-512 digest %s "
