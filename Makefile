@@ -7,7 +7,7 @@ JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 WERROR  ?= $(if $(CI),ON,OFF)
 
-.PHONY: all deps build build-asan build-tsan install test test-skips-reset test-release test-asan test-tsan test-npm test-fuzz demo bench format clean
+.PHONY: all deps build build-asan build-tsan install test test-skips-reset test-release test-asan test-tsan test-npm test-fuzz test-perf perf-baseline demo bench format clean
 
 # Every check that did not run is appended here (tests/skip.sh, the C test
 # harness); make test lists them at the end.  Exit code 77 = skipped in ctest.
@@ -31,7 +31,7 @@ PREFIX ?= /usr/local
 install: build
 	@cmake --install $(BUILD) --prefix $(PREFIX)
 
-test: test-skips-reset test-release test-asan test-tsan test-npm test-fuzz
+test: test-skips-reset test-release test-perf test-asan test-tsan test-npm test-fuzz
 	@tests/skip-summary.sh "$(CUZK_SKIP_LOG)"
 	@echo "make test: all suites passed"
 
@@ -70,6 +70,16 @@ test-npm: build
 FUZZ_SECONDS ?= 4
 test-fuzz: build
 	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(BUILD)/bin
+
+# Performance regression gate (tests/perf/gate.py): callgrind instruction
+# counts of the hot paths against tests/perf/baseline.json; +3 % fails with
+# the per-function difference.  `make perf-baseline` rewrites the baseline
+# (commit it saying why the counts moved).
+test-perf: build
+	@python3 tests/perf/gate.py --bin $(BUILD)/bin --jobs $(JOBS)
+
+perf-baseline: build
+	@python3 tests/perf/gate.py --bin $(BUILD)/bin --jobs $(JOBS) --update
 
 demo: build
 	@scripts/demo.sh $(BUILD)/bin

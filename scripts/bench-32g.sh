@@ -104,7 +104,7 @@ EOF
 porep_daemon() { # param_cache sector vk seed
   local SOCK="$DIR/cuzk.sock" DLOG="$DIR/daemon.log" DP
   "$BIN/cuzk-daemon" --listen "unix://$SOCK" --status-listen 127.0.0.1:9821 --param-cache "$1" \
-    --set memory.total_budget=auto 2>"$DLOG" &
+    --set memory.total_budget=auto --set srs.allow_test_params=true 2>"$DLOG" &
   DP=$!
   for _ in $(seq 100); do grep -q "cuzk-daemon ready" "$DLOG" && break; sleep 0.2; done
   (while kill -0 "$DP" 2>/dev/null; do curl -s 127.0.0.1:9821/status >>"$DIR/status-samples.jsonl" || true

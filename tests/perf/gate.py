@@ -149,13 +149,13 @@ def summarize(self_ir):
 
 
 def prepare(bench, work, need):
-    """The files a case needs, made once per run (not measured)."""
+    """The file a case needs ("pce:<circuit>" or "params:chain"), made once per run (not measured)."""
     kind, _, what = need.partition(":")
     if kind == "pce":
         out = os.path.join(work, what + "-2k.pce")
         if not os.path.exists(out):
             run([bench, "pce", "extract", "--circuit", what, "--sector-size", "2KiB", "--out", out])
-        return {"pce": out}
+        return out
     if kind == "params":
         d = os.path.join(work, "chain-16384")
         if not os.path.isdir(d):
@@ -163,7 +163,7 @@ def prepare(bench, work, need):
         params = [os.path.join(d, f) for f in sorted(os.listdir(d)) if f.endswith(".params")]
         if len(params) != 1:
             raise SystemExit("perf gate: setup of chain 16384 left %d .params files in %s" % (len(params), d))
-        return {"params": params[0]}
+        return params[0]
     raise SystemExit("perf gate: unknown preparation " + need)
 
 
@@ -176,10 +176,12 @@ def run(cmd):
 
 
 def measure(bench, outdir, name, files):
-    args, toggle, _ = CASES[name]
+    args, toggle, need = CASES[name]
     tmp = tempfile.mkdtemp(prefix="cuzk-perf-")
     try:
-        subst = dict(files, tmp=tmp)
+        subst = {"tmp": tmp}
+        if need:  # {pce} / {params}: this case's own file
+            subst[need.partition(":")[0]] = files[need]
         argv = [a.format(**subst) for a in args]
         cg = os.path.join(outdir, name + ".callgrind")
         cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + cg]
@@ -253,8 +255,8 @@ def main():
     files = {}
     for n in names:
         need = CASES[n][2]
-        if need:
-            files.update(prepare(bench, outdir, need))
+        if need and need not in files:
+            files[need] = prepare(bench, outdir, need)
 
     results = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
