@@ -588,9 +588,11 @@ for t in ts: t.join()
         for code, details in errors:
             self.assertEqual(code, "RESOURCE_EXHAUSTED", details)
             self.assertIn("memory.request_budget is %d MiB" % self.BUDGET_MIB, details)
-        self.assertLessEqual(loaded, 2 * unloaded, "CRITICAL proof %.3f s under load, %.3f s alone" % (loaded, unloaded))
         self.assertLess(status_s, 1.0)
-        self.assertLess(max(rss), 1.1 * self.BUDGET_MIB)
+        if not SANITIZER:  # ASan: instrumented copies of every received byte; 256 MiB quarantine and shadow
+            self.assertLessEqual(loaded, 2 * unloaded,
+                                 "CRITICAL proof %.3f s under load, %.3f s alone" % (loaded, unloaded))
+            self.assertLess(max(rss), 1.1 * self.BUDGET_MIB)
         after = self.prove(req("n=64", "after-flood"))  # every reservation was given back
         self.assertEqual(after.status, R.COMPLETED, after.error_message)
 

@@ -161,7 +161,7 @@ static void test_shapes(void)
     /* unknown fields of every wire type, strings, a repeated singular field */
     wbuf u = {0};
     for (uint32_t k = 0; k < 3000; k++) {
-        put_bytes(&u, 100 + k % 7, "", k % 3);
+        put_bytes(&u, 100 + k % 7, "xyz", k % 3);
         put_varint(&u, (uint64_t)(200 + k % 5) << 3 | 0);
         put_varint(&u, k);
         put_varint(&u, (uint64_t)300 << 3 | 5);
