@@ -200,7 +200,14 @@ static void test_failed_100k(void)
            "GetStatus %.2f ms, /status %.1f ms (best of 3, %zu bytes), metrics %.2f ms\n",
            n, submit_s, ((double)rss1 - (double)rss0) / 1e6, st.ended_jobs,
            (unsigned long long)st.ended_jobs_dropped, get_ms, best_ms, jl, metrics_ms);
+#if defined(__SANITIZE_ADDRESS__)
+    /* ASan keeps freed blocks in its quarantine (256 MB by default), so RSS
+     * measures the quarantine here (+184 MB with the cap working); the
+     * release build checks the bound, this build the counts above. */
+    printf("  RSS bound not checked under ASan (its quarantine); the release build checks it\n");
+#else
     CHECK(rss1 < rss0 + (150ull << 20));
+#endif
     CHECK(best_ms < 100);
     CHECK(metrics_ms < 100);
     cuzk_engine_status_clear(&st);
