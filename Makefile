@@ -1,5 +1,6 @@
 # cuzk: `make` builds into build/ (binaries in build/bin/), `make test` runs
-# every test (release + ASan/UBSan builds), `make demo` runs the main job,
+# every test (release, ASan/UBSan and TSan builds, the callgrind perf gate),
+# `make demo` runs the main job,
 # `make bench` the micro-benchmarks.  Missing Debian packages are installed
 # by scripts/deps.sh (as root), or it prints the exact apt-get line.
 BUILD   ?= build
