@@ -6,8 +6,10 @@
  * checksum; with bit 0 of the mode set the harness first writes correct
  * digests (body: bytes 512.., at 416; header: bytes 0..447, at 448), so
  * that the structural checks behind them are what gets fuzzed.  The file is
- * written to a fresh memfd and opened by its /proc/self/fd path
- * (cuzk_pce_open maps a path); nothing touches the disk.
+ * rewritten in place in one private temp file (mkstemp under $TMPDIR or
+ * /tmp, removed at exit) and opened by its path: cuzk_pce_open maps a path
+ * and refuses symlinks (O_NOFOLLOW), so a memfd's /proc/self/fd link will
+ * not do.
  *
  * Oracles, besides "no crash, leak, UB":
  *  - open returns OK, or FORMAT / CHANGED (another format version) with a
@@ -30,7 +32,7 @@
  * small circuit with every coefficient class: zero, +-1, +-2^k up to
  * k = 254 with one- and two-byte codes, dictionary values) and exit;
  * tests/fuzz/seeds.sh runs it.  The chain seeds come from cuzk-bench. */
-#define _GNU_SOURCE /* memfd_create */
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,6 +238,28 @@ static void check_chain(const cuzk_pce *p, const cuzk_pce_info *in, const uint8_
     cuzk_cs_free(cs);
 }
 
+static char g_path[4096];
+static int g_fd = -1;
+
+static void remove_temp(void)
+{
+    if (g_fd >= 0) unlink(g_path);
+}
+
+/* The one temp file every input is written to (0600, ours: what
+ * cuzk_pce_open accepts). */
+static int temp_file(void)
+{
+    if (g_fd < 0) {
+        const char *dir = getenv("TMPDIR");
+        snprintf(g_path, sizeof g_path, "%s/cuzk-fuzz-pce-XXXXXX", dir && *dir ? dir : "/tmp");
+        g_fd = mkstemp(g_path);
+        if (g_fd < 0) abort();
+        atexit(remove_temp);
+    }
+    return g_fd;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1) return 0;
@@ -244,12 +268,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!f) abort();
     memcpy(f, data + 1, n);
     if ((data[0] & 1) && n >= HDR) resign(f, n);
-    int fd = memfd_create("fuzz.pce", MFD_CLOEXEC);
-    if (fd < 0 || write(fd, f, n) != (ssize_t)n) abort();
-    char path[64], err[512] = "";
-    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    int fd = temp_file();
+    if (ftruncate(fd, 0) || (n && pwrite(fd, f, n, 0) != (ssize_t)n)) abort();
+    char err[512] = "";
     cuzk_pce *p = NULL;
-    int st = cuzk_pce_open(&p, path, NULL, err, sizeof err);
+    int st = cuzk_pce_open(&p, g_path, NULL, err, sizeof err);
     if (st != CUZK_OK) {
         if ((st != CUZK_ERR_FORMAT && st != CUZK_ERR_CHANGED) || !err[0] || p) bad_status("open", st, err);
     } else {
@@ -264,7 +287,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         cuzk_pce_close(p);
     }
-    close(fd);
     free(f);
     return 0;
 }
