@@ -360,8 +360,10 @@ CUZK_MUST_CHECK int cuzk_engine_register_builtin(cuzk_engine *e);
  * (*existing = true) and nothing changes; a job that ended FAILED or
  * CANCELLED is never handed back: the old result is dropped and a fresh
  * attempt starts under the same id.  Different content: refused with
- * CUZK_ENGINE_ERR_EXISTS while the old job is live; after it ended, a fresh
- * attempt replaces it.  A request that fails to
+ * CUZK_ENGINE_ERR_EXISTS while the old job is live (except a WindowPoSt or
+ * WinningPoSt job that no caller awaits: it ends CANCELLED "superseded by a
+ * retry with other inputs" and the new content starts under the id); after
+ * it ended, a fresh attempt replaces it.  A request that fails to
  * parse, has no provider for its kind, or needs more memory than the whole
  * budget still yields a job, which ends FAILED with the reason at once.
  * Errors: CUZK_ERR_ARG (bad request_id: too long or control characters;
@@ -463,6 +465,10 @@ typedef struct cuzk_engine_worker_info {
                                "batching", "proving", "verifying" */
     char job_id[CUZK_JOB_ID_MAX]; /* "" when idle */
     cuzk_proof_kind kind;
+    uint64_t busy_ms;       /* time spent working (loading .. verifying), up to
+                               the last time it stopped working */
+    uint64_t busy_since_ms; /* engine clock at which the current stretch of
+                               work began; 0 while not working */
 } cuzk_engine_worker_info;
 
 typedef struct cuzk_engine_status {

@@ -123,6 +123,9 @@ struct srs_entry {
 #define ENGINE_MAX_SYNTH 64u
 #define HIST_BUCKETS 14
 
+enum { ENG_SRS_FAIL_MISSING, ENG_SRS_FAIL_INVALID, ENG_SRS_FAIL_TOO_BIG };
+enum { ENG_REJECT_QUEUE_FULL, ENG_REJECT_REQUEST_MEMORY };
+
 typedef struct kind_stats {
     uint64_t completed, failed, cancelled;
     /* phase histograms: 0 queue_wait, 1 srs_load, 2 synthesis, 3 prove, 4 total */
@@ -194,6 +197,9 @@ struct cuzk_engine {
     job *ended_head, *ended_tail; /* ended jobs, oldest end first */
     size_t n_ended;
     uint64_t n_ended_dropped;     /* records dropped by the cap before their retention */
+    /* for the metrics (report.c): SRS loads that failed, by ENG_SRS_FAIL_*;
+     * submits refused RESOURCE_EXHAUSTED, by ENG_REJECT_* */
+    uint64_t n_srs_fail[3], n_rejected[2];
     struct eng_dead *dead;        /* SRS params unlinked under mu, to be freed without it */
 };
 

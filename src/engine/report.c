@@ -275,7 +275,10 @@ typedef struct report_snap {
     kind_stats stats[CUZK_PROOF_KINDS];
     size_t n_proveq, n_synth, synth_active;
     uint64_t uptime_secs;
-    snap_job *jobs; /* with_jobs only */
+    uint64_t now_ms;                      /* engine clock of the copy */
+    uint64_t oldest_ms[CUZK_PROOF_KINDS]; /* oldest live job per kind */
+    uint64_t srs_fail[3], rejected[2];    /* metrics_ops */
+    snap_job *jobs;                       /* with_jobs only */
     size_t n_jobs;
     snap_part *parts;
     size_t n_parts;
@@ -336,6 +339,18 @@ static int snap_jobs_locked(report_snap *s, cuzk_engine *e, uint64_t now)
     return s->str.oom ? CUZK_ERR_NOMEM : CUZK_OK;
 }
 
+/* The figures metrics_ops prints (mu held). */
+static void snap_ops_locked(report_snap *s, const cuzk_engine *e, uint64_t now)
+{
+    s->now_ms = now;
+    for (const job *j = e->jobs_head; j; j = j->next)
+        if (j->status == CUZK_JOB_UNKNOWN && j->kind < CUZK_PROOF_KINDS &&
+            now - j->t_submit > s->oldest_ms[j->kind])
+            s->oldest_ms[j->kind] = now - j->t_submit;
+    memcpy(s->srs_fail, e->n_srs_fail, sizeof s->srs_fail);
+    memcpy(s->rejected, e->n_rejected, sizeof s->rejected);
+}
+
 static int snap_take(cuzk_engine *e, report_snap *s, bool with_jobs)
 {
     memset(s, 0, sizeof *s);
@@ -348,6 +363,7 @@ static int snap_take(cuzk_engine *e, report_snap *s, bool with_jobs)
     for (size_t i = 0; i < e->n_synth_workers; i++)
         s->synth_active += strcmp(e->synth[i].info.state, "idle") != 0;
     s->uptime_secs = (now - e->t_create) / 1000;
+    snap_ops_locked(s, e, now);
     if (!rc && with_jobs) rc = snap_jobs_locked(s, e, now);
     pthread_mutex_unlock(&e->mu);
     if (rc) snap_free(s);
@@ -493,6 +509,51 @@ static void metrics_resources(sbuf *b, const cuzk_engine_status *st)
                   st->workers[i].state, strcmp(st->workers[i].state, "idle") != 0);
 }
 
+/* What the operator's dashboard and alert rules need beyond the above
+ * (packaging/grafana/cuzk.json, packaging/prometheus/cuzk-alerts.yml):
+ * worker time spent working (rate() = busy fraction, which a 0/1 gauge
+ * sampled every 15 s cannot give), how long the oldest live job of each
+ * kind has waited (a WindowPoSt near its deadline shows before it ends),
+ * parameter loads that failed and requests refused for lack of room. */
+static void metrics_ops(sbuf *b, const report_snap *s)
+{
+    const cuzk_engine_status *st = &s->st;
+    sb_printf(b, "# HELP cuzk_worker_busy_seconds_total Seconds each worker spent working (loading, "
+                 "synthesizing, batching, proving, verifying).\n"
+                 "# TYPE cuzk_worker_busy_seconds_total counter\n");
+    for (size_t i = 0; i < st->n_workers; i++) {
+        const cuzk_engine_worker_info *w = &st->workers[i];
+        uint64_t ms = w->busy_ms +
+                      (w->busy_since_ms && s->now_ms > w->busy_since_ms ? s->now_ms - w->busy_since_ms : 0);
+        sb_printf(b, "cuzk_worker_busy_seconds_total{worker=\"%s\"} %.3f\n", w->name, (double)ms / 1000.0);
+    }
+    sb_printf(b,
+              "# HELP cuzk_oldest_job_seconds Age of the oldest queued or running job, by kind (0: none).\n"
+              "# TYPE cuzk_oldest_job_seconds gauge\n");
+    for (int k = 1; k < CUZK_PROOF_KINDS; k++)
+        sb_printf(b, "cuzk_oldest_job_seconds{kind=\"%s\"} %.3f\n", cuzk_proof_kind_name((cuzk_proof_kind)k),
+                  (double)s->oldest_ms[k] / 1000.0);
+    static const char *const fail[3] = {"missing", "invalid", "too_big"};
+    sb_printf(b, "# HELP cuzk_srs_load_failures_total Parameter loads that failed: file missing, refused "
+                 "(digest, validation, read error) or larger than the free budget.\n"
+                 "# TYPE cuzk_srs_load_failures_total counter\n");
+    for (int r = 0; r < 3; r++)
+        sb_printf(b, "cuzk_srs_load_failures_total{reason=\"%s\"} %llu\n", fail[r],
+                  (unsigned long long)s->srs_fail[r]);
+    sb_printf(
+        b,
+        "# HELP cuzk_requests_rejected_total Requests refused RESOURCE_EXHAUSTED: "
+        "scheduler.max_queued_jobs or memory.request_budget reached.\n"
+        "# TYPE cuzk_requests_rejected_total counter\n"
+        "cuzk_requests_rejected_total{reason=\"queue_full\"} %llu\n"
+        "cuzk_requests_rejected_total{reason=\"request_memory\"} %llu\n"
+        "# HELP cuzk_request_memory_bytes Request memory (memory.request_budget): used and limit.\n"
+        "# TYPE cuzk_request_memory_bytes gauge\n"
+        "cuzk_request_memory_bytes{type=\"used\"} %llu\ncuzk_request_memory_bytes{type=\"limit\"} %llu\n",
+        (unsigned long long)s->rejected[0], (unsigned long long)s->rejected[1],
+        (unsigned long long)st->request_memory_used, (unsigned long long)st->request_memory_limit);
+}
+
 int cuzk_engine_metrics_text(cuzk_engine *e, char **out, size_t *len)
 {
     if (!e || !out) return CUZK_ERR_ARG;
@@ -510,6 +571,7 @@ int cuzk_engine_metrics_text(cuzk_engine *e, char **out, size_t *len)
     rust_metrics(&b, &s);
     metrics_pipeline(&b, &s);
     metrics_resources(&b, &s.st);
+    metrics_ops(&b, &s);
     snap_free(&s);
     return sb_finish(&b, out, len);
 }

@@ -24,8 +24,22 @@
 
 #include "engine/engine_internal.h"
 
+/* Working = anything but idle, waiting (work is queued but cannot start:
+ * memory) and stopped; its time feeds cuzk_worker_busy_seconds_total. */
+static bool worker_working(const char *state)
+{
+    return strcmp(state, "idle") && strcmp(state, "waiting") && strcmp(state, "stopped");
+}
+
 static void worker_set(worker *w, const char *state, const job *j)
 {
+    bool was = worker_working(w->info.state), is = worker_working(state);
+    uint64_t now = was != is ? cuzk_eng_now_ms() : 0;
+    if (!was && is) w->info.busy_since_ms = now ? now : 1; /* nonzero: "working" */
+    if (was && !is) {
+        w->info.busy_ms += now - w->info.busy_since_ms;
+        w->info.busy_since_ms = 0;
+    }
     snprintf(w->info.state, sizeof w->info.state, "%s", state);
     snprintf(w->info.job_id, sizeof w->info.job_id, "%s", j ? j->id : "");
     w->info.kind = j ? j->kind : CUZK_PROOF_UNSPECIFIED;

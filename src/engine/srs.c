@@ -242,6 +242,7 @@ static int load_locked(cuzk_engine *e, srs_entry *s, int mode, char *err, size_t
     pthread_mutex_unlock(&e->mu);
     struct stat sb;
     int st = CUZK_OK;
+    bool sb_missing = false; /* the file was absent and could not be made */
     if (stat(s->path, &sb) != 0) {
         if (s->create) {
             cuzk_log(CUZK_LOG_INFO, NULL, "srs %s: creating %s", s->id, s->path);
@@ -255,6 +256,7 @@ static int load_locked(cuzk_engine *e, srs_entry *s, int mode, char *err, size_t
                            s->path);
         }
         if (!st) record_created(e, s);
+        sb_missing = st != CUZK_OK;
     }
     pthread_mutex_lock(&e->mu);
     bool hot = false;
@@ -288,6 +290,10 @@ static int load_locked(cuzk_engine *e, srs_entry *s, int mode, char *err, size_t
     }
     s->loading = false;
     pthread_cond_broadcast(&e->cv_srs);
+    if (st && st != CUZK_ENGINE_ERR_SHUTDOWN) /* metrics: cuzk_srs_load_failures_total */
+        e->n_srs_fail[st == CUZK_ENGINE_ERR_TOO_BIG ? ENG_SRS_FAIL_TOO_BIG
+                      : sb_missing                  ? ENG_SRS_FAIL_MISSING
+                                                    : ENG_SRS_FAIL_INVALID]++;
     if (st) return st;
     s->params = params;
     cuzk_groth16_pvk_prepare(&s->pvk, cuzk_groth16_params_vk(params));

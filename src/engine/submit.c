@@ -120,7 +120,10 @@ int cuzk_engine_request_reserve(cuzk_engine *e, uint64_t bytes, const char *what
     pthread_mutex_lock(&e->mu);
     uint64_t used = e->req_reserved, limit;
     bool fits = request_fits_locked(e, bytes, &limit);
-    if (fits) e->req_reserved += bytes;
+    if (fits)
+        e->req_reserved += bytes;
+    else
+        e->n_rejected[ENG_REJECT_REQUEST_MEMORY]++;
     pthread_mutex_unlock(&e->mu);
     if (fits) return CUZK_OK;
     return cuzk_errf(err, err_len, CUZK_ENGINE_ERR_EXHAUSTED,
@@ -171,16 +174,35 @@ static int new_job(job **out, char *err, size_t err_len)
     return CUZK_OK;
 }
 
+/* A live PoSt job that a retry under its id with other content replaces:
+ * Curio's WindowPoSt id (wdpost-<miner>-<partition>-<randomness[:8]>) stays
+ * the same across its retries while the sector set may change (a faulty
+ * sector dropped), and its 5 attempts must not be burnt on ALREADY_EXISTS
+ * inside the deadline.  Only while no caller waits on the old job (its
+ * client went away) and its submit has finished: someone still waiting
+ * keeps it, and the retry is refused as for every other kind. */
+static bool supersedes_locked(const job *old, cuzk_proof_kind kind)
+{
+    bool post = kind == CUZK_PROOF_WINDOW_POST || kind == CUZK_PROOF_WINNING_POST;
+    return post && old->kind == kind && !old->waiters && !old->parsing;
+}
+
 /* A request_id already in the table (its job `old`), the new content's
- * digest: 1 = attach to old; 0 = old is retired (ended FAILED/CANCELLED,
- * or ended with other content), a fresh attempt may take the id;
- * CUZK_ENGINE_ERR_EXISTS = live with other content. */
-static int resubmit_locked(cuzk_engine *e, job *old, const uint8_t digest[32])
+ * digest and kind: 1 = attach to old; 0 = old is retired (ended
+ * FAILED/CANCELLED, or ended with other content, or a PoSt job superseded
+ * now), a fresh attempt may take the id; CUZK_ENGINE_ERR_EXISTS = live
+ * with other content. */
+static int resubmit_locked(cuzk_engine *e, job *old, const uint8_t digest[32], cuzk_proof_kind kind)
 {
     bool same = !memcmp(old->digest, digest, 32);
     bool live = old->status == CUZK_JOB_UNKNOWN;
     if (same && (live || old->status == CUZK_JOB_COMPLETED)) return 1;
-    if (!same && live) return CUZK_ENGINE_ERR_EXISTS;
+    if (!same && live && !supersedes_locked(old, kind)) return CUZK_ENGINE_ERR_EXISTS;
+    if (!same && live) {
+        cuzk_log(CUZK_LOG_WARN, old->id,
+                 "a retry with other inputs supersedes the live job (no caller waits on it)");
+        cuzk_eng_end_job_locked(e, old, CUZK_JOB_CANCELLED, "superseded by a retry with other inputs");
+    }
     cuzk_log(CUZK_LOG_INFO, old->id, "resubmitted after it ended %s%s: fresh attempt",
              cuzk_job_status_name(old->status), same ? "" : " (with different content)");
     /* Out of the table now: AwaitProof on the id finds the new attempt.
@@ -206,19 +228,23 @@ static uint32_t ready_position_locked(cuzk_engine *e, const job *j)
 /* admit_locked: room for one more live job and its decoded inputs. */
 static int check_capacity_locked(cuzk_engine *e, const job *j, char *err, size_t err_len)
 {
-    if (e->n_live >= e->cfg.max_live_jobs)
+    if (e->n_live >= e->cfg.max_live_jobs) {
+        e->n_rejected[ENG_REJECT_QUEUE_FULL]++;
         return cuzk_errf(err, err_len, CUZK_ENGINE_ERR_EXHAUSTED,
                          "queue full: %zu jobs are queued or running (scheduler.max_queued_jobs = %u); "
                          "retry when some have finished",
                          e->n_live, e->cfg.max_live_jobs);
+    }
     uint64_t limit;
-    if (!request_fits_locked(e, j->req_bytes, &limit))
+    if (!request_fits_locked(e, j->req_bytes, &limit)) {
+        e->n_rejected[ENG_REJECT_REQUEST_MEMORY]++;
         return cuzk_errf(
             err, err_len, CUZK_ENGINE_ERR_EXHAUSTED,
             "request memory full: live requests hold %llu MiB of request memory, this one's parse "
             "needs ~%llu MiB more and memory.request_budget is %llu MiB",
             (unsigned long long)(e->req_reserved >> 20), (unsigned long long)(j->req_bytes >> 20),
             (unsigned long long)(e->cfg.request_budget >> 20));
+    }
     return CUZK_OK;
 }
 
@@ -236,7 +262,7 @@ static int assign_id_locked(cuzk_engine *e, job *j, const char *rid, char job_id
         return CUZK_OK;
     }
     job *old = cuzk_eng_find_locked(e, rid);
-    int how = old ? resubmit_locked(e, old, j->digest) : 0;
+    int how = old ? resubmit_locked(e, old, j->digest, j->kind) : 0;
     if (how == CUZK_ENGINE_ERR_EXISTS)
         return cuzk_errf(err, err_len, CUZK_ENGINE_ERR_EXISTS,
                          "request_id '%s' is in use by a queued or running job with different request "
@@ -294,6 +320,7 @@ static int admit_locked(cuzk_engine *e, job *j, const cuzk_engine_request *req, 
                           : cuzk_errf(err, err_len, CUZK_ENGINE_ERR_SHUTDOWN, "%s",
                                       cuzk_engine_strerror(CUZK_ENGINE_ERR_SHUTDOWN));
     const char *rid = req->request_id && *req->request_id ? req->request_id : NULL;
+    j->kind = req->kind; /* resubmit_locked: a PoSt retry may supersede */
     if (!st) st = assign_id_locked(e, j, rid, job_id, queue_position, err, err_len);
     if (st) { /* attached (1) or refused */
         if (held) unreserve_locked(e, j);

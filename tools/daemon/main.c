@@ -7,7 +7,7 @@
  *               [--socket-mode MODE] [--socket-group GROUP] [--print-config] [--version]
  *
  * The command line of the Rust daemon works unchanged: -c/--config (default
- * /data/zk/cuzk.toml when it exists), -l/--listen, --log-level, and RUST_LOG
+ * /data/zk/cuzk.toml; missing there = defaults), -l/--listen, --log-level, and RUST_LOG
  * (if set) overrides the log level.
  *
  * Process-wide state lives here only: the engine, the server, the signal
@@ -40,7 +40,7 @@ static void usage(FILE *f)
             "                   [--param-cache DIR] [--log-level LEVEL] [--set section.key=value]...\n"
             "                   [--test-provider KIND] [--tls-cert PEM --tls-key PEM --tls-client-ca PEM]\n"
             "                   [--socket-mode MODE] [--socket-group GROUP] [--print-config] [--version]\n"
-            "  -c, --config FILE     cuzk.toml (default " DEFAULT_CONFIG " when it exists)\n"
+            "  -c, --config FILE     cuzk.toml (default " DEFAULT_CONFIG "; missing there = defaults)\n"
             "  -l, --listen ADDR     unix:///path/to.sock, /path/to.sock or host:port\n"
             "  --log-level LEVEL     error, warn, info, debug, trace (RUST_LOG, if set, overrides)\n"
             "  --test-provider KIND  serve KIND (test, porep, window_post, ...) with the engine's\n"
@@ -99,20 +99,22 @@ static int match_option(int argc, char **argv, int *i, const char **val)
     return -1;
 }
 
-/* The file: -c/--config, else DEFAULT_CONFIG if it exists (a missing
- * default means defaults, as with the Rust daemon; a missing explicit
- * file is an error). */
+/* The file: -c/--config, else DEFAULT_CONFIG.  A missing DEFAULT_CONFIG,
+ * named or not, means the defaults with one warning: the Rust daemon does
+ * so, and Curio's unit passes that path explicitly.  Any other missing file
+ * is an error (the Rust daemon runs on defaults there too, silently; a
+ * mistyped path must not start a daemon on the wrong socket). */
 static int load_config(cuzk_daemon_config *cfg, int argc, char **argv, char *err, size_t err_len)
 {
-    const char *path = NULL;
+    const char *path = DEFAULT_CONFIG;
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
         int k = match_option(argc, argv, &i, &v);
         if (k >= 0 && !strcmp(shortcuts[k].opt, "--config")) path = v;
     }
-    if (!path) {
-        if (access(DEFAULT_CONFIG, F_OK)) return 0;
-        path = DEFAULT_CONFIG;
+    if (!strcmp(path, DEFAULT_CONFIG) && access(path, F_OK)) {
+        warn_line(NULL, "config file " DEFAULT_CONFIG " not found: using the defaults");
+        return 0;
     }
     return cuzk_config_load(cfg, path, err, err_len, warn_line, NULL);
 }
@@ -207,10 +209,8 @@ int main(int argc, char **argv)
     const char *rust_log = getenv("RUST_LOG");
     if (rust_log && *rust_log && cuzk_config_rust_log(&cfg.engine.log_level, rust_log))
         fprintf(stderr, "cuzk-daemon: warning: RUST_LOG='%s' names no level for cuzk; ignored\n", rust_log);
-    if (print) {
-        cuzk_config_write_toml(&cfg, stdout);
-        return 0;
-    }
+    /* --print-config exits as a start with this configuration would: the
+     * checks below come first (exit 2 with the reason), then the print. */
     if (cuzk_server_check_access(&cfg, err, sizeof err)) {
         fprintf(stderr, "cuzk-daemon: %s\n", err);
         return 2;
@@ -219,6 +219,10 @@ int main(int argc, char **argv)
     if (cfg.test_provider[0] && test_kind <= CUZK_PROOF_UNSPECIFIED) {
         fprintf(stderr, "cuzk-daemon: daemon.test_provider '%s': not a proof kind\n", cfg.test_provider);
         return 2;
+    }
+    if (print) {
+        cuzk_config_write_toml(&cfg, stdout);
+        return 0;
     }
     if (test_kind >= 0)
         cfg.engine.test_provider = true; /* a test setup: TEST kind on, params in cuzk-test/ */
