@@ -208,6 +208,7 @@ void cuzk_eng_end_job_locked(cuzk_engine *e, job *j, cuzk_job_status st, const c
         j->proof = NULL;
     }
     cuzk_eng_stats_record_locked(e, j);
+    cuzk_eng_history_record_locked(e, j);
     cuzk_eng_job_inputs_free_locked(e, j);
     if (st == CUZK_JOB_COMPLETED)
         cuzk_log(CUZK_LOG_INFO, j->id,

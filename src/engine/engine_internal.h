@@ -47,6 +47,8 @@ typedef struct part {
     srs_entry *srs;                    /* referenced from start to end */
     uint64_t reserved;                 /* budget bytes held */
     uint64_t t_start, t_ready, t_done; /* ms (monotonic) */
+    uint64_t t_prove, t_verify;        /* ms: the prover took it, verification began */
+    const char *synth_by, *prove_by;   /* the workers' names (engine-lifetime strings) */
     uint64_t synth_ms, prove_ms;
     uint32_t preempted; /* times the prover gave it up for CRITICAL work */
     struct part *pnext; /* prove queue link */
@@ -134,6 +136,35 @@ typedef struct kind_stats {
     uint64_t hist_count[5];
 } kind_stats;
 
+/* What the status page shows of the past (history.c), bounded: the last
+ * ENG_RECENT ended jobs with their errors, and one sample per ended proof
+ * (COMPLETED or FAILED) for the per-minute throughput and percentiles,
+ * the last ENG_SAMPLES of them. */
+#define ENG_RECENT 32
+#define ENG_SAMPLES 4096
+typedef struct eng_recent {
+    char id[CUZK_JOB_ID_MAX];
+    char circuit_id[64];
+    char error[CUZK_ENGINE_ERR_LEN];
+    cuzk_proof_kind kind;
+    cuzk_priority prio;
+    cuzk_job_status status;
+    size_t nparts;
+    uint64_t t_end, total_ms; /* ms (monotonic) */
+} eng_recent;
+typedef struct eng_sample {
+    uint64_t t_end; /* ms (monotonic) */
+    uint32_t total_ms;
+    uint8_t kind;
+    uint8_t ok; /* COMPLETED */
+} eng_sample;
+typedef struct eng_history {
+    eng_recent recent[ENG_RECENT]; /* ring: n_recent % ENG_RECENT is the next */
+    uint64_t n_recent;
+    eng_sample samples[ENG_SAMPLES]; /* ring, likewise */
+    uint64_t n_samples;
+} eng_history;
+
 typedef struct worker {
     cuzk_engine *e;
     pthread_t th;
@@ -201,6 +232,7 @@ struct cuzk_engine {
      * submits refused RESOURCE_EXHAUSTED, by ENG_REJECT_* */
     uint64_t n_srs_fail[3], n_rejected[2];
     struct eng_dead *dead;        /* SRS params unlinked under mu, to be freed without it */
+    eng_history history;          /* history.c: for the status page */
 };
 
 /* engine.c */
@@ -326,5 +358,37 @@ int cuzk_engine_porep_register(cuzk_engine *e);
 int cuzk_engine_snap_register(cuzk_engine *e);
 /* report.c */
 void cuzk_eng_stats_record_locked(cuzk_engine *e, const job *j);
+/* history.c: an ended job joins the recent list and the samples. */
+void cuzk_eng_history_record_locked(cuzk_engine *e, const job *j);
+/* Per kind and minute (0 = the oldest of ENG_MINUTES, the last = the
+ * current one), and per kind over those minutes (hour), from samples
+ * copied out of the engine: completed and failed proofs and the 50th /
+ * 95th percentile of the completed ones' total_ms (nearest rank; 0 with
+ * none).  Pure; reorders s.  CUZK_ERR_NOMEM leaves out and hour zeroed. */
+#define ENG_MINUTES 60
+typedef struct eng_minute {
+    uint32_t completed, failed;
+    uint32_t p50_ms, p95_ms;
+} eng_minute;
+CUZK_MUST_CHECK int cuzk_eng_history_series(eng_minute out[CUZK_PROOF_KINDS][ENG_MINUTES],
+                                            eng_minute hour[CUZK_PROOF_KINDS], eng_sample *s, size_t n,
+                                            uint64_t now);
+/* pce_cache.c: each known evaluator (circuit id, state name, file) for
+ * the status page, at most cap; e->mu held.  The file's size is read by
+ * the caller, without the lock. */
+typedef struct eng_pce_report {
+    char circuit_id[64];
+    const char *state; /* static */
+    char path[1200];
+} eng_pce_report;
+size_t cuzk_eng_pce_report_locked(cuzk_engine *e, eng_pce_report *out, size_t cap);
+/* history.c: what /status adds from it, copied under mu (NULL: out of
+ * memory) and written after: ,"recent":[..],"history":{..},"pce":[..]
+ * (nothing for NULL). */
+typedef struct eng_history_snap eng_history_snap;
+struct sbuf;
+eng_history_snap *cuzk_eng_history_snap_locked(cuzk_engine *e, uint64_t now);
+void cuzk_eng_history_json(struct sbuf *b, eng_history_snap *h);
+void cuzk_eng_history_snap_free(eng_history_snap *h);
 
 #endif

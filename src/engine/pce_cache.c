@@ -440,6 +440,26 @@ const cuzk_pce *cuzk_eng_pce_get(cuzk_engine *e, const char *circuit_id)
     return open ? open_slot(e, s) : p;
 }
 
+size_t cuzk_eng_pce_report_locked(cuzk_engine *e, eng_pce_report *out, size_t cap)
+{
+    static const char *const name[] = {"unknown", "opening", "ready", "absent", "extracting", "failed",
+                                       "unsupported"};
+    eng_pce_cache *c = e->pce;
+    size_t n = 0;
+    if (!c) return 0;
+    pthread_mutex_lock(&c->mu);
+    for (size_t i = 0; i < c->n && n < cap; i++) {
+        const pce_slot *s = &c->slot[i];
+        if (s->state == S_UNKNOWN) continue;
+        eng_pce_report *r = &out[n++];
+        snprintf(r->circuit_id, sizeof r->circuit_id, "%s", s->circuit_id);
+        r->state = name[s->state];
+        snprintf(r->path, sizeof r->path, "%s", s->state == S_READY ? s->path : "");
+    }
+    pthread_mutex_unlock(&c->mu);
+    return n;
+}
+
 /* Evaluators stay open until cuzk_eng_pce_free (a lean partition holds its
  * one until its proof), so only a failure needs telling: p is retired when
  * its file changed, else its slot is FAILED (no new users). */

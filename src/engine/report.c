@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "engine/engine_internal.h"
+#include "engine/sbuf.h"
 
 /* The build's version (tools/CMakeLists.txt sets it for this file too, the
  * string `cuzk-daemon --version` prints): cuzk_build_info and /status. */
@@ -123,129 +124,6 @@ void cuzk_engine_status_clear(cuzk_engine_status *s)
     memset(s, 0, sizeof *s);
 }
 
-/* ---- growable text buffer --------------------------------------------------------- */
-
-typedef struct {
-    char *p;
-    size_t len, cap;
-    bool oom;
-} sbuf;
-
-static bool sb_grow(sbuf *b, size_t more)
-{
-    if (b->oom) return false;
-    if (b->len + more < b->cap) return true;
-    size_t nc = (b->cap ? b->cap * 2 : 4096) + more;
-    char *q = realloc(b->p, nc);
-    if (!q) {
-        b->oom = true;
-        return false;
-    }
-    b->p = q;
-    b->cap = nc;
-    return true;
-}
-
-/* n bytes of s, kept NUL-terminated. */
-static void sb_put(sbuf *b, const void *s, size_t n)
-{
-    if (!sb_grow(b, n + 1)) return;
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = 0;
-}
-
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sbuf *b, const char *fmt, ...)
-{
-    for (;;) {
-        if (!sb_grow(b, 0)) return;
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
-        va_end(ap);
-        if (n < 0) return;
-        if (b->len + (size_t)n < b->cap) {
-            b->len += (size_t)n;
-            return;
-        }
-        if (!sb_grow(b, (size_t)n + 1)) return;
-    }
-}
-
-/* The UTF-8 sequence that starts with s[0] >= 0x80: its length when it is
- * well formed (RFC 3629: no overlong form, no surrogate, nothing above
- * U+10FFFF), else 0 with *bad = the length of its longest well-formed
- * prefix (>= 1), the bytes one U+FFFD replaces (Unicode's "maximal subpart"
- * rule).  s is NUL-terminated: a NUL is never a continuation byte. */
-static size_t utf8_seq(const unsigned char *s, size_t *bad)
-{
-    unsigned c = s[0], lo = 0x80, hi = 0xbf;
-    size_t n;
-    if (c >= 0xc2 && c <= 0xdf) {
-        n = 2;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        n = 3;
-        lo = c == 0xe0 ? 0xa0 : 0x80; /* E0 80..9F: overlong */
-        hi = c == 0xed ? 0x9f : 0xbf; /* ED A0..BF: surrogates */
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        n = 4;
-        lo = c == 0xf0 ? 0x90 : 0x80; /* F0 80..8F: overlong */
-        hi = c == 0xf4 ? 0x8f : 0xbf; /* F4 90..: above U+10FFFF */
-    } else {                          /* a lone continuation byte, C0/C1 (overlong), F5..FF */
-        *bad = 1;
-        return 0;
-    }
-    for (size_t i = 1; i < n; i++)
-        if (s[i] < (i == 1 ? lo : 0x80) || s[i] > (i == 1 ? hi : 0xbf)) {
-            *bad = i;
-            return 0;
-        }
-    return n;
-}
-
-/* JSON string body (quotes added by the caller): runs of bytes that need
- * no escape are appended as one span. */
-static void sb_json_str(sbuf *b, const char *str)
-{
-    static const char hex[] = "0123456789abcdef";
-    const unsigned char *s = (const unsigned char *)str, *run = s;
-    while (*s) {
-        unsigned c = *s;
-        size_t n = 0, bad = 0;
-        if ((c >= 0x20 && c < 0x80 && c != '"' && c != '\\') || (c >= 0x80 && (n = utf8_seq(s, &bad)))) {
-            s += n ? n : 1;
-            continue;
-        }
-        sb_put(b, run, (size_t)(s - run));
-        if (c == '"' || c == '\\') {
-            char esc[2] = {'\\', (char)c};
-            sb_put(b, esc, 2);
-            s++;
-        } else if (c < 0x20) {
-            char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
-            sb_put(b, esc, 6);
-            s++;
-        } else {
-            sb_put(b, "\\ufffd", 6);
-            s += bad;
-        }
-        run = s;
-    }
-    sb_put(b, run, (size_t)(s - run));
-}
-
-static int sb_finish(sbuf *b, char **out, size_t *len)
-{
-    if (b->oom || !b->p) {
-        free(b->p);
-        return CUZK_ERR_NOMEM;
-    }
-    *out = b->p;
-    if (len) *len = b->len;
-    return CUZK_OK;
-}
-
 static const char *tier_name(cuzk_srs_tier t)
 {
     return t == CUZK_SRS_HOT ? "hot" : t == CUZK_SRS_WARM ? "warm" : "cold";
@@ -256,6 +134,9 @@ static const char *tier_name(cuzk_srs_tier t)
 typedef struct snap_part {
     int state;
     uint64_t synth_ms, prove_ms;
+    uint64_t mark[5];                /* ms after the job's submit: synthesis, ready, prove, verify, done */
+    size_t n_marks;                  /* those reached in this attempt */
+    const char *synth_by, *prove_by; /* worker names (the engine's, fixed at create) */
 } snap_part;
 
 typedef struct snap_job {
@@ -282,7 +163,8 @@ typedef struct report_snap {
     size_t n_jobs;
     snap_part *parts;
     size_t n_parts;
-    sbuf str; /* the jobs' strings, each NUL-terminated */
+    sbuf str;                  /* the jobs' strings, each NUL-terminated */
+    eng_history_snap *history; /* with_jobs only (history.c) */
 } report_snap;
 
 static void snap_free(report_snap *s)
@@ -291,14 +173,32 @@ static void snap_free(report_snap *s)
     free(s->jobs);
     free(s->parts);
     free(s->str.p);
+    cuzk_eng_history_snap_free(s->history);
     memset(s, 0, sizeof *s);
 }
 
 static size_t snap_str(report_snap *s, const char *str)
 {
     size_t off = s->str.len;
-    sb_put(&s->str, str, strlen(str) + 1);
+    cuzk_eng_sb_put(&s->str, str, strlen(str) + 1);
     return off;
+}
+
+/* A partition's timeline: the marks its state has passed, in order (a
+ * preempted partition synthesized again has older marks from its first
+ * attempt: a mark before the one it follows is not of this attempt). */
+static void snap_part_locked(snap_part *o, const part *p, uint64_t t_submit)
+{
+    static const size_t cap[] = {0, 1, 2, 4, 5, 5}; /* by state: queued .. dropped */
+    const uint64_t t[5] = {p->t_start, p->t_ready, p->t_prove, p->t_verify, p->t_done};
+    *o = (snap_part){.state = p->state,
+                     .synth_ms = p->synth_ms,
+                     .prove_ms = p->prove_ms,
+                     .synth_by = p->synth_by,
+                     .prove_by = p->prove_by};
+    size_t n = p->state >= 0 && p->state <= P_DROPPED ? cap[p->state] : 0;
+    for (size_t i = 0; i < n && t[i] >= t_submit && (i == 0 || t[i] >= t[i - 1]) && t[i]; i++)
+        o->mark[o->n_marks++] = t[i] - t_submit;
 }
 
 static void snap_job_locked(report_snap *s, const job *j, uint64_t now)
@@ -320,7 +220,7 @@ static void snap_job_locked(report_snap *s, const job *j, uint64_t now)
     o->nparts = j->parts ? j->nparts : 0;
     o->n_done = j->n_done;
     for (size_t k = 0; k < o->nparts; k++)
-        s->parts[s->n_parts++] = (snap_part){j->parts[k].state, j->parts[k].synth_ms, j->parts[k].prove_ms};
+        snap_part_locked(&s->parts[s->n_parts++], &j->parts[k], j->t_submit);
 }
 
 /* Every job on the list (live and retained), mu held. */
@@ -333,7 +233,7 @@ static int snap_jobs_locked(report_snap *s, cuzk_engine *e, uint64_t now)
     }
     s->jobs = calloc(nj ? nj : 1, sizeof *s->jobs);
     s->parts = calloc(np ? np : 1, sizeof *s->parts);
-    if (!s->jobs || !s->parts || !sb_grow(&s->str, nj * 64)) return CUZK_ERR_NOMEM;
+    if (!s->jobs || !s->parts || !cuzk_eng_sb_grow(&s->str, nj * 64)) return CUZK_ERR_NOMEM;
     for (const job *j = e->jobs_head; j; j = j->next)
         snap_job_locked(s, j, now);
     return s->str.oom ? CUZK_ERR_NOMEM : CUZK_OK;
@@ -365,6 +265,7 @@ static int snap_take(cuzk_engine *e, report_snap *s, bool with_jobs)
     s->uptime_secs = (now - e->t_create) / 1000;
     snap_ops_locked(s, e, now);
     if (!rc && with_jobs) rc = snap_jobs_locked(s, e, now);
+    if (!rc && with_jobs && !(s->history = cuzk_eng_history_snap_locked(e, now))) rc = CUZK_ERR_NOMEM;
     pthread_mutex_unlock(&e->mu);
     if (rc) snap_free(s);
     return rc;
@@ -385,50 +286,52 @@ static void rust_metrics(sbuf *b, const report_snap *s)
         pending += s->st.queues[k].pending;
         running += s->st.queues[k].in_progress;
     }
-    sb_printf(b,
-              "# HELP cuzk_proofs_completed_total Proofs completed (Rust cuzk name).\n"
-              "# TYPE cuzk_proofs_completed_total counter\ncuzk_proofs_completed_total %llu\n"
-              "# HELP cuzk_proofs_failed_total Proofs failed (Rust cuzk name).\n"
-              "# TYPE cuzk_proofs_failed_total counter\ncuzk_proofs_failed_total %llu\n"
-              "# HELP cuzk_queue_depth Jobs waiting to start (Rust cuzk name).\n"
-              "# TYPE cuzk_queue_depth gauge\ncuzk_queue_depth %u\n"
-              "# HELP cuzk_running_jobs Jobs started, not ended (Rust cuzk name).\n"
-              "# TYPE cuzk_running_jobs gauge\ncuzk_running_jobs %u\n"
-              "# HELP cuzk_gpu_workers Prover workers (this build: the CPU prover).\n"
-              "# TYPE cuzk_gpu_workers gauge\ncuzk_gpu_workers 1\n",
-              (unsigned long long)s->st.completed, (unsigned long long)s->st.failed, pending, running);
+    cuzk_eng_sb_printf(b,
+                       "# HELP cuzk_proofs_completed_total Proofs completed (Rust cuzk name).\n"
+                       "# TYPE cuzk_proofs_completed_total counter\ncuzk_proofs_completed_total %llu\n"
+                       "# HELP cuzk_proofs_failed_total Proofs failed (Rust cuzk name).\n"
+                       "# TYPE cuzk_proofs_failed_total counter\ncuzk_proofs_failed_total %llu\n"
+                       "# HELP cuzk_queue_depth Jobs waiting to start (Rust cuzk name).\n"
+                       "# TYPE cuzk_queue_depth gauge\ncuzk_queue_depth %u\n"
+                       "# HELP cuzk_running_jobs Jobs started, not ended (Rust cuzk name).\n"
+                       "# TYPE cuzk_running_jobs gauge\ncuzk_running_jobs %u\n"
+                       "# HELP cuzk_gpu_workers Prover workers (this build: the CPU prover).\n"
+                       "# TYPE cuzk_gpu_workers gauge\ncuzk_gpu_workers 1\n",
+                       (unsigned long long)s->st.completed, (unsigned long long)s->st.failed, pending,
+                       running);
     static const char *const fam[] = {"cuzk_proofs_completed", "cuzk_proofs_failed",
                                       "cuzk_proof_duration_seconds"};
     for (int f = 0; f < 3; f++) {
-        sb_printf(b, "# TYPE %s %s\n", fam[f], f == 2 ? "summary" : "counter");
+        cuzk_eng_sb_printf(b, "# TYPE %s %s\n", fam[f], f == 2 ? "summary" : "counter");
         for (int k = 1; k <= CUZK_PROOF_WINNING_POST; k++) {
             const kind_stats *ks = &s->stats[k];
             if (f < 2)
-                sb_printf(b, "%s{proof_kind=\"%s\"} %llu\n", fam[f], label[k],
-                          (unsigned long long)(f ? ks->failed : ks->completed));
+                cuzk_eng_sb_printf(b, "%s{proof_kind=\"%s\"} %llu\n", fam[f], label[k],
+                                   (unsigned long long)(f ? ks->failed : ks->completed));
             else
-                sb_printf(b, "%s_sum{proof_kind=\"%s\"} %.3f\n%s_count{proof_kind=\"%s\"} %llu\n", fam[f],
-                          label[k], ks->hist_sum[4], fam[f], label[k], (unsigned long long)ks->hist_count[4]);
+                cuzk_eng_sb_printf(b, "%s_sum{proof_kind=\"%s\"} %.3f\n%s_count{proof_kind=\"%s\"} %llu\n",
+                                   fam[f], label[k], ks->hist_sum[4], fam[f], label[k],
+                                   (unsigned long long)ks->hist_count[4]);
         }
     }
 }
 
 static void metrics_jobs(sbuf *b, const report_snap *s)
 {
-    sb_printf(b, "# HELP cuzk_jobs_total Jobs that ended, by proof kind and status.\n"
-                 "# TYPE cuzk_jobs_total counter\n");
+    cuzk_eng_sb_printf(b, "# HELP cuzk_jobs_total Jobs that ended, by proof kind and status.\n"
+                          "# TYPE cuzk_jobs_total counter\n");
     for (int k = 1; k < CUZK_PROOF_KINDS; k++) {
         const kind_stats *ks = &s->stats[k];
         const char *kn = cuzk_proof_kind_name((cuzk_proof_kind)k);
-        sb_printf(b, "cuzk_jobs_total{kind=\"%s\",status=\"completed\"} %llu\n", kn,
-                  (unsigned long long)ks->completed);
-        sb_printf(b, "cuzk_jobs_total{kind=\"%s\",status=\"failed\"} %llu\n", kn,
-                  (unsigned long long)ks->failed);
-        sb_printf(b, "cuzk_jobs_total{kind=\"%s\",status=\"cancelled\"} %llu\n", kn,
-                  (unsigned long long)ks->cancelled);
+        cuzk_eng_sb_printf(b, "cuzk_jobs_total{kind=\"%s\",status=\"completed\"} %llu\n", kn,
+                           (unsigned long long)ks->completed);
+        cuzk_eng_sb_printf(b, "cuzk_jobs_total{kind=\"%s\",status=\"failed\"} %llu\n", kn,
+                           (unsigned long long)ks->failed);
+        cuzk_eng_sb_printf(b, "cuzk_jobs_total{kind=\"%s\",status=\"cancelled\"} %llu\n", kn,
+                           (unsigned long long)ks->cancelled);
     }
-    sb_printf(b, "# HELP cuzk_phase_seconds Per-phase duration of completed proofs.\n"
-                 "# TYPE cuzk_phase_seconds histogram\n");
+    cuzk_eng_sb_printf(b, "# HELP cuzk_phase_seconds Per-phase duration of completed proofs.\n"
+                          "# TYPE cuzk_phase_seconds histogram\n");
     for (int k = 1; k < CUZK_PROOF_KINDS; k++) {
         const kind_stats *ks = &s->stats[k];
         const char *kn = cuzk_proof_kind_name((cuzk_proof_kind)k);
@@ -437,16 +340,18 @@ static void metrics_jobs(sbuf *b, const report_snap *s)
             for (int i = 0; i <= HIST_BUCKETS; i++) {
                 cum += ks->hist[p][i];
                 if (i < HIST_BUCKETS)
-                    sb_printf(b, "cuzk_phase_seconds_bucket{kind=\"%s\",phase=\"%s\",le=\"%g\"} %llu\n", kn,
-                              phase_names[p], bucket_s[i], (unsigned long long)cum);
+                    cuzk_eng_sb_printf(b,
+                                       "cuzk_phase_seconds_bucket{kind=\"%s\",phase=\"%s\",le=\"%g\"} %llu\n",
+                                       kn, phase_names[p], bucket_s[i], (unsigned long long)cum);
                 else
-                    sb_printf(b, "cuzk_phase_seconds_bucket{kind=\"%s\",phase=\"%s\",le=\"+Inf\"} %llu\n", kn,
-                              phase_names[p], (unsigned long long)cum);
+                    cuzk_eng_sb_printf(
+                        b, "cuzk_phase_seconds_bucket{kind=\"%s\",phase=\"%s\",le=\"+Inf\"} %llu\n", kn,
+                        phase_names[p], (unsigned long long)cum);
             }
-            sb_printf(b, "cuzk_phase_seconds_sum{kind=\"%s\",phase=\"%s\"} %.3f\n", kn, phase_names[p],
-                      ks->hist_sum[p]);
-            sb_printf(b, "cuzk_phase_seconds_count{kind=\"%s\",phase=\"%s\"} %llu\n", kn, phase_names[p],
-                      (unsigned long long)ks->hist_count[p]);
+            cuzk_eng_sb_printf(b, "cuzk_phase_seconds_sum{kind=\"%s\",phase=\"%s\"} %.3f\n", kn,
+                               phase_names[p], ks->hist_sum[p]);
+            cuzk_eng_sb_printf(b, "cuzk_phase_seconds_count{kind=\"%s\",phase=\"%s\"} %llu\n", kn,
+                               phase_names[p], (unsigned long long)ks->hist_count[p]);
         }
     }
 }
@@ -454,59 +359,62 @@ static void metrics_jobs(sbuf *b, const report_snap *s)
 static void metrics_pipeline(sbuf *b, const report_snap *s)
 {
     const cuzk_engine_status *st = &s->st;
-    sb_printf(b, "# HELP cuzk_queue_jobs Jobs not ended, by kind and state.\n"
-                 "# TYPE cuzk_queue_jobs gauge\n");
+    cuzk_eng_sb_printf(b, "# HELP cuzk_queue_jobs Jobs not ended, by kind and state.\n"
+                          "# TYPE cuzk_queue_jobs gauge\n");
     for (int k = 1; k < CUZK_PROOF_KINDS; k++) {
         const char *kn = cuzk_proof_kind_name((cuzk_proof_kind)k);
-        sb_printf(b, "cuzk_queue_jobs{kind=\"%s\",state=\"pending\"} %u\n", kn, st->queues[k].pending);
-        sb_printf(b, "cuzk_queue_jobs{kind=\"%s\",state=\"in_progress\"} %u\n", kn,
-                  st->queues[k].in_progress);
+        cuzk_eng_sb_printf(b, "cuzk_queue_jobs{kind=\"%s\",state=\"pending\"} %u\n", kn,
+                           st->queues[k].pending);
+        cuzk_eng_sb_printf(b, "cuzk_queue_jobs{kind=\"%s\",state=\"in_progress\"} %u\n", kn,
+                           st->queues[k].in_progress);
     }
-    sb_printf(b,
-              "# HELP cuzk_ended_jobs Ended jobs whose records are kept for AwaitProof.\n"
-              "# TYPE cuzk_ended_jobs gauge\ncuzk_ended_jobs %u\n"
-              "# HELP cuzk_ended_jobs_dropped_total Ended-job records dropped by scheduler.max_ended_jobs "
-              "before their retention.\n"
-              "# TYPE cuzk_ended_jobs_dropped_total counter\ncuzk_ended_jobs_dropped_total %llu\n",
-              st->ended_jobs, (unsigned long long)st->ended_jobs_dropped);
-    sb_printf(b,
-              "# HELP cuzk_pipeline_partitions Partitions synthesizing / waiting for the prover.\n"
-              "# TYPE cuzk_pipeline_partitions gauge\n"
-              "cuzk_pipeline_partitions{stage=\"synthesis\"} %zu\n"
-              "cuzk_pipeline_partitions{stage=\"prove_queue\"} %zu\n",
-              s->n_synth, s->n_proveq);
-    sb_printf(b,
-              "# HELP cuzk_prover_batches_total Prover calls (batches).\n"
-              "# TYPE cuzk_prover_batches_total counter\ncuzk_prover_batches_total %llu\n"
-              "# HELP cuzk_prover_partitions_total Partitions proved in those batches.\n"
-              "# TYPE cuzk_prover_partitions_total counter\ncuzk_prover_partitions_total %llu\n",
-              (unsigned long long)st->batches, (unsigned long long)st->batched_partitions);
-    sb_printf(b,
-              "# HELP cuzk_prover_preemptions_total Prover calls stopped for a CRITICAL partition.\n"
-              "# TYPE cuzk_prover_preemptions_total counter\ncuzk_prover_preemptions_total %llu\n",
-              (unsigned long long)st->preemptions);
+    cuzk_eng_sb_printf(
+        b,
+        "# HELP cuzk_ended_jobs Ended jobs whose records are kept for AwaitProof.\n"
+        "# TYPE cuzk_ended_jobs gauge\ncuzk_ended_jobs %u\n"
+        "# HELP cuzk_ended_jobs_dropped_total Ended-job records dropped by scheduler.max_ended_jobs "
+        "before their retention.\n"
+        "# TYPE cuzk_ended_jobs_dropped_total counter\ncuzk_ended_jobs_dropped_total %llu\n",
+        st->ended_jobs, (unsigned long long)st->ended_jobs_dropped);
+    cuzk_eng_sb_printf(b,
+                       "# HELP cuzk_pipeline_partitions Partitions synthesizing / waiting for the prover.\n"
+                       "# TYPE cuzk_pipeline_partitions gauge\n"
+                       "cuzk_pipeline_partitions{stage=\"synthesis\"} %zu\n"
+                       "cuzk_pipeline_partitions{stage=\"prove_queue\"} %zu\n",
+                       s->n_synth, s->n_proveq);
+    cuzk_eng_sb_printf(b,
+                       "# HELP cuzk_prover_batches_total Prover calls (batches).\n"
+                       "# TYPE cuzk_prover_batches_total counter\ncuzk_prover_batches_total %llu\n"
+                       "# HELP cuzk_prover_partitions_total Partitions proved in those batches.\n"
+                       "# TYPE cuzk_prover_partitions_total counter\ncuzk_prover_partitions_total %llu\n",
+                       (unsigned long long)st->batches, (unsigned long long)st->batched_partitions);
+    cuzk_eng_sb_printf(b,
+                       "# HELP cuzk_prover_preemptions_total Prover calls stopped for a CRITICAL partition.\n"
+                       "# TYPE cuzk_prover_preemptions_total counter\ncuzk_prover_preemptions_total %llu\n",
+                       (unsigned long long)st->preemptions);
 }
 
 static void metrics_resources(sbuf *b, const cuzk_engine_status *st)
 {
-    sb_printf(b,
-              "# HELP cuzk_memory_bytes Memory budget: used (reservations + hot SRS) and limit.\n"
-              "# TYPE cuzk_memory_bytes gauge\n"
-              "cuzk_memory_bytes{type=\"used\"} %llu\ncuzk_memory_bytes{type=\"limit\"} %llu\n",
-              (unsigned long long)st->memory_used, (unsigned long long)st->memory_limit);
-    sb_printf(b, "# HELP cuzk_srs_bytes SRS bytes per tier.\n# TYPE cuzk_srs_bytes gauge\n");
+    cuzk_eng_sb_printf(b,
+                       "# HELP cuzk_memory_bytes Memory budget: used (reservations + hot SRS) and limit.\n"
+                       "# TYPE cuzk_memory_bytes gauge\n"
+                       "cuzk_memory_bytes{type=\"used\"} %llu\ncuzk_memory_bytes{type=\"limit\"} %llu\n",
+                       (unsigned long long)st->memory_used, (unsigned long long)st->memory_limit);
+    cuzk_eng_sb_printf(b, "# HELP cuzk_srs_bytes SRS bytes per tier.\n# TYPE cuzk_srs_bytes gauge\n");
     for (int t = 0; t < 3; t++)
-        sb_printf(b, "cuzk_srs_bytes{tier=\"%s\"} %llu\n", tier_name((cuzk_srs_tier)t),
-                  (unsigned long long)st->srs_bytes[t]);
-    sb_printf(b, "# HELP cuzk_srs_refs References held per SRS entry.\n# TYPE cuzk_srs_refs gauge\n");
+        cuzk_eng_sb_printf(b, "cuzk_srs_bytes{tier=\"%s\"} %llu\n", tier_name((cuzk_srs_tier)t),
+                           (unsigned long long)st->srs_bytes[t]);
+    cuzk_eng_sb_printf(b,
+                       "# HELP cuzk_srs_refs References held per SRS entry.\n# TYPE cuzk_srs_refs gauge\n");
     for (size_t i = 0; i < st->n_srs; i++)
-        sb_printf(b, "cuzk_srs_refs{circuit=\"%s\",tier=\"%s\"} %u\n", st->srs[i].circuit_id,
-                  tier_name(st->srs[i].tier), st->srs[i].ref_count);
-    sb_printf(b, "# HELP cuzk_worker_busy 1 when a worker is not idle.\n"
-                 "# TYPE cuzk_worker_busy gauge\n");
+        cuzk_eng_sb_printf(b, "cuzk_srs_refs{circuit=\"%s\",tier=\"%s\"} %u\n", st->srs[i].circuit_id,
+                           tier_name(st->srs[i].tier), st->srs[i].ref_count);
+    cuzk_eng_sb_printf(b, "# HELP cuzk_worker_busy 1 when a worker is not idle.\n"
+                          "# TYPE cuzk_worker_busy gauge\n");
     for (size_t i = 0; i < st->n_workers; i++)
-        sb_printf(b, "cuzk_worker_busy{worker=\"%s\",state=\"%s\"} %d\n", st->workers[i].name,
-                  st->workers[i].state, strcmp(st->workers[i].state, "idle") != 0);
+        cuzk_eng_sb_printf(b, "cuzk_worker_busy{worker=\"%s\",state=\"%s\"} %d\n", st->workers[i].name,
+                           st->workers[i].state, strcmp(st->workers[i].state, "idle") != 0);
 }
 
 /* What the operator's dashboard and alert rules need beyond the above
@@ -518,29 +426,31 @@ static void metrics_resources(sbuf *b, const cuzk_engine_status *st)
 static void metrics_ops(sbuf *b, const report_snap *s)
 {
     const cuzk_engine_status *st = &s->st;
-    sb_printf(b, "# HELP cuzk_worker_busy_seconds_total Seconds each worker spent working (loading, "
-                 "synthesizing, batching, proving, verifying).\n"
-                 "# TYPE cuzk_worker_busy_seconds_total counter\n");
+    cuzk_eng_sb_printf(b, "# HELP cuzk_worker_busy_seconds_total Seconds each worker spent working (loading, "
+                          "synthesizing, batching, proving, verifying).\n"
+                          "# TYPE cuzk_worker_busy_seconds_total counter\n");
     for (size_t i = 0; i < st->n_workers; i++) {
         const cuzk_engine_worker_info *w = &st->workers[i];
         uint64_t ms = w->busy_ms +
                       (w->busy_since_ms && s->now_ms > w->busy_since_ms ? s->now_ms - w->busy_since_ms : 0);
-        sb_printf(b, "cuzk_worker_busy_seconds_total{worker=\"%s\"} %.3f\n", w->name, (double)ms / 1000.0);
+        cuzk_eng_sb_printf(b, "cuzk_worker_busy_seconds_total{worker=\"%s\"} %.3f\n", w->name,
+                           (double)ms / 1000.0);
     }
-    sb_printf(b,
-              "# HELP cuzk_oldest_job_seconds Age of the oldest queued or running job, by kind (0: none).\n"
-              "# TYPE cuzk_oldest_job_seconds gauge\n");
+    cuzk_eng_sb_printf(
+        b, "# HELP cuzk_oldest_job_seconds Age of the oldest queued or running job, by kind (0: none).\n"
+           "# TYPE cuzk_oldest_job_seconds gauge\n");
     for (int k = 1; k < CUZK_PROOF_KINDS; k++)
-        sb_printf(b, "cuzk_oldest_job_seconds{kind=\"%s\"} %.3f\n", cuzk_proof_kind_name((cuzk_proof_kind)k),
-                  (double)s->oldest_ms[k] / 1000.0);
+        cuzk_eng_sb_printf(b, "cuzk_oldest_job_seconds{kind=\"%s\"} %.3f\n",
+                           cuzk_proof_kind_name((cuzk_proof_kind)k), (double)s->oldest_ms[k] / 1000.0);
     static const char *const fail[3] = {"missing", "invalid", "too_big"};
-    sb_printf(b, "# HELP cuzk_srs_load_failures_total Parameter loads that failed: file missing, refused "
-                 "(digest, validation, read error) or larger than the free budget.\n"
-                 "# TYPE cuzk_srs_load_failures_total counter\n");
+    cuzk_eng_sb_printf(
+        b, "# HELP cuzk_srs_load_failures_total Parameter loads that failed: file missing, refused "
+           "(digest, validation, read error) or larger than the free budget.\n"
+           "# TYPE cuzk_srs_load_failures_total counter\n");
     for (int r = 0; r < 3; r++)
-        sb_printf(b, "cuzk_srs_load_failures_total{reason=\"%s\"} %llu\n", fail[r],
-                  (unsigned long long)s->srs_fail[r]);
-    sb_printf(
+        cuzk_eng_sb_printf(b, "cuzk_srs_load_failures_total{reason=\"%s\"} %llu\n", fail[r],
+                           (unsigned long long)s->srs_fail[r]);
+    cuzk_eng_sb_printf(
         b,
         "# HELP cuzk_requests_rejected_total Requests refused RESOURCE_EXHAUSTED: "
         "scheduler.max_queued_jobs or memory.request_budget reached.\n"
@@ -561,19 +471,19 @@ int cuzk_engine_metrics_text(cuzk_engine *e, char **out, size_t *len)
     int rc = snap_take(e, &s, false);
     if (rc) return rc;
     sbuf b = {0};
-    sb_printf(&b,
-              "# HELP cuzk_build_info The daemon's version (as --version prints it).\n"
-              "# TYPE cuzk_build_info gauge\ncuzk_build_info{version=\"%s\"} 1\n"
-              "# HELP cuzk_uptime_seconds Seconds since the engine started.\n"
-              "# TYPE cuzk_uptime_seconds gauge\ncuzk_uptime_seconds %llu\n",
-              CUZK_VERSION, (unsigned long long)s.st.uptime_s);
+    cuzk_eng_sb_printf(&b,
+                       "# HELP cuzk_build_info The daemon's version (as --version prints it).\n"
+                       "# TYPE cuzk_build_info gauge\ncuzk_build_info{version=\"%s\"} 1\n"
+                       "# HELP cuzk_uptime_seconds Seconds since the engine started.\n"
+                       "# TYPE cuzk_uptime_seconds gauge\ncuzk_uptime_seconds %llu\n",
+                       CUZK_VERSION, (unsigned long long)s.st.uptime_s);
     metrics_jobs(&b, &s);
     rust_metrics(&b, &s);
     metrics_pipeline(&b, &s);
     metrics_resources(&b, &s.st);
     metrics_ops(&b, &s);
     snap_free(&s);
-    return sb_finish(&b, out, len);
+    return cuzk_eng_sb_finish(&b, out, len);
 }
 
 /* ---- /status JSON --------------------------------------------------------------------- */
@@ -587,9 +497,9 @@ static const char *part_state_name(int s)
 /* "key":"<escaped s>" */
 static void json_kv_str(sbuf *b, const char *key, const char *s)
 {
-    sb_printf(b, "\"%s\":\"", key);
-    sb_json_str(b, s);
-    sb_put(b, "\"", 1);
+    cuzk_eng_sb_printf(b, "\"%s\":\"", key);
+    cuzk_eng_sb_json_str(b, s);
+    cuzk_eng_sb_put(b, "\"", 1);
 }
 
 /* The Rust daemon's /status fields (curio-compat.md), for operator UIs
@@ -601,56 +511,65 @@ static void json_kv_str(sbuf *b, const char *key, const char *s)
 static void rust_status_fields(sbuf *b, const report_snap *s)
 {
     const cuzk_engine_status *st = &s->st;
-    sb_printf(b,
-              ",\"uptime_secs\":%llu,\"synthesis\":{\"max_concurrent\":%zu,\"active\":%zu},\"pipelines\":[",
-              (unsigned long long)s->uptime_secs, st->n_workers - 1, s->synth_active);
+    cuzk_eng_sb_printf(
+        b, ",\"uptime_secs\":%llu,\"synthesis\":{\"max_concurrent\":%zu,\"active\":%zu},\"pipelines\":[",
+        (unsigned long long)s->uptime_secs, st->n_workers - 1, s->synth_active);
     bool first = true;
     for (size_t i = 0; i < s->n_jobs; i++) {
         const snap_job *j = &s->jobs[i];
         if (!j->running) continue;
-        sb_printf(b, "%s{", first ? "" : ",");
+        cuzk_eng_sb_printf(b, "%s{", first ? "" : ",");
         first = false;
         json_kv_str(b, "job_id", s->str.p + j->id);
-        sb_printf(b,
-                  ",\"proof_kind\":\"%s\",\"started_secs_ago\":%llu,\"total_partitions\":%zu,"
-                  "\"partitions_done\":%zu,\"partitions\":[",
-                  cuzk_proof_kind_rust_name(j->kind), (unsigned long long)(j->started_ago_ms / 1000),
-                  j->nparts, j->n_done);
+        cuzk_eng_sb_printf(b,
+                           ",\"proof_kind\":\"%s\",\"started_secs_ago\":%llu,\"total_partitions\":%zu,"
+                           "\"partitions_done\":%zu,\"partitions\":[",
+                           cuzk_proof_kind_rust_name(j->kind), (unsigned long long)(j->started_ago_ms / 1000),
+                           j->nparts, j->n_done);
         for (size_t k = 0; k < j->nparts; k++) {
             const snap_part *p = &s->parts[j->part0 + k];
-            sb_printf(b, "%s{\"index\":%zu,\"state\":\"%s\",\"synth_ms\":%llu,\"gpu_ms\":%llu}", k ? "," : "",
-                      k, part_state_name(p->state), (unsigned long long)p->synth_ms,
-                      (unsigned long long)p->prove_ms);
+            cuzk_eng_sb_printf(b, "%s{\"index\":%zu,\"state\":\"%s\",\"synth_ms\":%llu,\"gpu_ms\":%llu}",
+                               k ? "," : "", k, part_state_name(p->state), (unsigned long long)p->synth_ms,
+                               (unsigned long long)p->prove_ms);
         }
-        sb_printf(b, "]}");
+        cuzk_eng_sb_printf(b, "]}");
     }
     /* workers[0] is the prover (status_locked) */
-    sb_printf(b, "],\"gpu_workers\":[{\"worker_id\":0,\"gpu_ordinal\":-1,\"state\":\"%s\",",
-              st->workers[0].state);
+    cuzk_eng_sb_printf(b, "],\"gpu_workers\":[{\"worker_id\":0,\"gpu_ordinal\":-1,\"state\":\"%s\",",
+                       st->workers[0].state);
     json_kv_str(b, "current_job", st->workers[0].job_id);
-    sb_printf(b, ",\"current_partition\":null,\"busy_secs\":0}],\"allocations\":{\"srs\":[");
+    cuzk_eng_sb_printf(b, ",\"current_partition\":null,\"busy_secs\":0}],\"allocations\":{\"srs\":[");
     first = true;
     for (size_t i = 0; i < st->n_srs; i++) {
         if (st->srs[i].tier == CUZK_SRS_COLD) continue;
-        sb_printf(b, "%s\"", first ? "" : ",");
+        cuzk_eng_sb_printf(b, "%s\"", first ? "" : ",");
         first = false;
-        sb_json_str(b, st->srs[i].circuit_id);
-        sb_put(b, "\"", 1);
+        cuzk_eng_sb_json_str(b, st->srs[i].circuit_id);
+        cuzk_eng_sb_put(b, "\"", 1);
     }
-    sb_printf(b,
-              "],\"pce\":[]},\"counters\":{\"proofs_completed\":%llu,\"proofs_failed\":%llu},\"buffers\":{}",
-              (unsigned long long)st->completed, (unsigned long long)st->failed);
+    cuzk_eng_sb_printf(
+        b, "],\"pce\":[]},\"counters\":{\"proofs_completed\":%llu,\"proofs_failed\":%llu},\"buffers\":{}",
+        (unsigned long long)st->completed, (unsigned long long)st->failed);
+}
+
+/* Budget bytes held by partitions in flight: what is used beyond HOT params
+ * and the idle buffer sets (both also in memory_used). */
+static uint64_t partitions_bytes(const cuzk_engine_status *st)
+{
+    uint64_t other = st->srs_bytes[CUZK_SRS_HOT] + st->buffer_pool_bytes;
+    return st->memory_used > other ? st->memory_used - other : 0;
 }
 
 static void json_summary(sbuf *b, const cuzk_engine_status *st)
 {
-    sb_printf(
+    cuzk_eng_sb_printf(
         b,
         "{\"version\":\"" CUZK_VERSION "\",\"uptime_seconds\":%llu,\"completed\":%llu,\"failed\":%llu,"
         "\"cancelled\":%llu,"
         "\"memory\":{\"used\":%llu,\"limit\":%llu,\"total_bytes\":%llu,\"used_bytes\":%llu,"
         "\"available_bytes\":%llu,\"buffer_pool_bytes\":%llu,\"buffer_pool_hits\":%llu,"
-        "\"buffer_pool_misses\":%llu},\"srs_bytes\":{\"hot\":%llu,"
+        "\"buffer_pool_misses\":%llu,\"partitions_bytes\":%llu,\"request_used\":%llu,"
+        "\"request_limit\":%llu,\"live_jobs\":%u,\"live_jobs_limit\":%u},\"srs_bytes\":{\"hot\":%llu,"
         "\"warm\":%llu,\"cold\":%llu},"
         "\"ended_jobs\":{\"retained\":%u,\"limit\":%u,\"dropped\":%llu},\"queues\":[",
         (unsigned long long)st->uptime_s, (unsigned long long)st->completed, (unsigned long long)st->failed,
@@ -659,51 +578,69 @@ static void json_summary(sbuf *b, const cuzk_engine_status *st)
         (unsigned long long)st->memory_used,
         (unsigned long long)(st->memory_limit > st->memory_used ? st->memory_limit - st->memory_used : 0),
         (unsigned long long)st->buffer_pool_bytes, (unsigned long long)st->buffer_pool_hits,
-        (unsigned long long)st->buffer_pool_misses, (unsigned long long)st->srs_bytes[0],
+        (unsigned long long)st->buffer_pool_misses, (unsigned long long)partitions_bytes(st),
+        (unsigned long long)st->request_memory_used, (unsigned long long)st->request_memory_limit,
+        st->live_jobs, st->live_jobs_limit, (unsigned long long)st->srs_bytes[0],
         (unsigned long long)st->srs_bytes[1], (unsigned long long)st->srs_bytes[2], st->ended_jobs,
         st->ended_jobs_limit, (unsigned long long)st->ended_jobs_dropped);
     for (int k = 1; k < CUZK_PROOF_KINDS; k++)
-        sb_printf(b, "%s{\"kind\":\"%s\",\"pending\":%u,\"in_progress\":%u}", k > 1 ? "," : "",
-                  cuzk_proof_kind_name((cuzk_proof_kind)k), st->queues[k].pending, st->queues[k].in_progress);
-    sb_printf(b, "],\"srs\":[");
+        cuzk_eng_sb_printf(b, "%s{\"kind\":\"%s\",\"pending\":%u,\"in_progress\":%u}", k > 1 ? "," : "",
+                           cuzk_proof_kind_name((cuzk_proof_kind)k), st->queues[k].pending,
+                           st->queues[k].in_progress);
+    cuzk_eng_sb_printf(b, "],\"srs\":[");
     for (size_t i = 0; i < st->n_srs; i++) {
-        sb_printf(b, "%s{", i ? "," : "");
+        cuzk_eng_sb_printf(b, "%s{", i ? "," : "");
         json_kv_str(b, "circuit_id", st->srs[i].circuit_id);
-        sb_printf(b, ",\"tier\":\"%s\",\"size_bytes\":%llu,\"ref_count\":%u,\"idle_ms\":%llu}",
-                  tier_name(st->srs[i].tier), (unsigned long long)st->srs[i].size_bytes, st->srs[i].ref_count,
-                  (unsigned long long)st->srs[i].idle_ms);
+        cuzk_eng_sb_printf(b, ",\"tier\":\"%s\",\"size_bytes\":%llu,\"ref_count\":%u,\"idle_ms\":%llu}",
+                           tier_name(st->srs[i].tier), (unsigned long long)st->srs[i].size_bytes,
+                           st->srs[i].ref_count, (unsigned long long)st->srs[i].idle_ms);
     }
-    sb_printf(b, "],\"workers\":[");
+    cuzk_eng_sb_printf(b, "],\"workers\":[");
     for (size_t i = 0; i < st->n_workers; i++) {
-        sb_printf(b, "%s{\"name\":\"%s\",\"state\":\"%s\",", i ? "," : "", st->workers[i].name,
-                  st->workers[i].state);
+        cuzk_eng_sb_printf(b, "%s{\"name\":\"%s\",\"state\":\"%s\",", i ? "," : "", st->workers[i].name,
+                           st->workers[i].state);
         json_kv_str(b, "job_id", st->workers[i].job_id);
-        sb_put(b, "}", 1);
+        cuzk_eng_sb_put(b, "}", 1);
     }
-    sb_put(b, "]", 1);
+    cuzk_eng_sb_put(b, "]", 1);
+}
+
+/* ,"timeline_ms":[...],"synthesis_worker":..,"prove_worker":..} -- the
+ * marks reached (ms after submit: synthesis, ready, prove, verify, done)
+ * and who did the work (absent until then). */
+static void json_part_timeline(sbuf *b, const snap_part *p)
+{
+    cuzk_eng_sb_printf(b, ",\"timeline_ms\":[");
+    for (size_t i = 0; i < p->n_marks; i++)
+        cuzk_eng_sb_printf(b, "%s%llu", i ? "," : "", (unsigned long long)p->mark[i]);
+    cuzk_eng_sb_put(b, "]", 1);
+    if (p->n_marks >= 1 && p->synth_by) cuzk_eng_sb_printf(b, ",\"synthesis_worker\":\"%s\"", p->synth_by);
+    if (p->n_marks >= 3 && p->prove_by) cuzk_eng_sb_printf(b, ",\"prove_worker\":\"%s\"", p->prove_by);
+    cuzk_eng_sb_put(b, "}", 1);
 }
 
 static void json_job(sbuf *b, const report_snap *s, const snap_job *j)
 {
-    sb_put(b, "{", 1);
+    cuzk_eng_sb_put(b, "{", 1);
     json_kv_str(b, "job_id", s->str.p + j->id);
-    sb_printf(b, ",\"kind\":\"%s\",\"priority\":%d,", cuzk_proof_kind_name(j->kind), j->prio);
+    cuzk_eng_sb_printf(b, ",\"kind\":\"%s\",\"priority\":%d,", cuzk_proof_kind_name(j->kind), j->prio);
     json_kv_str(b, "circuit_id", s->str.p + j->circuit);
-    sb_printf(b, ",\"status\":\"%s\",\"age_ms\":%llu,", j->status, (unsigned long long)j->age_ms);
+    cuzk_eng_sb_printf(b, ",\"status\":\"%s\",\"age_ms\":%llu,", j->status, (unsigned long long)j->age_ms);
     json_kv_str(b, "error", s->str.p + j->error);
-    sb_printf(b,
-              ",\"timings_ms\":{\"queue_wait\":%llu,\"srs_load\":%llu,\"synthesis\":%llu,"
-              "\"prove\":%llu,\"verify\":%llu,\"total\":%llu},\"partitions\":[",
-              (unsigned long long)j->t.queue_wait_ms, (unsigned long long)j->t.srs_load_ms,
-              (unsigned long long)j->t.synthesis_ms, (unsigned long long)j->t.prove_ms,
-              (unsigned long long)j->t.verify_ms, (unsigned long long)j->total_ms);
+    cuzk_eng_sb_printf(b,
+                       ",\"timings_ms\":{\"queue_wait\":%llu,\"srs_load\":%llu,\"synthesis\":%llu,"
+                       "\"prove\":%llu,\"verify\":%llu,\"total\":%llu},\"partitions\":[",
+                       (unsigned long long)j->t.queue_wait_ms, (unsigned long long)j->t.srs_load_ms,
+                       (unsigned long long)j->t.synthesis_ms, (unsigned long long)j->t.prove_ms,
+                       (unsigned long long)j->t.verify_ms, (unsigned long long)j->total_ms);
     for (size_t k = 0; k < j->nparts; k++) {
         const snap_part *p = &s->parts[j->part0 + k];
-        sb_printf(b, "%s{\"index\":%zu,\"state\":\"%s\",\"synthesis_ms\":%llu,\"prove_ms\":%llu}",
-                  k ? "," : "", k, part_state_name(p->state), (unsigned long long)p->synth_ms,
-                  (unsigned long long)p->prove_ms);
+        cuzk_eng_sb_printf(b, "%s{\"index\":%zu,\"state\":\"%s\",\"synthesis_ms\":%llu,\"prove_ms\":%llu",
+                           k ? "," : "", k, part_state_name(p->state), (unsigned long long)p->synth_ms,
+                           (unsigned long long)p->prove_ms);
+        json_part_timeline(b, p);
     }
-    sb_put(b, "]}", 2);
+    cuzk_eng_sb_put(b, "]}", 2);
 }
 
 int cuzk_engine_status_json(cuzk_engine *e, char **out, size_t *len)
@@ -714,14 +651,15 @@ int cuzk_engine_status_json(cuzk_engine *e, char **out, size_t *len)
     if (rc) return rc;
     sbuf b = {0};
     json_summary(&b, &s.st);
-    sb_put(&b, ",\"jobs\":[", 9);
+    cuzk_eng_sb_put(&b, ",\"jobs\":[", 9);
     for (size_t i = 0; i < s.n_jobs; i++) {
-        if (i) sb_put(&b, ",", 1);
+        if (i) cuzk_eng_sb_put(&b, ",", 1);
         json_job(&b, &s, &s.jobs[i]);
     }
-    sb_put(&b, "]", 1);
+    cuzk_eng_sb_put(&b, "]", 1);
     rust_status_fields(&b, &s);
-    sb_put(&b, "}\n", 2);
+    cuzk_eng_history_json(&b, s.history); /* recent, history, pce */
+    cuzk_eng_sb_put(&b, "}\n", 2);
     snap_free(&s);
-    return sb_finish(&b, out, len);
+    return cuzk_eng_sb_finish(&b, out, len);
 }

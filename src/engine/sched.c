@@ -149,6 +149,7 @@ static void synth_one_locked(cuzk_engine *e, worker *w, job *j)
         j->t.queue_wait_ms = now - j->t_submit;
     }
     p->t_start = now;
+    p->synth_by = w->info.name;
     char err[CUZK_ENGINE_ERR_LEN] = "";
 
     worker_set(w, "loading", j);
@@ -431,8 +432,9 @@ static void run_prove(cuzk_engine *e, worker *w, batch *b, batch_run *r)
     if (r->st) return;
     pthread_mutex_lock(&e->mu);
     worker_set(w, "verifying", ps[0]->j);
-    pthread_mutex_unlock(&e->mu);
     uint64_t t1 = cuzk_eng_now_ms();
+    for (size_t i = 0; i < n; i++) ps[i]->t_verify = t1;
+    pthread_mutex_unlock(&e->mu);
     for (size_t i = 0; i < n; i++)
         if (!atomic_load(&ps[i]->j->ended))
             r->vst[i] = verify_part(ps[i], r->proofs[i], r->verr[i], CUZK_ENGINE_ERR_LEN);
@@ -573,6 +575,8 @@ void *cuzk_eng_prover_main(void *arg)
                 *pp = q->pnext;
                 q->pnext = NULL;
                 q->state = P_PROVING;
+                q->t_prove = cuzk_eng_now_ms();
+                q->prove_by = w->info.name;
                 e->n_proveq--;
                 ps[n++] = q;
             } else {
