@@ -456,5 +456,77 @@ class TestPoStRetrySupersedes(unittest.TestCase):
         self.check_kind(pb.WINNING_POST, "winning_post")
 
 
+def migration_steps():
+    """The shell lines of the block after the migration-steps marker."""
+    with open(MIGRATION_DOC) as f:
+        text = f.read()
+    m = re.search(r"<!-- migration-steps[^>]*-->\n```\n(.*?)\n```", text, re.S)
+    assert m, "docs/curio-migration.md lost its migration-steps block"
+    lines = []
+    for line in m.group(1).splitlines():
+        line = re.sub(r"\s+#.*$", "", line)
+        if line.strip():
+            lines.append(line.strip())
+    return lines
+
+
+@unittest.skipIf(td.SANITIZER, "the install test runs in the release pass only")
+class TestInstall(unittest.TestCase):
+    """docs/curio-migration.md's steps without systemd, in a temporary root:
+    `make install PREFIX=P` as the cmake --install it runs, the config
+    step, the unit copied, then the installed unit's ExecStart."""
+
+    def setUp(self):
+        self.root = tempfile.mkdtemp(prefix="cuzk-root-")
+
+    def tearDown(self):
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def test_migration_steps(self):
+        steps = migration_steps()
+        self.assertIn("sudo systemctl restart cuzk", steps, "the step that switches a running unit")
+        self.assertFalse([s for s in steps if "enable --now" in s], "enable --now leaves a running unit alone")
+        build = os.path.dirname(os.path.abspath(BIN))
+        ran = 0
+        for step in steps:
+            cmd = step.replace("sudo ", "")
+            if cmd == "make" or cmd.startswith("systemctl "):
+                continue  # built already (BIN); no systemd here
+            m = re.fullmatch(r"make install PREFIX=(\S+)", cmd)
+            if m:
+                cmd = "cmake --install %s --prefix %s >/dev/null" % (build, m.group(1))
+            for path in ("/usr/local", "/data/zk", "/etc/systemd"):
+                cmd = cmd.replace(path, self.root + path)
+            os.makedirs(os.path.join(self.root, "etc", "systemd", "system"), exist_ok=True)
+            p = subprocess.run(["bash", "-ec", cmd], cwd=ROOT, capture_output=True, text=True, timeout=120)
+            self.assertEqual(p.returncode, 0, "%s\n%s%s" % (cmd, p.stdout, p.stderr))
+            ran += 1
+        self.assertGreaterEqual(ran, 5)
+        with open(os.path.join(self.root, "etc", "systemd", "system", "cuzk.service")) as f:
+            unit = f.read()
+        exec_start = re.search(r"^ExecStart=(.*)$", unit, re.M).group(1).split()
+        self.assertEqual(exec_start[0], os.path.join(self.root, "usr", "local", "bin", "cuzk"))
+        self.assertEqual(exec_start[1:], ["--config", "/data/zk/cuzk.toml"])
+        cfg = os.path.join(self.root, "data", "zk", "cuzk.toml")
+        with open(cfg) as f, open(os.path.join(CURIO_DIR, "cuzk-beside-curio.toml")) as g:
+            self.assertEqual(f.read(), g.read())
+        sock = os.path.join(self.root, "run", "curio", "cuzk.sock")  # /run/curio needs root
+        args = [exec_start[0], "--config", cfg, "--listen", "unix://" + sock, "--status-listen", "127.0.0.1:0",
+                "--param-cache", td.PARAMS, "--test-provider", "test"]
+        log = open(os.path.join(self.root, "log"), "w+")
+        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=log)
+        try:
+            deadline = time.time() + 30
+            while "cuzk-daemon ready" not in open(log.name).read() and time.time() < deadline:
+                self.assertIsNone(proc.poll(), open(log.name).read())
+                time.sleep(0.05)
+            res = prove_test("unix://" + sock)
+            self.assertEqual(res.status, R.COMPLETED, res.error_message)
+        finally:
+            proc.terminate()
+            self.assertEqual(proc.wait(30), 0, open(log.name).read())
+            log.close()
+
+
 if __name__ == "__main__":
     unittest.main()
