@@ -1,5 +1,6 @@
 /* cuzk-daemon configuration table and TOML-subset parser; see config.h. */
 #include "config.h"
+#include "server_http_guard.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -11,8 +12,14 @@
 /* T_ANY: any well-formed value (keys accepted for compatibility only);
  * T_LIST_U32: an array of unsigned integers into a uint32_t count followed
  * by its elements (cuzk_config_gpus). */
-/* T_MODE: a file mode in octal ("0660", 0660 or 0o660) into a uint32_t. */
-typedef enum { T_STR, T_BOOL, T_U32, T_U64, T_SIZE, T_DUR_MS, T_LEVEL, T_ANY, T_LIST_U32, T_MODE, T_VALIDATE } cfg_type;
+/* T_MODE: a file mode in octal ("0660", 0660 or 0o660) into a uint32_t.
+ * T_NETS, T_HOSTS, T_ORIGINS: an array of strings (one string is a list of
+ * one, "" an empty list) checked at load, into cuzk_config_nets (CIDR) or
+ * cuzk_config_names (host names/addresses; web origins). */
+typedef enum {
+    T_STR, T_BOOL, T_U32, T_U64, T_SIZE, T_DUR_MS, T_LEVEL, T_ANY, T_LIST_U32, T_MODE, T_VALIDATE,
+    T_NETS, T_HOSTS, T_ORIGINS
+} cfg_type;
 
 /* What a key does here.  Every key of the Rust cuzk.toml is in the table:
  * the ones this engine has no use for are accepted with a warning that
@@ -62,6 +69,17 @@ static const cfg_key keys[] = {
      "group (name or number) of the unix socket; \"\" = the daemon's group", K_USED, false},
     {"daemon.status_allow_remote", T_BOOL, 0, 1, D(status_allow_remote), 0,
      "allow status_listen on a non-loopback address (it has no authentication)", K_USED, false},
+    {"daemon.allow_plaintext_from", T_NETS, 0, 0, D(allow_plaintext_from), 0,
+     "networks (CIDR) served over plain-text TCP besides loopback; others get PERMISSION_DENIED", K_USED,
+     false},
+    {"daemon.trust_loopback", T_BOOL, 0, 1, D(trust_loopback), 0,
+     "plain-text TCP serves loopback peers unlisted; false only to test allow_plaintext_from", K_USED, false},
+    {"daemon.status_hosts", T_HOSTS, 0, 0, D(status_hosts), 0,
+     "Host names/addresses the HTTP status answers besides localhost, 127.x, [::1] (else 421)", K_USED,
+     false},
+    {"daemon.status_cors_origins", T_ORIGINS, 0, 0, D(status_cors_origins), 0,
+     "web origins (\"https://host:port\") sent Access-Control-Allow-Origin; \"*\" = any (warned)", K_USED,
+     false},
     {"srs.param_cache", T_STR, 1, 0, E(param_cache), 0, "directory of v28 .params/.vk files", K_USED, false},
     {"srs.validate", T_VALIDATE, 0, 0, E(srs_validate), 0,
      "digest (official digest or a validation record, else every point) | full | none", K_USED, false},
@@ -142,6 +160,7 @@ void cuzk_config_default(cuzk_daemon_config *c)
     memset(c, 0, sizeof *c);
     snprintf(c->listen, sizeof c->listen, "unix:///run/curio/cuzk.sock");
     c->socket_mode = 0660;
+    c->trust_loopback = true;
     cuzk_engine_config_default(&c->engine);
     const char *env = getenv("FIL_PROOFS_PARAMETER_CACHE");
     snprintf(c->engine.param_cache, sizeof c->engine.param_cache, "%s",
@@ -266,6 +285,42 @@ typedef struct {
     bool quoted;
 } cfg_item;
 
+/* An array of strings to a T_NETS, T_HOSTS or T_ORIGINS key, every element
+ * checked; the key keeps its old value when one is refused. */
+static int apply_strings(cuzk_daemon_config *c, const cfg_key *k, const cfg_item *it, size_t n, char *err,
+                         size_t err_len)
+{
+    size_t max = k->type == T_NETS ? CUZK_CONFIG_MAX_NETS : CUZK_CONFIG_MAX_NAMES;
+    if (n > max) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: more than %zu elements", k->name, max);
+    cuzk_config_nets nets = {.n = (uint32_t)n};
+    cuzk_config_names names = {.n = (uint32_t)n};
+    char why[256];
+    for (size_t i = 0; i < n; i++) {
+        const char *v = it[i].v;
+        if (!it[i].quoted)
+            return cuzk_errf(err, err_len, CUZK_ERR_ARG,
+                             "%s: element %zu: expected a string in quotes, got %s", k->name, i, v);
+        if (k->type == T_NETS && cuzk_net_parse(&nets.v[i], v, why, sizeof why))
+            return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: element %zu: %s", k->name, i, why);
+        if (k->type == T_HOSTS && !cuzk_http_host_valid(v))
+            return cuzk_errf(err, err_len, CUZK_ERR_ARG,
+                             "%s: element %zu: '%.64s' is not a host name or IP address (no port, no scheme: "
+                             "\"prover1.example\", \"10.0.0.5\", \"fd00::5\")",
+                             k->name, i, v);
+        if (k->type == T_ORIGINS && !cuzk_http_origin_valid(v))
+            return cuzk_errf(err, err_len, CUZK_ERR_ARG,
+                             "%s: element %zu: '%.64s' is not a web origin (\"https://host\", "
+                             "\"http://host:port\", no path nor final '/'; or \"*\" for any)",
+                             k->name, i, v);
+        if (k->type != T_NETS) snprintf(names.v[i], sizeof names.v[i], "%s", v); /* < 256: cfg_item */
+    }
+    if (k->type == T_NETS)
+        memcpy((char *)c + k->off, &nets, sizeof nets);
+    else
+        memcpy((char *)c + k->off, &names, sizeof names);
+    return 0;
+}
+
 /* Apply a decoded scalar to key k. */
 static int apply(cuzk_daemon_config *c, const cfg_key *k, const char *v, bool quoted, char *err,
                  size_t err_len)
@@ -278,6 +333,17 @@ static int apply(cuzk_daemon_config *c, const cfg_key *k, const char *v, bool qu
     case T_LIST_U32:
         return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: expected an array like [0, 1], got '%s'", k->name,
                          v);
+    case T_NETS:
+    case T_HOSTS:
+    case T_ORIGINS: { /* one string: a list of one; "": empty */
+        cfg_item one;
+        if (strlen(v) >= sizeof one.v)
+            return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: value longer than %zu bytes", k->name,
+                             sizeof one.v - 1);
+        memcpy(one.v, v, strlen(v) + 1);
+        one.quoted = true;
+        return apply_strings(c, k, &one, *v ? 1 : 0, err, err_len);
+    }
     case T_STR:
         if (strlen(v) >= k->cap)
             return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: value longer than %zu bytes", k->name,
@@ -342,6 +408,8 @@ static int apply_list(cuzk_daemon_config *c, const cfg_key *k, const cfg_item *i
                       size_t err_len)
 {
     if (k->type == T_ANY) return 0;
+    if (k->type == T_NETS || k->type == T_HOSTS || k->type == T_ORIGINS)
+        return apply_strings(c, k, it, n, err, err_len);
     if (k->type != T_LIST_U32)
         return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: expected a single value, got an array", k->name);
     uint32_t v[MAX_ITEMS];
@@ -671,6 +739,10 @@ int cuzk_config_set(cuzk_daemon_config *c, const char *assignment, char *err, si
     return 0;
 }
 
+/* The longest value text: a string key (< 512 bytes, escaped: 1 KiB), or a
+ * list key (64 networks, or 16 names of < 256 bytes). */
+#define CFG_VALUE_MAX 4608
+
 /* Value of key i as text: strings quoted (JSON/TOML-compatible escapes). */
 static void format_value(char *out, size_t cap, const cuzk_daemon_config *c, const cfg_key *k)
 {
@@ -711,6 +783,22 @@ static void format_value(char *out, size_t cap, const cuzk_daemon_config *c, con
         snprintf(out + o, cap - o, "]");
         return;
     }
+    case T_NETS:
+    case T_HOSTS:
+    case T_ORIGINS: { /* fits: 64 networks of <= 43 bytes, 16 names of < 256 (no escapes: checked) */
+        const cuzk_config_nets *nets = (const void *)p;
+        const cuzk_config_names *names = (const void *)p;
+        uint32_t cnt = k->type == T_NETS ? nets->n : names->n;
+        size_t o = (size_t)snprintf(out, cap, "[");
+        for (uint32_t i = 0; i < cnt && o + 300 < cap; i++) {
+            char net[64];
+            if (k->type == T_NETS) cuzk_net_format(net, sizeof net, &nets->v[i]);
+            o += (size_t)snprintf(out + o, cap - o, "%s\"%s\"", i ? ", " : "",
+                                  k->type == T_NETS ? net : names->v[i]);
+        }
+        snprintf(out + o, cap - o, "]");
+        return;
+    }
     case T_SIZE:
         if (k->auto_zero && !load_uint(c, k))
             snprintf(out, cap, "\"auto\"");
@@ -731,7 +819,7 @@ static void format_value(char *out, size_t cap, const cuzk_daemon_config *c, con
 
 void cuzk_config_write_toml(const cuzk_daemon_config *c, FILE *f)
 {
-    char sec[64] = "", v[1200];
+    char sec[64] = "", v[CFG_VALUE_MAX];
     for (size_t i = 0; i < NKEYS; i++) {
         if (!keys[i].cap) continue; /* accepted, not stored */
         const char *dot = strchr(keys[i].name, '.');
@@ -748,8 +836,8 @@ void cuzk_config_write_toml(const cuzk_daemon_config *c, FILE *f)
 
 char *cuzk_config_json(const cuzk_daemon_config *c)
 {
-    size_t cap = 256 + NKEYS * 1300, n = 0;
-    char *out = malloc(cap), v[1200];
+    size_t cap = 256 + NKEYS * 1300 + 3 * CFG_VALUE_MAX, n = 0; /* 3 list keys */
+    char *out = malloc(cap), v[CFG_VALUE_MAX];
     if (!out) return NULL;
     n += (size_t)snprintf(out + n, cap - n, "{");
     for (size_t i = 0, first = 1; i < NKEYS; i++) {

@@ -27,8 +27,11 @@
 
 #include "cuzk/engine.h"
 #include "cuzk/status.h"
+#include "server_netacl.h"
 
 #define CUZK_CONFIG_MAX_DEVICES 64
+#define CUZK_CONFIG_MAX_NETS 64  /* daemon.allow_plaintext_from entries */
+#define CUZK_CONFIG_MAX_NAMES 16 /* daemon.status_hosts, daemon.status_cors_origins entries */
 
 /* gpus.* of the Rust file: recorded for the GPU backend; this build proves
  * on the CPU. */
@@ -38,6 +41,18 @@ typedef struct cuzk_config_gpus {
     uint32_t threads;            /* gpus.gpu_threads: 0 = all CPUs */
     uint32_t workers_per_device; /* gpus.gpu_workers_per_device (2) */
 } cuzk_config_gpus;
+
+/* A list of networks (CIDR, checked at load: server_netacl.h). */
+typedef struct cuzk_config_nets {
+    uint32_t n;
+    cuzk_net v[CUZK_CONFIG_MAX_NETS];
+} cuzk_config_nets;
+
+/* A list of host names or origins (checked at load: server_http_guard.h). */
+typedef struct cuzk_config_names {
+    uint32_t n;
+    char v[CUZK_CONFIG_MAX_NAMES][256];
+} cuzk_config_names;
 
 typedef struct cuzk_daemon_config {
     char listen[512];        /* daemon.listen: "unix:///path", "/path" or "host:port" */
@@ -55,6 +70,14 @@ typedef struct cuzk_daemon_config {
     uint32_t socket_mode;     /* daemon.socket_mode (0660) */
     char socket_group[64];    /* daemon.socket_group: name or gid; "" = ours */
     bool status_allow_remote; /* daemon.status_allow_remote (false) */
+    /* Protected mode of plain-text TCP (server_access.h): peers served
+     * besides loopback, and whether loopback is trusted (tests turn it off). */
+    cuzk_config_nets allow_plaintext_from; /* daemon.allow_plaintext_from ([]) */
+    bool trust_loopback;                   /* daemon.trust_loopback (true) */
+    /* HTTP status: Host names served besides loopback ones, and the web
+     * origins that may read the pages (server_http_guard.h). */
+    cuzk_config_names status_hosts;        /* daemon.status_hosts ([]) */
+    cuzk_config_names status_cors_origins; /* daemon.status_cors_origins ([]) */
     cuzk_config_gpus gpus;
     cuzk_engine_config engine;
 } cuzk_daemon_config;

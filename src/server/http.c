@@ -2,7 +2,8 @@
  * /status (the engine's JSON status page), /config (effective config).
  * One thread, one connection at a time: a scraper or an operator's curl,
  * not a web server.  Bound to loopback unless daemon.status_allow_remote
- * (cuzk_server_check_access): it has no authentication.  Which page a
+ * (cuzk_server_check_access): it has no authentication.  Host and Origin
+ * are checked against browsers' pages (server_http_guard.h).  Which page a
  * request asks for is decided by cuzk_http_route_of (http_parse.c, a pure
  * function of the bytes received: unit-tested and fuzzed).
  *
@@ -30,10 +31,12 @@
 
 #include "http_parse.h"
 #include "server.h"
+#include "server_http_guard.h"
 
 struct cuzk_http {
     cuzk_engine *e;
     char *config_json;
+    cuzk_config_names hosts, cors_origins; /* daemon.status_hosts, status_cors_origins */
     int fd, port;
     atomic_int stop;
     pthread_t thread;
@@ -47,6 +50,7 @@ typedef struct http_conn {
     cuzk_http *h;
     int fd;
     int64_t deadline_ms;
+    const char *allow_origin; /* Access-Control-Allow-Origin of the answer (server_http_guard.h) */
 } http_conn;
 
 static int64_t now_ms(void)
@@ -92,21 +96,24 @@ static bool send_all(const http_conn *c, const char *p, size_t n)
 static void respond(const http_conn *c, int code, const char *reason, const char *type, const char *body,
                     size_t len)
 {
-    char h[256];
+    char h[640];
+    const char *o = c->allow_origin;
+    /* an origin other than "*" is an answer that depends on the request's Origin */
     int n = snprintf(h, sizeof h,
-                     "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
-                     /* operator web UIs read /status from another origin (as with the Rust daemon) */
-                     "Access-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n",
-                     code, reason, type, len);
+                     "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%s%s%s%s"
+                     "Connection: close\r\n\r\n",
+                     code, reason, type, len, o ? "Access-Control-Allow-Origin: " : "", o ? o : "",
+                     o ? "\r\n" : "", o && strcmp(o, "*") ? "Vary: Origin\r\n" : "");
     if (send_all(c, h, (size_t)n)) send_all(c, body, len);
 }
 
-/* The request line (headers are read up to the buffer and ignored): *len
- * bytes, not NUL-terminated (cuzk_http_route_of takes them as they are). */
+/* The request head, up to its empty line or the buffer's end: *len bytes,
+ * not NUL-terminated (cuzk_http_route_of and cuzk_http_guard take them as
+ * they are). */
 static bool read_request(const http_conn *c, char *req, size_t cap, size_t *len)
 {
     size_t n = 0;
-    while (n < cap - 1 && !memchr(req, '\n', n)) {
+    while (n < cap - 1 && !cuzk_http_head_complete(req, n)) {
         if (!conn_wait(c, POLLIN)) return false;
         ssize_t r = recv(c->fd, req + n, cap - 1 - n, MSG_DONTWAIT);
         if (again(r)) continue;
@@ -117,11 +124,15 @@ static bool read_request(const http_conn *c, char *req, size_t cap, size_t *len)
     return true;
 }
 
-static void serve(const http_conn *c)
+static void serve(http_conn *c)
 {
-    char req[4096];
+    char req[16384]; /* a browser's head with its cookies for localhost */
     size_t n;
     if (!read_request(c, req, sizeof req, &n)) return;
+    if (!cuzk_http_head_complete(req, n)) {
+        respond(c, 431, "Request Header Fields Too Large", "text/plain", "request head over 16 KiB\n", 25);
+        return;
+    }
     cuzk_http_route route = cuzk_http_route_of(req, n);
     if (route == CUZK_HTTP_BAD_REQUEST) {
         respond(c, 400, "Bad Request", "text/plain", "bad request\n", 12);
@@ -131,6 +142,13 @@ static void serve(const http_conn *c)
         respond(c, 405, "Method Not Allowed", "text/plain", "GET only\n", 9);
         return;
     }
+    cuzk_http_verdict v;
+    cuzk_http_guard(&v, req, n, &c->h->hosts, &c->h->cors_origins);
+    if (v.code) {
+        respond(c, v.code, v.reason, "text/plain", v.body, strlen(v.body));
+        return;
+    }
+    c->allow_origin = v.allow_origin;
     char *body = NULL;
     size_t len = 0;
     if (route == CUZK_HTTP_METRICS) {
@@ -160,7 +178,7 @@ static void *http_main(void *arg)
     while (!atomic_load(&h->stop)) {
         struct pollfd p = {h->fd, POLLIN, 0};
         if (poll(&p, 1, HTTP_TICK_MS) <= 0) continue;
-        http_conn c = {h, accept4(h->fd, NULL, NULL, SOCK_CLOEXEC), now_ms() + HTTP_REQUEST_MS};
+        http_conn c = {h, accept4(h->fd, NULL, NULL, SOCK_CLOEXEC), now_ms() + HTTP_REQUEST_MS, NULL};
         if (c.fd < 0) continue;
         serve(&c);
         close(c.fd);
@@ -223,6 +241,13 @@ int cuzk_http_start(cuzk_http **out, cuzk_engine *e, const cuzk_daemon_config *c
         return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "out of memory");
     }
     h->e = e;
+    h->hosts = cfg->status_hosts;
+    h->cors_origins = cfg->status_cors_origins;
+    for (uint32_t i = 0; i < h->cors_origins.n; i++)
+        if (!strcmp(h->cors_origins.v[i], "*"))
+            cuzk_log(CUZK_LOG_WARN, NULL,
+                     "daemon.status_cors_origins = \"*\": any web page open in a browser on this host may read "
+                     "/status, /metrics and /config; name the origins of your dashboards instead");
     int rc = open_listener(&h->fd, &h->port, cfg->status_listen, err, err_len);
     if (rc) {
         free(h->config_json);

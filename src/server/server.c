@@ -82,6 +82,7 @@ struct cuzk_server {
     atomic_bool failed; /* a method could not be re-armed: see server_fatal */
     void (*on_fatal)(void *arg);
     void *fatal_arg;
+    srv_peer_guard guard; /* protected mode of plain-text TCP (cq thread only) */
 };
 
 struct srv_call {
@@ -390,6 +391,20 @@ static void dispatch(cuzk_server *s, srv_call *c)
     }
 }
 
+/* Protected mode (server_access.h): a peer that may not call gets
+ * PERMISSION_DENIED before its request is looked at. */
+static bool peer_ok(cuzk_server *s, srv_call *c)
+{
+    if (!s->guard.on) return true;
+    char *peer = grpc_call_get_peer(c->call), msg[640];
+    bool ok = cuzk_srv_peer_allowed(&s->guard, peer, msg, sizeof msg);
+    gpr_free(peer);
+    if (ok) return true;
+    atomic_store(&c->refs, 1); /* the send's completion only: nothing else was started */
+    cuzk_srv_reply(c, GRPC_STATUS_PERMISSION_DENIED, msg, NULL);
+    return false;
+}
+
 static void *cq_main(void *arg)
 {
     cuzk_server *s = arg;
@@ -410,13 +425,15 @@ static void *cq_main(void *arg)
                 free(c);
                 break;
             }
-            if (c->method == M_COUNT) {
+            if (c->method == M_COUNT)
                 request_generic(s);
+            else
+                request_call(s, c->method);
+            if (!peer_ok(s, c)) break;
+            if (c->method == M_COUNT)
                 reply_unimplemented(c);
-                break;
-            }
-            request_call(s, c->method);
-            dispatch(s, c);
+            else
+                dispatch(s, c);
             break;
         case TAG_CLOSE:
             if (c->close_cancelled) c->abandon = 1;
@@ -636,9 +653,16 @@ static void log_listening(const cuzk_server *s, const cuzk_daemon_config *cfg, c
     if (s->sock_path[0])
         cuzk_log(CUZK_LOG_INFO, NULL, "gRPC listening on %s (mode 0%03o%s%s)", target, cfg->socket_mode,
                  cfg->socket_group[0] ? ", group " : "", cfg->socket_group);
-    else
-        cuzk_log(CUZK_LOG_INFO, NULL, "gRPC listening on %s (tcp port %d, %s)", target, s->port,
-                 cfg->tls_cert[0] ? "TLS, client certificate required" : "plain, loopback");
+    else if (cfg->tls_cert[0])
+        cuzk_log(CUZK_LOG_INFO, NULL, "gRPC listening on %s (tcp port %d, TLS, client certificate required)",
+                 target, s->port);
+    else {
+        char who[200];
+        cuzk_srv_peer_guard_describe(&s->guard, who, sizeof who);
+        cuzk_log(CUZK_LOG_INFO, NULL,
+                 "gRPC listening on %s (tcp port %d, %s; other peers get PERMISSION_DENIED)", target, s->port,
+                 who);
+    }
 }
 
 int cuzk_server_start(cuzk_server **out, cuzk_engine *e, const cuzk_daemon_config *cfg,
@@ -663,6 +687,7 @@ int cuzk_server_start(cuzk_server **out, cuzk_engine *e, const cuzk_daemon_confi
         goto fail;
     }
     unix_path(s->sock_path, sizeof s->sock_path, target);
+    cuzk_srv_peer_guard_init(&s->guard, cfg, !s->sock_path[0] && !cfg->tls_cert[0]);
     if (s->sock_path[0] &&
         ((rc = make_parent_dirs(s->sock_path, err, err_len)) || (rc = take_lock(s, err, err_len)) ||
          (rc = cuzk_srv_socket_stage_make(&st, s->sock_path, err, err_len))))

@@ -30,8 +30,10 @@
  * answers every waiter, handler threads send those answers, then the
  * server and its completion queue are torn down.
  *
- * Access (server_access.h): TCP off loopback only with TLS and client
- * certificates; the unix socket published with daemon.socket_mode/group.
+ * Access (server_access.h): TCP with TLS serves clients with a certificate
+ * of daemon.tls_client_ca; plain-text TCP is in protected mode (loopback
+ * and daemon.allow_plaintext_from, checked per call in cq_main: others get
+ * PERMISSION_DENIED); the unix socket published with daemon.socket_mode/group.
  *
  * A fatal server error (a method that can no longer accept calls) is
  * logged and reported through on_fatal; the daemon then stops the server
@@ -54,8 +56,8 @@
 
 typedef struct cuzk_server cuzk_server;
 
-/* Who may connect: refuses (CUZK_ERR_ARG and the reason) a TCP listen off
- * loopback without daemon.tls_*, partial TLS keys, TLS on a unix socket,
+/* Who may connect: refuses (CUZK_ERR_ARG and the reason) partial TLS keys,
+ * TLS on a unix socket,
  * a non-loopback status_listen without status_allow_remote, an unknown
  * socket_group.  cuzk_server_start checks it too; the daemon calls it
  * first to tell a refused configuration (exit 2) from a failed start. */

@@ -120,14 +120,7 @@ int cuzk_server_check_access(const cuzk_daemon_config *cfg, char *err, size_t er
                          "daemon.tls_cert is set but daemon.listen %s is a unix socket: TLS is for TCP; a "
                          "unix socket's access is daemon.socket_mode and daemon.socket_group",
                          cfg->listen);
-    if (!is_unix && !n_tls && !cuzk_srv_addr_is_loopback(target))
-        return cuzk_errf(err, err_len, CUZK_ERR_ARG,
-                         "daemon.listen %s is not a loopback address, and whoever reaches it could submit "
-                         "work, preload and evict: serve TCP off loopback only with TLS and client "
-                         "certificates (daemon.tls_cert, daemon.tls_key, daemon.tls_client_ca, or "
-                         "--tls-cert/--tls-key/--tls-client-ca), or listen on 127.0.0.1:PORT, [::1]:PORT "
-                         "or a unix socket",
-                         cfg->listen);
+    /* plain-text TCP off loopback starts in protected mode (cuzk_srv_peer_allowed) */
     if (cfg->status_listen[0] && !cfg->status_allow_remote && !cuzk_srv_addr_is_loopback(cfg->status_listen))
         return cuzk_errf(err, err_len, CUZK_ERR_ARG,
                          "daemon.status_listen %s is not a loopback address: the HTTP status pages have no "
@@ -274,4 +267,59 @@ void cuzk_srv_socket_stage_drop(srv_socket_stage *st)
     if (st->path[0]) unlink(st->path);
     if (st->dir[0]) rmdir(st->dir);
     st->dir[0] = st->path[0] = 0;
+}
+
+void cuzk_srv_peer_guard_init(srv_peer_guard *g, const cuzk_daemon_config *cfg, bool on)
+{
+    memset(g, 0, sizeof *g);
+    g->on = on;
+    g->trust_loopback = cfg->trust_loopback;
+    g->allow = cfg->allow_plaintext_from;
+}
+
+void cuzk_srv_peer_guard_describe(const srv_peer_guard *g, char *out, size_t cap)
+{
+    if (g->trust_loopback)
+        snprintf(out, cap, "plain text: serving loopback and %u network(s) of daemon.allow_plaintext_from",
+                 g->allow.n);
+    else
+        snprintf(out, cap, "plain text: serving the %u network(s) of daemon.allow_plaintext_from only "
+                 "(daemon.trust_loopback = false)", g->allow.n);
+}
+
+/* Logs a refused address the first time (until SRV_PEER_LOG_MAX others
+ * have been logged after it): a client retrying forever is one line. */
+static void log_refusal(srv_peer_guard *g, const uint8_t a[16], const char *peer, const char *msg)
+{
+    for (size_t i = 0; i < g->n_logged; i++)
+        if (!memcmp(g->logged[i], a, 16)) return;
+    memcpy(g->logged[g->next], a, 16);
+    g->next = (g->next + 1) % SRV_PEER_LOG_MAX;
+    if (g->n_logged < SRV_PEER_LOG_MAX) g->n_logged++;
+    cuzk_log(CUZK_LOG_WARN, NULL, "refused gRPC from %s (logged once per address): %s", peer, msg);
+}
+
+bool cuzk_srv_peer_allowed(srv_peer_guard *g, const char *peer, char *msg, size_t cap)
+{
+    uint8_t a[16] = {0}; /* an unparsable peer is logged under :: */
+    if (!g->on) return true;
+    bool ip = cuzk_net_peer_addr(a, peer ? peer : "");
+    if (ip && g->trust_loopback && cuzk_net_is_loopback(a)) return true;
+    for (uint32_t i = 0; ip && i < g->allow.n; i++)
+        if (cuzk_net_contains(&g->allow.v[i], a)) return true;
+    char net[64] = "ADDRESS/32", who[64] = "this peer";
+    if (ip) {
+        cuzk_net host = {.bits = 128};
+        memcpy(host.addr, a, 16);
+        cuzk_net_format(net, sizeof net, &host); /* "10.9.8.7/32", "fd00::7/128" */
+        snprintf(who, sizeof who, "%.*s", (int)strcspn(net, "/"), net);
+    }
+    snprintf(msg, cap,
+             "cuzk-daemon serves plain-text gRPC to loopback and the networks of daemon.allow_plaintext_from "
+             "only, and %s is in neither: add its network to daemon.allow_plaintext_from (e.g. [\"%s\"] "
+             "for this host alone) in the daemon's cuzk.toml, or use mutual TLS (daemon.tls_cert, "
+             "daemon.tls_key, daemon.tls_client_ca)",
+             who, net);
+    log_refusal(g, a, peer ? peer : "(unknown peer)", msg);
+    return false;
 }
