@@ -43,6 +43,7 @@ test-release: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	@scripts/cli-tests.sh $(BUILD)/bin
 	@scripts/daemon-tests.sh $(BUILD)/bin
+	@scripts/page-tests.sh $(BUILD)/bin
 
 # CUZK_MSM_NO_IFMA: the scalar MSM under ASan except in test_msm_ifma
 # (tests/CMakeLists.txt says why)

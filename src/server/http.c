@@ -32,6 +32,7 @@
 #include "http_parse.h"
 #include "server.h"
 #include "server_http_guard.h"
+#include "status_page.h"
 
 struct cuzk_http {
     cuzk_engine *e;
@@ -164,8 +165,8 @@ static void serve(http_conn *c)
     } else if (route == CUZK_HTTP_CONFIG) {
         respond(c, 200, "OK", "application/json", c->h->config_json, strlen(c->h->config_json));
     } else if (route == CUZK_HTTP_INDEX) {
-        static const char idx[] = "cuzk-daemon: /metrics /status /config\n";
-        respond(c, 200, "OK", "text/plain", idx, sizeof idx - 1);
+        respond(c, 200, "OK", "text/html; charset=utf-8", (const char *)cuzk_srv_status_page,
+                cuzk_srv_status_page_len); /* the live page (status_page.html): it polls /status */
     } else {
         respond(c, 404, "Not Found", "text/plain", "not found: try /metrics /status /config\n", 40);
     }
