@@ -103,15 +103,17 @@ class TestStatusPage(unittest.TestCase):
     @classmethod
     def load(cls):
         s = cls.d.stub
+        cls.totals = []
         for i in range(3):
             r = s.Prove(pb.ProveRequest(submit=cls.wpost(cls.vanilla, "wdpost-1000-%d-page" % i)), timeout=120).result
             assert r.status == R.COMPLETED, r.error_message
+            cls.totals.append(r.total_ms)
         bad = bytearray(cls.vanilla)
         bad[len(bad) // 2] ^= 0x55
         r = s.Prove(pb.ProveRequest(submit=cls.wpost(bytes(bad), "wdpost-1000-9-tampered")), timeout=60).result
         assert r.status == R.FAILED and r.error_message, (r.status, r.error_message)
         cls.failed_id, cls.failed_error = "wdpost-1000-9-tampered", r.error_message
-        cls.running = s.SubmitProof(td.req("n=64 partitions=3 sleep_ms=6000", rid="page-running"),
+        cls.running = s.SubmitProof(td.req("n=64 partitions=3 sleep_ms=8000", rid="page-running"),
                                     timeout=10).job_id
         cls.queued = []
         for i in range(N_QUEUED):
@@ -199,6 +201,11 @@ class TestStatusPage(unittest.TestCase):
     def test_5_chart(self):
         chart = self.driver.find_element(By.CSS_SELECTOR, '#charts .chart[data-kind="window_post"]')
         self.assertIn("3 proved, 1 failed", chart.text)
+        # nearest rank over the three proofs' total_ms as AwaitProof gave them
+        k = [k for k in self.status()["history"]["kinds"] if k["kind"] == "window_post"][0]
+        t = sorted(self.totals)
+        self.assertEqual((k["completed"], k["failed"], k["p50_ms"], k["p95_ms"]), (3, 1, t[1], t[2]))
+        self.assertEqual((sum(k["per_minute"]["completed"]), sum(k["per_minute"]["failed"])), (3, 1))
         self.assertGreaterEqual(len(chart.find_elements(By.CSS_SELECTOR, "svg rect")), 1)
         self.assertGreaterEqual(len(chart.find_elements(By.CSS_SELECTOR, "svg polyline")), 1)
 
