@@ -2,6 +2,7 @@
 # Integration tests of the real cuzk-daemon over gRPC (tests/daemon/*.py:
 # test_daemon.py, then test_curio.py, the drop-in checks for Curio, then
 # test_tls.py, who may talk to the daemon: TLS, socket mode, HTTP limits, then
+# test_access.py: protected mode, HTTP Host/CORS, cuzk-bench over TLS, then
 # test_faults.py: params changing under the daemon, full disk, kill -9, then
 # test_ops.py: the Grafana dashboard and alert rules against the exported
 # metrics (+ promtool), Curio's documented configs, the migration steps) with
@@ -46,7 +47,7 @@ if [ -z "${CUZK_SKIP_LOG:-}" ]; then own_log=$(mktemp); export CUZK_SKIP_LOG=$ow
 nlines() { if [ -f "$1" ]; then wc -l <"$1"; else echo 0; fi; }
 skips0=$(nlines "$CUZK_SKIP_LOG")
 rc=0 nok=0 nfail=0
-for t in test_daemon test_curio test_tls test_faults test_ops; do
+for t in test_daemon test_curio test_tls test_access test_faults test_ops; do
   echo "daemon-tests: $t"
   if "$PY" -W ignore::ResourceWarning "$ROOT/tests/daemon/$t.py" "$@"; then nok=$((nok + 1)); else rc=1 nfail=$((nfail + 1)); fi
 done

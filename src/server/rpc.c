@@ -55,6 +55,11 @@ struct cuzk_rpc_client {
 
 cuzk_rpc_client *cuzk_rpc_client_open(const char *addr)
 {
+    return cuzk_rpc_client_open_tls(addr, NULL);
+}
+
+cuzk_rpc_client *cuzk_rpc_client_open_tls(const char *addr, const cuzk_rpc_tls *tls)
+{
     char target[512];
     if (cuzk_rpc_target(target, sizeof target, addr)) return NULL;
     cuzk_rpc_client *c = calloc(1, sizeof *c);
@@ -66,9 +71,12 @@ cuzk_rpc_client *cuzk_rpc_client_open(const char *addr)
     a[1].key = (char *)GRPC_ARG_MAX_SEND_MESSAGE_LENGTH;
     a[0].value.integer = a[1].value.integer = (int)CUZK_RPC_MAX_MESSAGE;
     grpc_channel_args args = {2, a};
-    grpc_channel_credentials *cr = grpc_insecure_credentials_create();
-    c->ch = grpc_channel_create(target, cr, &args);
-    grpc_channel_credentials_release(cr);
+    grpc_ssl_pem_key_cert_pair pair = {tls ? tls->key_pem : NULL, tls ? tls->cert_pem : NULL};
+    grpc_channel_credentials *cr =
+        !tls ? grpc_insecure_credentials_create()
+             : grpc_ssl_credentials_create(tls->root_pem, tls->cert_pem ? &pair : NULL, NULL, NULL);
+    c->ch = cr ? grpc_channel_create(target, cr, &args) : NULL;
+    if (cr) grpc_channel_credentials_release(cr);
     if (!c->ch) {
         free(c);
         grpc_shutdown();

@@ -71,11 +71,32 @@ void cuzk_rpc_free_budget(ProtobufCMessage *m, cuzk_rpc_budget *b);
  * Returns 0, or -1 if it does not fit or is empty. */
 int cuzk_rpc_target(char *out, size_t outlen, const char *addr);
 
+/* PEM files for TLS (rpc_tls.c).  cuzk_rpc_pem_read: the whole file (at
+ * most 1 MiB) as a NUL-terminated malloc'd string; messages name the file
+ * as what ("daemon.tls_cert", "--tls-ca").  cuzk_rpc_pem_check: each given
+ * text (NULL = not checked) parses -- cert and ca as a certificate, key as
+ * an unencrypted private key -- and key is cert's; CUZK_ERR_FORMAT naming
+ * the file otherwise. */
+typedef struct cuzk_rpc_pem {
+    const char *text, *what, *path;
+} cuzk_rpc_pem;
+int cuzk_rpc_pem_read(char **out, const char *what, const char *path, char *err, size_t err_len);
+int cuzk_rpc_pem_check(const cuzk_rpc_pem *cert, const cuzk_rpc_pem *key, const cuzk_rpc_pem *ca, char *err,
+                       size_t err_len);
+
 typedef struct cuzk_rpc_client cuzk_rpc_client;
 
 /* Opens a channel to addr (see cuzk_rpc_target); never fails on an
  * unreachable server -- calls report UNAVAILABLE.  NULL on bad address. */
 cuzk_rpc_client *cuzk_rpc_client_open(const char *addr);
+/* The same over TLS (tls NULL: plain text): root_pem the CA(s) the
+ * server's certificate must chain to (NULL: gRPC's default roots),
+ * cert_pem/key_pem the client certificate and key (both or neither).
+ * NULL also when gRPC cannot make the credentials. */
+typedef struct cuzk_rpc_tls {
+    const char *root_pem, *cert_pem, *key_pem;
+} cuzk_rpc_tls;
+cuzk_rpc_client *cuzk_rpc_client_open_tls(const char *addr, const cuzk_rpc_tls *tls);
 void cuzk_rpc_client_close(cuzk_rpc_client *c);
 
 /* One unary call.  timeout_ms 0 = no deadline.  Returns the gRPC status

@@ -18,8 +18,6 @@
 #include <unistd.h>
 
 #include <openssl/crypto.h>
-#include <openssl/pem.h>
-#include <openssl/x509.h>
 
 #include "rpc.h"
 
@@ -133,64 +131,6 @@ int cuzk_server_check_access(const cuzk_daemon_config *cfg, char *err, size_t er
     return CUZK_OK;
 }
 
-/* A whole PEM file as a NUL-terminated string (at most 1 MiB). */
-static int read_pem(char **out, const char *key, const char *path, char *err, size_t err_len)
-{
-    *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) return cuzk_errf(err, err_len, CUZK_ERR_IO, "%s %s: %s", key, path, strerror(errno));
-    size_t cap = 1u << 20;
-    char *buf = malloc(cap + 1);
-    size_t n = buf ? fread(buf, 1, cap + 1, f) : 0;
-    int bad = ferror(f);
-    fclose(f);
-    if (!buf) return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "%s %s: out of memory", key, path);
-    if (bad || n > cap || !n) {
-        free(buf);
-        return cuzk_errf(err, err_len, CUZK_ERR_IO, "%s %s: %s", key, path,
-                         bad ? "read error"
-                         : n ? "larger than 1 MiB, not a PEM file"
-                             : "empty file");
-    }
-    buf[n] = 0;
-    *out = buf;
-    return CUZK_OK;
-}
-
-/* Parses what gRPC would only reject later with a vague "cannot listen":
- * a certificate, a private key that matches it, a CA certificate. */
-static int check_pems(const char *cert_pem, const char *key_pem, const char *ca_pem,
-                      const cuzk_daemon_config *cfg, char *err, size_t err_len)
-{
-    BIO *b = BIO_new_mem_buf(cert_pem, -1);
-    X509 *cert = b ? PEM_read_bio_X509(b, NULL, NULL, NULL) : NULL;
-    BIO_free(b);
-    b = BIO_new_mem_buf(key_pem, -1);
-    EVP_PKEY *key = b ? PEM_read_bio_PrivateKey(b, NULL, NULL, NULL) : NULL;
-    BIO_free(b);
-    b = BIO_new_mem_buf(ca_pem, -1);
-    X509 *ca = b ? PEM_read_bio_X509(b, NULL, NULL, NULL) : NULL;
-    BIO_free(b);
-    int rc = CUZK_OK;
-    if (!cert)
-        rc =
-            cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "daemon.tls_cert %s: no PEM certificate", cfg->tls_cert);
-    else if (!key)
-        rc = cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
-                       "daemon.tls_key %s: no PEM private key (an encrypted key is not supported)",
-                       cfg->tls_key);
-    else if (X509_check_private_key(cert, key) != 1)
-        rc = cuzk_errf(err, err_len, CUZK_ERR_FORMAT,
-                       "daemon.tls_key %s is not the key of daemon.tls_cert %s", cfg->tls_key, cfg->tls_cert);
-    else if (!ca)
-        rc = cuzk_errf(err, err_len, CUZK_ERR_FORMAT, "daemon.tls_client_ca %s: no PEM certificate",
-                       cfg->tls_client_ca);
-    X509_free(cert);
-    X509_free(ca);
-    EVP_PKEY_free(key);
-    return rc;
-}
-
 int cuzk_srv_credentials(grpc_server_credentials **out, const cuzk_daemon_config *cfg, char *err, size_t err_len)
 {
     *out = NULL;
@@ -199,10 +139,15 @@ int cuzk_srv_credentials(grpc_server_credentials **out, const cuzk_daemon_config
         return *out ? CUZK_OK : cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "cannot create server credentials");
     }
     char *cert = NULL, *key = NULL, *ca = NULL;
-    int rc = read_pem(&cert, "daemon.tls_cert", cfg->tls_cert, err, err_len);
-    if (!rc) rc = read_pem(&key, "daemon.tls_key", cfg->tls_key, err, err_len);
-    if (!rc) rc = read_pem(&ca, "daemon.tls_client_ca", cfg->tls_client_ca, err, err_len);
-    if (!rc) rc = check_pems(cert, key, ca, cfg, err, err_len);
+    int rc = cuzk_rpc_pem_read(&cert, "daemon.tls_cert", cfg->tls_cert, err, err_len);
+    if (!rc) rc = cuzk_rpc_pem_read(&key, "daemon.tls_key", cfg->tls_key, err, err_len);
+    if (!rc) rc = cuzk_rpc_pem_read(&ca, "daemon.tls_client_ca", cfg->tls_client_ca, err, err_len);
+    if (!rc) {
+        cuzk_rpc_pem pc = {cert, "daemon.tls_cert", cfg->tls_cert};
+        cuzk_rpc_pem pk = {key, "daemon.tls_key", cfg->tls_key};
+        cuzk_rpc_pem pa = {ca, "daemon.tls_client_ca", cfg->tls_client_ca};
+        rc = cuzk_rpc_pem_check(&pc, &pk, &pa, err, err_len);
+    }
     if (!rc) {
         grpc_ssl_pem_key_cert_pair pair = {key, cert}; /* gRPC copies both */
         *out = grpc_ssl_server_credentials_create_ex(

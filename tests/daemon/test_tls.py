@@ -111,6 +111,17 @@ def start_tcp(cfg_text, tmp):
     raise AssertionError("daemon did not start")
 
 
+def stop_tcp(proc, tmp):
+    """SIGTERM to a start_tcp daemon, its directory removed; its exit code."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        return proc.wait(30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def refused(*args):
     """Runs the daemon with args; (exit code, stderr)."""
     p = subprocess.run([DAEMON, "--param-cache", PARAMS] + list(args), capture_output=True, text=True, timeout=30)
@@ -148,13 +159,7 @@ class TestTLS(unittest.TestCase):
 
     @classmethod
     def tearDownClass(cls):
-        cls.proc.send_signal(signal.SIGTERM)
-        try:
-            rc = cls.proc.wait(30)
-        finally:
-            if cls.proc.poll() is None:
-                cls.proc.kill()
-            shutil.rmtree(cls.tmp, ignore_errors=True)
+        rc = stop_tcp(cls.proc, cls.tmp)
         assert rc == 0, rc
 
     def channel(self, creds):

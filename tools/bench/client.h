@@ -65,9 +65,20 @@ int client_add_vanilla(client_req *r, uint8_t *data, size_t len);
  * daemon's form into out.  Unknown: -1, printed with the accepted forms. */
 int client_circuit_id(char *out, size_t cap, const char *id, const char *cmd);
 
+/* --tls-ca FILE, --tls-cert FILE, --tls-key FILE at argv[*i] (every client
+ * command, and before the command): kept for every client_open of the
+ * process.  1 consumed, 0 not ours, -1 without its value (printed). */
+int client_tls_arg(int argc, char **argv, int *i);
+
 /* Opens the connection or prints why not.  addr NULL = $CUZK_ADDR, else
- * the default socket when it exists, else the Rust bench's default;
- * http(s)://host:port (the Rust bench's form) means host:port. */
+ * the default socket when it exists, else the Rust bench's default.
+ * http://host:port (the Rust bench's form) is host:port in plain text;
+ * https://host:port is TLS, as is host:port with any --tls-* option:
+ * --tls-ca the CA of the daemon's certificate (default: gRPC's roots),
+ * --tls-cert and --tls-key the client certificate the daemon's mutual TLS
+ * asks for.  The files are read and checked here (parse, key matches
+ * certificate).  NULL, printed, on a bad address, a bad file, --tls-* with
+ * http:// or a unix socket, --tls-cert without --tls-key or the reverse. */
 cuzk_rpc_client *client_open(const char *addr);
 
 /* Prove r once; returns the gRPC code; on OK *resp is the result. */

@@ -20,6 +20,9 @@ static int admin_args(admin_opts *o, int argc, char **argv, const char *cmd, boo
 {
     memset(o, 0, sizeof *o);
     for (int i = 1; i < argc; i++) {
+        int t = client_tls_arg(argc, argv, &i);
+        if (t < 0) return -1;
+        if (t) continue;
         if (!strcmp(argv[i], "--addr") && i + 1 < argc)
             o->addr = argv[++i];
         else if (!strcmp(argv[i], "--timeout-ms") && i + 1 < argc)

@@ -175,6 +175,7 @@ int cmd_batch(int argc, char **argv)
     int rc = 2;
     for (int i = 1; i < argc; i++) {
         int k = client_req_arg(&r, argc, argv, &i);
+        if (!k) k = client_tls_arg(argc, argv, &i);
         if (k < 0) goto out;
         if (k) continue;
         k = batch_arg(&o, argc, argv, &i);
@@ -439,6 +440,9 @@ int cmd_stress(int argc, char **argv)
     rest[nrest++] = argv[0];
     int rc = 2;
     for (int i = 1; i < argc; i++) {
+        int t = client_tls_arg(argc, argv, &i);
+        if (t < 0) goto out;
+        if (t) continue;
         if (!strcmp(argv[i], "--addr") && i + 1 < argc)
             addr = argv[++i];
         else if (!strcmp(argv[i], "--duration") && i + 1 < argc)

@@ -7,6 +7,8 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include <openssl/crypto.h>
+
 #include "cli_util.h"
 #include "client.h"
 #include "g16_cli.h"
@@ -215,19 +217,89 @@ static const char *default_addr(void)
     return stat(path, &st) == 0 && S_ISSOCK(st.st_mode) ? CLIENT_DEFAULT_ADDR : CLIENT_RUST_BENCH_ADDR;
 }
 
+/* The TLS files of --tls-ca/--tls-cert/--tls-key: one set per process,
+ * like the address (a command line names one daemon). */
+static struct {
+    const char *ca, *cert, *key;
+} tls_files;
+
+int client_tls_arg(int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    const char **slot = !strcmp(a, "--tls-ca")     ? &tls_files.ca
+                        : !strcmp(a, "--tls-cert") ? &tls_files.cert
+                        : !strcmp(a, "--tls-key")  ? &tls_files.key
+                                                   : NULL;
+    if (!slot) return 0;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "%s needs a PEM file\n", a);
+        return -1;
+    }
+    *slot = argv[++*i];
+    return 1;
+}
+
+/* The PEM texts of the --tls-* files, read and checked; -1 printed. */
+static int tls_load(char *pem[3])
+{
+    static const char *const what[3] = {"--tls-ca", "--tls-cert", "--tls-key"};
+    const char *path[3] = {tls_files.ca, tls_files.cert, tls_files.key};
+    char err[512];
+    if (!path[1] != !path[2]) {
+        fprintf(stderr,
+                "cuzk-bench: --tls-cert and --tls-key go together (the client certificate and its key)\n");
+        return -1;
+    }
+    for (int k = 0; k < 3; k++)
+        if (path[k] && cuzk_rpc_pem_read(&pem[k], what[k], path[k], err, sizeof err)) {
+            fprintf(stderr, "cuzk-bench: %s\n", err);
+            return -1;
+        }
+    cuzk_rpc_pem ca = {pem[0], what[0], path[0]}, cert = {pem[1], what[1], path[1]};
+    cuzk_rpc_pem key = {pem[2], what[2], path[2]};
+    if (cuzk_rpc_pem_check(pem[1] ? &cert : NULL, pem[2] ? &key : NULL, pem[0] ? &ca : NULL, err,
+                           sizeof err)) {
+        fprintf(stderr, "cuzk-bench: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
 cuzk_rpc_client *client_open(const char *addr)
 {
     if (!addr) addr = default_addr();
-    char buf[512]; /* the Rust bench's http(s)://host:port[/] is host:port here */
-    const char *p = !strncmp(addr, "http://", 7) ? addr + 7 : !strncmp(addr, "https://", 8) ? addr + 8 : NULL;
-    if (p) {
-        snprintf(buf, sizeof buf, "%s", p);
+    char buf[512]; /* http(s)://host:port[/] is host:port, https:// with TLS */
+    bool https = !strncmp(addr, "https://", 8), http = !strncmp(addr, "http://", 7);
+    bool tls = https || tls_files.ca || tls_files.cert || tls_files.key;
+    if (http || https) {
+        snprintf(buf, sizeof buf, "%s", addr + (https ? 8 : 7));
         size_t n = strlen(buf);
         if (n && buf[n - 1] == '/') buf[n - 1] = 0;
-        addr = buf;
+    } else {
+        snprintf(buf, sizeof buf, "%s", addr);
     }
-    cuzk_rpc_client *c = cuzk_rpc_client_open(addr);
-    if (!c) fprintf(stderr, "bad daemon address '%s' (unix:///path, /path or host:port)\n", addr);
+    if (tls && (http || !strncmp(buf, "unix:", 5) || buf[0] == '/')) {
+        fprintf(stderr, "cuzk-bench: --tls-* with %s: %s\n", addr,
+                http ? "http:// is plain text; write https://host:port (or host:port)"
+                     : "TLS is for TCP; a unix socket's access is its file mode");
+        return NULL;
+    }
+    char *pem[3] = {NULL, NULL, NULL};
+    if (tls && tls_load(pem)) {
+        for (int k = 0; k < 3; k++)
+            free(pem[k]);
+        return NULL;
+    }
+    cuzk_rpc_tls t = {pem[0], pem[1], pem[2]};
+    cuzk_rpc_client *c = cuzk_rpc_client_open_tls(buf, tls ? &t : NULL);
+    if (pem[2]) OPENSSL_cleanse(pem[2], strlen(pem[2]));
+    for (int k = 0; k < 3; k++)
+        free(pem[k]);
+    if (!c && tls)
+        fprintf(stderr, "cuzk-bench: gRPC could not make TLS credentials for '%s'%s\n", buf,
+                tls_files.ca ? "" : " (no --tls-ca, and gRPC found no default roots)");
+    else if (!c)
+        fprintf(stderr, "bad daemon address '%s' (unix:///path, /path or host:port)\n", addr);
     return c;
 }
 

@@ -16,6 +16,7 @@ int cmd_single(int argc, char **argv)
     bool json = false;
     for (int i = 1; i < argc; i++) {
         int k = client_req_arg(&r, argc, argv, &i);
+        if (!k) k = client_tls_arg(argc, argv, &i);
         if (k < 0) goto bad;
         if (k) continue;
         if (!strcmp(argv[i], "--addr") && i + 1 < argc)

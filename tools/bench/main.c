@@ -8,6 +8,9 @@
 
 #include "bench.h"
 #include "pce_cmds.h"
+#ifdef CUZK_HAVE_GRPC
+#include "client.h"
+#endif
 
 #ifndef CUZK_VERSION
 #define CUZK_VERSION "unknown"
@@ -80,10 +83,13 @@ static const struct {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: cuzk-bench [-a|--addr ADDR] [--log-level L] COMMAND [options]\n"
+    fprintf(f, "usage: cuzk-bench [-a|--addr ADDR] [TLS] [--log-level L] COMMAND [options]\n"
                "       cuzk-bench --version | help [COMMAND] | COMMAND --help\n"
                "  ADDR: unix:///path, /path, host:port or http(s)://host:port (sets $CUZK_ADDR;\n"
-               "        a command's own --addr wins)\n\ncommands:\n");
+               "        a command's own --addr wins); https:// is TLS\n"
+               "  TLS:  --tls-ca F --tls-cert F --tls-key F (PEM: the daemon's CA, the client\n"
+               "        certificate and key of its mutual TLS); also after any client command;\n"
+               "        any of them makes host:port TLS\n\ncommands:\n");
     for (size_t i = 0; i < N_COMMANDS; i++)
         fprintf(f, "  %s\n", commands[i].help);
 }
@@ -143,6 +149,9 @@ int main(int argc, char **argv)
             setenv("CUZK_ADDR", argv[++a], 1); /* client_open reads http(s)://host:port too */
         } else if (!strncmp(o, "--addr=", 7)) {
             setenv("CUZK_ADDR", o + 7, 1);
+#ifdef CUZK_HAVE_GRPC
+        } else if (client_tls_arg(argc, argv, &a) > 0) { /* for every client_open */
+#endif
         } else if (!strcmp(o, "--log-level") && a + 1 < argc) {
             a++; /* accepted for the Rust bench's scripts; the bench has no log levels */
         } else if (!strncmp(o, "--log-level=", 12)) {
