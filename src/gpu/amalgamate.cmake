@@ -1,0 +1,43 @@
+# Resolves the kernel source's quoted includes into one text (cmake -P):
+#   -DIN=kernels/cuzk_kernels.cl -DOUT=<build>/cuzk_kernels.cl
+# Each included file is inserted where it is included (a file may be
+# included more than once: field.cl and group.cl are templates), framed by
+# #line directives so both compilers name the original file and line.
+# The OpenCL driver compiles OUT as it is, and nvcc compiles the same file.
+# (Whole-text search and replace: CMake lists would split lines at ';'.)
+function(cuzk_inline path depth out_var)
+  if(depth GREATER 8)
+    message(FATAL_ERROR "amalgamate: includes nested too deep at ${path}")
+  endif()
+  get_filename_component(dir ${path} DIRECTORY)
+  get_filename_component(name ${path} NAME)
+  file(READ ${path} rest)
+  set(text "#line 1 \"${name}\"\n")
+  set(line 1)
+  while(rest MATCHES "(^|\n)#include \"([^\"]+)\"[^\n]*\n")
+    set(inc ${CMAKE_MATCH_2})
+    string(FIND "${rest}" "${CMAKE_MATCH_0}" at)
+    if(CMAKE_MATCH_1 STREQUAL "\n")
+      math(EXPR at "${at} + 1")
+    endif()
+    string(SUBSTRING "${rest}" 0 ${at} before)
+    string(LENGTH "${CMAKE_MATCH_0}" mlen)
+    if(CMAKE_MATCH_1 STREQUAL "\n")
+      math(EXPR mlen "${mlen} - 1")
+    endif()
+    math(EXPR after "${at} + ${mlen}")
+    string(SUBSTRING "${rest}" ${after} -1 rest)
+    string(REGEX REPLACE "[^\n]" "" nl "${before}")
+    string(LENGTH "${nl}" nlines)
+    math(EXPR line "${line} + ${nlines} + 1")
+    math(EXPR d "${depth} + 1")
+    cuzk_inline(${dir}/${inc} ${d} sub)
+    string(APPEND text "${before}${sub}#line ${line} \"${name}\"\n")
+  endwhile()
+  string(APPEND text "${rest}")
+  set(${out_var} "${text}" PARENT_SCOPE)
+endfunction()
+
+cuzk_inline(${IN} 0 all)
+file(WRITE ${OUT}.tmp "${all}")
+file(RENAME ${OUT}.tmp ${OUT})
