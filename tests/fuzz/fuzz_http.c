@@ -7,7 +7,10 @@
  * the first NUL, split with strtok_r at ASCII whitespace; fewer than two
  * tokens is 400, a first token other than "GET" 405, else the second
  * token up to its first '?' names /metrics, /status, /config or /, and
- * anything else is 404 -- must give the same route. */
+ * anything else is 404 -- must give the same route.  The same bytes go
+ * through the Host/Origin guard (server_http_guard.c, what serve() calls
+ * next), which must stay inside them and answer 0, 400 or 421, with an
+ * Access-Control-Allow-Origin only from the configured origins. */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +18,7 @@
 #include <string.h>
 
 #include "http_parse.h"
+#include "server_http_guard.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -50,6 +54,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!copy) abort();
     memcpy(copy, data, size);
     cuzk_http_route got = cuzk_http_route_of(copy, size);
+    static cuzk_config_names hosts = {1, {"prover1.example"}}, origins = {1, {"https://grafana.example"}};
+    cuzk_http_verdict v;
+    cuzk_http_guard(&v, copy, size, &hosts, &origins);
+    if ((v.code && v.code != 400 && v.code != 421) || (v.allow_origin && v.allow_origin != origins.v[0]) ||
+        (v.code && v.allow_origin))
+        abort();
+    (void)cuzk_http_head_complete(copy, size);
     free(copy);
     cuzk_http_route want = oracle(data, size);
     if (got != want) {

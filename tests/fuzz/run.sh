@@ -68,8 +68,10 @@ for h in "${harnesses[@]}"; do
         skipped+=("$h"); continue
       fi
       extra=(-I"$GEN" -I"$ROOT/src/server" "$GEN/cuzk/v1/proving.pb-c.c" "$ROOT/src/server/wire.c" -lprotobuf-c) ;;
-    config) extra=(-I"$ROOT/src/server" "$ROOT/src/server/config.c") ;;
-    http) extra=(-I"$ROOT/src/server" "$ROOT/src/server/http_parse.c") ;;
+    config) extra=(-I"$ROOT/src/server" "$ROOT/src/server/config.c" "$ROOT/src/server/server_http_guard.c"
+                   "$ROOT/src/server/server_netacl.c") ;;
+    http) extra=(-I"$ROOT/src/server" "$ROOT/src/server/http_parse.c" "$ROOT/src/server/server_http_guard.c"
+                 "$ROOT/src/server/server_netacl.c") ;;
   esac
   exe="$OUT/fuzz_$h"
   if [ ! -x "$exe" ] || [ -n "$(find "$HERE/fuzz_$h.c" "$ROOT/src" "$ROOT/include" "$OUT/obj" -newer "$exe" \

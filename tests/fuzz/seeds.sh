@@ -20,6 +20,8 @@ mkdir -p "$OUT"/{params,vk,proof,vanilla,post,snap,c1,circom,config,http,pce,par
 printf 'GET /metrics HTTP/1.1\r\nHost: 127.0.0.1:9100\r\nUser-Agent: Prometheus/2.45.0\r\nAccept: text/plain;version=0.0.4\r\n\r\n' >"$OUT/http/metrics"
 printf 'GET /status?x=1 HTTP/1.1\r\nHost: localhost\r\n\r\n' >"$OUT/http/status-query"
 printf 'GET /config HTTP/1.0\r\n\r\n' >"$OUT/http/config"
+printf 'GET /status HTTP/1.1\r\nhost: [::1]:9821\r\nOrigin: https://grafana.example\r\n\r\n' >"$OUT/http/origin"
+printf 'GET /metrics HTTP/1.1\r\nHost: prover1.example.:9821\r\nHost: evil.example\r\n\r\n' >"$OUT/http/two-hosts"
 printf 'POST / HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}' >"$OUT/http/post"
 printf '\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03 GET\0/ \r\n' >"$OUT/http/garbage" # a TLS hello's start
 { printf 'GET /'; head -c 4995 /dev/zero | tr '\0' a; printf ' HTTP/1.1\r\n'; } >"$OUT/http/long-line"
