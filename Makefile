@@ -8,7 +8,7 @@ JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 WERROR  ?= $(if $(CI),ON,OFF)
 
-.PHONY: all deps build build-asan build-tsan install test test-skips-reset test-release test-asan test-tsan test-npm test-fuzz test-perf perf-baseline demo bench format clean
+.PHONY: all deps build build-asan build-tsan install test test-skips-reset test-release test-asan test-tsan test-npm test-fuzz test-perf test-params run-release run-asan run-tsan run-npm run-fuzz run-perf perf-baseline demo bench format clean
 
 # Every check that did not run is appended here (tests/skip.sh, the C test
 # harness); make test lists them at the end.  Exit code 77 = skipped in ctest.
@@ -32,14 +32,18 @@ PREFIX ?= /usr/local
 install: build
 	@cmake --install $(BUILD) --prefix $(PREFIX)
 
-test: test-skips-reset test-release test-perf test-asan test-tsan test-npm test-fuzz
+# two lanes side by side (scripts/make-test.sh says which suite runs where);
+# each test-X target below runs one suite alone, run-X without its build
+test: test-skips-reset
+	@MAKE="$(MAKE)" BUILD=$(BUILD) JOBS=$(JOBS) scripts/make-test.sh
 	@tests/skip-summary.sh "$(CUZK_SKIP_LOG)"
 	@echo "make test: all suites passed"
 
 test-skips-reset:
 	@mkdir -p $(BUILD) && : >"$(CUZK_SKIP_LOG)"
 
-test-release: build
+test-release: build run-release
+run-release:
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	@scripts/cli-tests.sh $(BUILD)/bin
 	@scripts/daemon-tests.sh $(BUILD)/bin
@@ -47,7 +51,8 @@ test-release: build
 
 # CUZK_MSM_NO_IFMA: the scalar MSM under ASan except in test_msm_ifma
 # (tests/CMakeLists.txt says why)
-test-asan: build-asan
+test-asan: build-asan run-asan
+run-asan:
 	@cd $(BUILD)-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
 	@CUZK_MSM_NO_IFMA=1 ASAN_OPTIONS=detect_leaks=1 scripts/daemon-tests.sh $(BUILD)-asan/bin
 
@@ -59,27 +64,35 @@ build-tsan: deps
 	@cmake -S . -B $(BUILD)-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_TSAN=ON -DCUZK_WERROR=$(WERROR) $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD)-tsan -j $(JOBS) --target $(TSAN_TARGETS)
 
-test-tsan: build-tsan
+test-tsan: build-tsan run-tsan
+run-tsan:
 	@cd $(BUILD)-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(abspath tests/tsan.supp)" ctest --output-on-failure -j $(JOBS) -R '^test_engine'
 	@TSAN_OPTIONS="halt_on_error=1 suppressions=$(abspath tests/tsan.supp)" scripts/daemon-tests.sh $(BUILD)-tsan/bin
 
 # independent references that need node (skipped, with the reason, without it)
-test-npm: build
+test-npm: build run-npm
+run-npm:
 	@scripts/npm-checks.sh
 	@tests/snarkjs/run.sh $(BUILD)/bin
 
 # libFuzzer harnesses: replay of tests/fuzz/corpus, then briefly each
 # (skipped, with the reason, without clang; a failure under CI=true)
 FUZZ_SECONDS ?= 4
-test-fuzz: build
+test-fuzz: build run-fuzz
+run-fuzz:
 	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(BUILD)/bin
 
 # Performance regression gate (tests/perf/gate.py): callgrind instruction
 # counts of the hot paths against tests/perf/baseline.json; +3 % fails with
 # the per-function difference.  `make perf-baseline` rewrites the baseline
 # (commit it saying why the counts moved).
-test-perf: build
+test-perf: build run-perf
+run-perf:
 	@python3 tests/perf/gate.py --bin $(BUILD)/bin --jobs $(JOBS)
+
+# the cached 2 KiB PoRep and SnapDeals TEST params (cli and daemon tests)
+test-params: build
+	@scripts/test-params.sh $(BUILD)/bin
 
 perf-baseline: build
 	@python3 tests/perf/gate.py --bin $(BUILD)/bin --jobs $(JOBS) --update

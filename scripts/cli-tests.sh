@@ -220,23 +220,10 @@ flip_byte() {
 }
 # other_hex HEX: the same length, a different first digit.
 other_hex() { if [ "${1:0:1}" = 0 ]; then echo "1${1:1}"; else echo "0${1:1}"; fi; }
-# cached_setup NAME DIR CIRCUIT: random 2 KiB TEST params for CIRCUIT, made
-# once into DIR (a cache that outlives this run; scripts/daemon-tests.sh and
-# scripts/demo.sh use it too), marked done by DIR/.done-NAME.
+# cached_setup NAME DIR CIRCUIT: the 2 KiB TEST params of CIRCUIT, made once
+# into DIR by scripts/test-params.sh (which make test runs before its lanes)
 cached_setup() {
-  # the marker says "records" since setup writes each file's validation record
-  # (srs.validate = digest); an older cache is made again once, so that no run
-  # pays for validating our own TEST params point by point
-  if [ -f "$2/.done-$1" ] && ! grep -qs records "$2/.done-$1"; then
-    echo "$1: cached TEST parameters in $2 predate validation records: making them again"
-    rm -f "$2/.done-$1" "$2"/v28-* "$2"/*.pce
-  fi
-  if [ ! -f "$2/.done-$1" ]; then
-    echo "$1: creating 2 KiB TEST parameters in $2 (once; minutes on 2 cores)"
-    mkdir -p "$2"
-    check $1-setup 0 "$BIN/cuzk-bench" setup --circuit "$3" --sector-size 2KiB --out "$2"
-    if [ "$rc" = 0 ]; then echo records >"$2/.done-$1"; fi
-  fi
+  check $1-params 0 env "CUZK_${3^^}_TEST_PARAMS=$2" "$(dirname "$0")/test-params.sh" "$BIN" "$3"
 }
 
 # ---- PoRep C2 (StackedDRG) ---------------------------------------------------------

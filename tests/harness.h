@@ -30,6 +30,22 @@ typedef struct {
     void (*fn)(void);
 } test_case;
 
+/* 1 in a sanitizer build (ASan/UBSan or TSan, gcc's __SANITIZE_*__ and
+ * clang's __has_feature): there every memory access is a runtime call
+ * (3-20x slower), so a test may run a smaller size of the same case.  The
+ * release build runs the full size; the smaller one must still reach every
+ * branch the sanitizer is there to watch.  Say so where it is used. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define CUZK_TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define CUZK_TEST_SANITIZED 1
+#endif
+#endif
+#ifndef CUZK_TEST_SANITIZED
+#define CUZK_TEST_SANITIZED 0
+#endif
+
 extern uint64_t test_seed;
 extern int test_iterations; /* default 1; loops multiply their counts by it */
 

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# `make test`: every suite, in two lanes that run side by side.
+#
+# Most suites keep both cores busy (builds, ctest -j), but several use about
+# one: the cli tests (~0.9 of a core), the three daemon-test passes (~0.6:
+# they wait on gRPC and on the daemon), the npm checks and the fuzz replays.
+# Run one after another they left ~5 minutes of a core idle (docs/perf-notes.md
+# "make test's time"); two lanes fill those gaps:
+#
+#   first     the release build (-j JOBS) and the cached 2 KiB TEST params
+#             (scripts/test-params.sh), which both lanes read
+#   lane rel  release ctest, cli tests, daemon tests, status page in Chromium,
+#             callgrind perf gate, npm references, libFuzzer replays
+#   lane san  ASan/UBSan build + ctest + daemon tests, then TSan build +
+#             engine tests + daemon tests
+#
+# Each lane's lines are prefixed with its name; each step prints its time.
+# A failed step ends its lane (the other goes on, so one run reports both);
+# the summary names every failed step.  Lane logs: BUILD/make-test/*.log.
+#
+#   scripts/make-test.sh        (BUILD, JOBS and MAKE from the Makefile)
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+MAKE=${MAKE:-make}
+BUILD=${BUILD:-build}
+LOGS=$BUILD/make-test
+mkdir -p "$LOGS"
+t00=$EPOCHREALTIME
+since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }'; }
+
+# step LANE NAME make-target...: one step, its time, FAILED on a non-zero exit
+step() {
+  local lane=$1 name=$2 t0=$EPOCHREALTIME rc
+  shift 2
+  echo "== $name"
+  "$MAKE" --no-print-directory "$@"
+  rc=$?
+  if [ $rc -eq 0 ]; then echo "== $name: ok ($(since "$t0") s)"
+  else echo "== $name: FAILED (exit $rc, $(since "$t0") s)"; echo "$lane: $name" >>"$LOGS/failed"; fi
+  return $rc
+}
+lane_rel() {
+  step rel release-tests run-release &&
+    step rel perf-gate run-perf &&
+    step rel npm-references run-npm &&
+    step rel fuzz run-fuzz
+}
+lane_san() {
+  step san asan-build build-asan &&
+    step san asan-tests run-asan &&
+    step san tsan-build build-tsan &&
+    step san tsan-tests run-tsan
+}
+: >"$LOGS/failed"
+{ step first release-build build && step first test-params test-params; } 2>&1 | tee "$LOGS/first.log"
+if [ -s "$LOGS/failed" ]; then echo "make test: FAILED in: $(paste -sd, "$LOGS/failed")"; exit 1; fi
+
+# stdout of a lane through sed: its name before each line, the lane's log too
+lane_rel 2>&1 | tee "$LOGS/rel.log" | sed -u 's/^/[rel] /' &
+pid_rel=$!
+lane_san 2>&1 | tee "$LOGS/san.log" | sed -u 's/^/[san] /' &
+pid_san=$!
+wait $pid_rel
+wait $pid_san
+
+echo "make test: $(since "$t00") s wall; steps:"
+grep -h '^== .*: \(ok\|FAILED\)' "$LOGS/first.log" "$LOGS/rel.log" "$LOGS/san.log" | sed 's/^== /  /'
+if [ -s "$LOGS/failed" ]; then
+  echo "make test: FAILED in: $(paste -sd, "$LOGS/failed")  (lane logs in $LOGS/)"
+  exit 1
+fi
