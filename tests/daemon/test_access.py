@@ -95,11 +95,11 @@ def grpc_status(port):
 
 
 class TestProtectedMode(unittest.TestCase):
-    def start(self, extra):
+    def start(self, extra, listen):
         self.tmp = tempfile.mkdtemp(prefix="cuzk-acl-")
         self.addCleanup(shutil.rmtree, self.tmp, True)
-        p, port, log = tt.start_tcp('[daemon]\nlisten = "0.0.0.0:0"\ntest_provider = "test"\n%s\n[srs]\n'
-                                    'param_cache = "%s"\n' % (extra, PARAMS), self.tmp)
+        p, port, log = tt.start_tcp('[daemon]\nlisten = "%s"\ntest_provider = "test"\n%s\n[srs]\n'
+                                    'param_cache = "%s"\n' % (listen, extra, PARAMS), self.tmp)
 
         def stop():
             p.send_signal(signal.SIGTERM)
@@ -108,7 +108,7 @@ class TestProtectedMode(unittest.TestCase):
         return port, log
 
     def test_any_address_starts_and_serves_loopback(self):
-        port, log = self.start("")
+        port, log = self.start("", "0.0.0.0:0")
         self.assertEqual(len(grpc_status(port).gpus), 1)
         with grpc.insecure_channel("127.0.0.1:%d" % port) as ch:
             r = pbg.ProvingEngineStub(ch).Prove(pb.ProveRequest(submit=td.req("n=16")), timeout=120).result
@@ -117,7 +117,8 @@ class TestProtectedMode(unittest.TestCase):
             self.assertIn("plain text: serving loopback and 0 network(s) of daemon.allow_plaintext_from", f.read())
 
     def test_listed_network_served_others_denied(self):
-        port, log = self.start('trust_loopback = false\nallow_plaintext_from = ["127.0.0.2/32", "fd00::/8"]')
+        port, log = self.start('trust_loopback = false\nallow_plaintext_from = ["127.0.0.2/32", "fd00::/8"]',
+                               "0.0.0.0:0")
         allowed, denied = Relay("127.0.0.2", port), Relay("127.0.0.3", port)
         self.addCleanup(allowed.close)
         self.addCleanup(denied.close)
@@ -148,6 +149,19 @@ class TestProtectedMode(unittest.TestCase):
         self.assertEqual(len(re.findall(r"refused gRPC from ipv4:127\.0\.0\.3:", text)), 1, text)
         self.assertEqual(len(re.findall(r"refused gRPC from ipv4:127\.0\.0\.1:", text)), 1, text)
         self.assertNotIn("refused gRPC from ipv4:127.0.0.2:", text)
+
+    def test_ipv6_peer(self):
+        """gRPC reports an IPv6 peer as ipv6:%5B::1%5D:PORT: matched by value."""
+        try:
+            socket.create_server(("::1", 0), family=socket.AF_INET6).close()
+        except OSError:
+            self.skipTest(td.skipped("no IPv6 loopback on this machine", "test_access.py"))
+        port, log = self.start('trust_loopback = false\nallow_plaintext_from = ["::1/128"]', "[::]:0")
+        with grpc.insecure_channel("[::1]:%d" % port) as ch:
+            self.assertEqual(len(pbg.ProvingEngineStub(ch).GetStatus(pb.GetStatusRequest(), timeout=10).gpus), 1)
+        with self.assertRaises(grpc.RpcError) as cm:
+            grpc_status(port)
+        self.assertEqual(cm.exception.code(), grpc.StatusCode.PERMISSION_DENIED)
 
     def test_bad_network_refused_at_load(self):
         tmp = tempfile.mkdtemp()
