@@ -17,6 +17,7 @@
 #include <grpc/byte_buffer.h>
 #include <protobuf-c/protobuf-c.h>
 
+#include "cuzk/status.h"
 #include "cuzk/v1/proving.pb-c.h"
 
 /* Both directions: Curio's client allows 256 MiB; a 32 GiB PoRep C2 input
@@ -80,9 +81,10 @@ int cuzk_rpc_target(char *out, size_t outlen, const char *addr);
 typedef struct cuzk_rpc_pem {
     const char *text, *what, *path;
 } cuzk_rpc_pem;
-int cuzk_rpc_pem_read(char **out, const char *what, const char *path, char *err, size_t err_len);
-int cuzk_rpc_pem_check(const cuzk_rpc_pem *cert, const cuzk_rpc_pem *key, const cuzk_rpc_pem *ca, char *err,
-                       size_t err_len);
+CUZK_MUST_CHECK int cuzk_rpc_pem_read(char **out, const char *what, const char *path, char *err,
+                                     size_t err_len);
+CUZK_MUST_CHECK int cuzk_rpc_pem_check(const cuzk_rpc_pem *cert, const cuzk_rpc_pem *key, const cuzk_rpc_pem *ca,
+                                      char *err, size_t err_len);
 
 typedef struct cuzk_rpc_client cuzk_rpc_client;
 

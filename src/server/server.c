@@ -392,7 +392,8 @@ static void dispatch(cuzk_server *s, srv_call *c)
 }
 
 /* Protected mode (server_access.h): a peer that may not call gets
- * PERMISSION_DENIED before its request is looked at. */
+ * PERMISSION_DENIED before its request is charged or decoded (its bytes,
+ * already received, are freed with the call). */
 static bool peer_ok(cuzk_server *s, srv_call *c)
 {
     if (!s->guard.on) return true;
