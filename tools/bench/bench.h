@@ -35,6 +35,8 @@ int cmd_micro(int argc, char **argv);
 int cmd_point(int argc, char **argv);
 int cmd_ntt(int argc, char **argv);
 int cmd_msm(int argc, char **argv);
+/* Compute devices of the device layer (devices.c) */
+int cmd_devices(int argc, char **argv);
 /* Groth16 (setup.c, prove.c, verify.c, export_snarkjs.c) */
 int cmd_setup(int argc, char **argv);
 int cmd_prove(int argc, char **argv);

@@ -24,6 +24,7 @@ static const struct {
     const char *help;
 } commands[] = {
     {"micro", cmd_micro, "micro [--filter OP] [--json]   field/curve/pairing ns per op"},
+    {"devices", cmd_devices, "devices [--build] [--json]  compute devices (OpenCL, CUDA) found, or why none"},
     {"point", cmd_point, "point (--g1|--g2) HEX          decode and validate a point"},
     {"ntt", cmd_ntt, "ntt [--log N] [--threads T] [--op OP] [--naive]  NTT over Fr timing"},
     {"msm", cmd_msm,

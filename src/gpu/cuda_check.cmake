@@ -1,0 +1,23 @@
+# ctest gpu_cuda_compile_check (cmake -P): the PTX nvcc made at build time
+# from the one kernel source holds an .entry for every kernel of that
+# source, so the CUDA build is the OpenCL build's twin.  -DCL=... -DPTX=...
+file(READ ${CL} src)
+file(READ ${PTX} ptx)
+string(REGEX MATCHALL "CZ_KERNEL void ([A-Za-z0-9_]+)" decls "${src}")
+set(n 0)
+set(missing "")
+foreach(d IN LISTS decls)
+  string(REGEX REPLACE "CZ_KERNEL void " "" name "${d}")
+  math(EXPR n "${n} + 1")
+  if(NOT ptx MATCHES "\\.entry ${name}[(\n ]")
+    list(APPEND missing ${name})
+  endif()
+endforeach()
+if(n EQUAL 0)
+  message(FATAL_ERROR "gpu_cuda_compile_check: no kernel found in ${CL}")
+endif()
+if(missing)
+  message(FATAL_ERROR "gpu_cuda_compile_check: the PTX lacks ${missing} (of ${n} kernels)")
+endif()
+string(LENGTH "${ptx}" len)
+message("gpu_cuda_compile_check: nvcc compiled all ${n} kernels (${len} bytes of PTX)")
