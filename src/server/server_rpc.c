@@ -52,17 +52,20 @@ static void reply_engine_error(srv_call *c, int rc, const char *what, const char
     cuzk_srv_reply(c, grpc_code(rc), msg, NULL);
 }
 
-/* Submit m; 0 with job_id/pos, or -1 after replying to the call. */
+/* Submit m; 0 with job_id/pos, or -1 after replying to the call.  The
+ * call may be freed by the completion-queue thread as soon as it is
+ * replied to: what is needed after a reply is read before it (e). */
 static int submit(srv_call *c, const Cuzk__V1__SubmitProofRequest *m, char job_id[CUZK_JOB_ID_MAX],
                   uint32_t *pos)
 {
+    cuzk_engine *e = cuzk_srv_engine(c);
     char err[CUZK_ENGINE_ERR_LEN], what[96];
     size_t n = m->n_vanilla_proofs ? m->n_vanilla_proofs : 1;
     /* the engine's view of the entries: a pointer and a length each,
      * request memory too (a message of many tiny entries) */
     uint64_t view = (uint64_t)n * (sizeof(uint8_t *) + sizeof(size_t)) + 64;
     snprintf(what, sizeof what, "the table of %zu vanilla_proofs entries", n);
-    if (cuzk_engine_request_reserve(cuzk_srv_engine(c), view, what, err, sizeof err)) {
+    if (cuzk_engine_request_reserve(e, view, what, err, sizeof err)) {
         cuzk_srv_reply(c, GRPC_STATUS_RESOURCE_EXHAUSTED, err, NULL);
         return -1;
     }
@@ -71,7 +74,7 @@ static int submit(srv_call *c, const Cuzk__V1__SubmitProofRequest *m, char job_i
     if (!vp || !vl) {
         free(vp);
         free(vl);
-        cuzk_engine_request_release(cuzk_srv_engine(c), view);
+        cuzk_engine_request_release(e, view);
         cuzk_srv_reply(c, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory", NULL);
         return -1;
     }
@@ -82,7 +85,7 @@ static int submit(srv_call *c, const Cuzk__V1__SubmitProofRequest *m, char job_i
     } else {
         bool existing = false;
         err[0] = 0;
-        int erc = cuzk_engine_submit(cuzk_srv_engine(c), job_id, pos, &existing, &r, err, sizeof err);
+        int erc = cuzk_engine_submit(e, job_id, pos, &existing, &r, err, sizeof err);
         if (erc)
             reply_engine_error(c, erc, "submit", err);
         else
@@ -90,7 +93,7 @@ static int submit(srv_call *c, const Cuzk__V1__SubmitProofRequest *m, char job_i
     }
     free(vp);
     free(vl);
-    cuzk_engine_request_release(cuzk_srv_engine(c), view);
+    cuzk_engine_request_release(e, view);
     return rc;
 }
 
