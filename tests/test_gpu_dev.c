@@ -306,9 +306,11 @@ static void test_program_cache(void)
     /* every part of the key matters, its boundaries too (a build with other
      * options compiles again: too slow on pocl to run here twice) */
     char k1[65], k2[65], k3[65];
-    const char *p1[] = {"src", "-DA=1", "dev"}, *p2[] = {"src", "-DA=2", "dev"}, *p3[] = {"src-DA=1", "", "dev"};
+    const char *p1[] = {"src", "-DA=1", "dev"}, *p2[] = {"src", "-DA=2", "dev"},
+               *p3[] = {"src-DA=1", "", "dev"};
     CHECK(!cuzk_gpu_cache_key(k1, p1, 3, err, sizeof err) && !cuzk_gpu_cache_key(k2, p2, 3, err, sizeof err));
-    CHECK(!cuzk_gpu_cache_key(k3, p3, 3, err, sizeof err) && strcmp(k1, k2) && strcmp(k1, k3) && strlen(k1) == 64);
+    CHECK(!cuzk_gpu_cache_key(k3, p3, 3, err, sizeof err) && strcmp(k1, k2) && strcmp(k1, k3) &&
+          strlen(k1) == 64);
     /* off; a directory others can write to is refused, and the open
      * still succeeds uncached */
     CHECK(open_cached(&info, "", &pi) == CUZK_OK && pi.cache == CUZK_GPU_CACHE_OFF && !pi.cache_path[0]);

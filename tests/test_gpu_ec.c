@@ -19,8 +19,8 @@ enum { N = 2048, NBASE = 24 };
 /* One group as the test sees it (cuzk_g1 or cuzk_g2 behind void pointers). */
 typedef struct {
     const char *kernel;
-    size_t jac, aff; /* bytes of a Jacobian / affine point */
-    void (*random)(void *jac);                      /* a random point, random Z */
+    size_t jac, aff;           /* bytes of a Jacobian / affine point */
+    void (*random)(void *jac); /* a random point, random Z */
     void (*add)(void *r, const void *p, const void *q);
     void (*add_affine)(void *r, const void *p, const void *qa);
     void (*dbl)(void *r, const void *p);
@@ -100,9 +100,9 @@ static bool g1_is_inf_w(const void *p)
     return cuzk_g1_is_inf(p);
 }
 
-static const group G1 = {"cz_test_g1", sizeof(cuzk_g1), sizeof(cuzk_g1_affine), g1_random, g1_add_w,
-                         g1_add_affine_w, g1_dbl_w, g1_neg_w, g1_from_affine_w, g1_to_affine_w, g1_set_inf_w,
-                         g1_is_inf_w};
+static const group G1 = {
+    "cz_test_g1", sizeof(cuzk_g1), sizeof(cuzk_g1_affine), g1_random,      g1_add_w,     g1_add_affine_w,
+    g1_dbl_w,     g1_neg_w,        g1_from_affine_w,       g1_to_affine_w, g1_set_inf_w, g1_is_inf_w};
 
 /* ---- G2 ---------------------------------------------------------------------------- */
 
@@ -166,9 +166,9 @@ static bool g2_is_inf_w(const void *p)
     return cuzk_g2_is_inf(p);
 }
 
-static const group G2 = {"cz_test_g2", sizeof(cuzk_g2), sizeof(cuzk_g2_affine), g2_random, g2_add_w,
-                         g2_add_affine_w, g2_dbl_w, g2_neg_w, g2_from_affine_w, g2_to_affine_w, g2_set_inf_w,
-                         g2_is_inf_w};
+static const group G2 = {
+    "cz_test_g2", sizeof(cuzk_g2), sizeof(cuzk_g2_affine), g2_random,      g2_add_w,     g2_add_affine_w,
+    g2_dbl_w,     g2_neg_w,        g2_from_affine_w,       g2_to_affine_w, g2_set_inf_w, g2_is_inf_w};
 
 /* ---- the comparison ------------------------------------------------------------------ */
 
@@ -183,11 +183,21 @@ static void make_case(const group *g, size_t i, void *p, void *q, void *qa)
         g->to_affine(qa, p);
         g->from_affine(q, qa);
         break;
-    case 1: g->neg(q, p); break; /* P + (-P) */
-    case 2: g->set_inf(p), g->random(q); break;
-    case 3: g->set_inf(q); break;
-    case 4: g->set_inf(p), g->set_inf(q); break;
-    default: g->random(q); break;
+    case 1:
+        g->neg(q, p);
+        break; /* P + (-P) */
+    case 2:
+        g->set_inf(p), g->random(q);
+        break;
+    case 3:
+        g->set_inf(q);
+        break;
+    case 4:
+        g->set_inf(p), g->set_inf(q);
+        break;
+    default:
+        g->random(q);
+        break;
     }
     g->to_affine(qa, q); /* infinity -> (0, 0) */
 }
@@ -195,8 +205,8 @@ static void make_case(const group *g, size_t i, void *p, void *q, void *qa)
 static void check_group(const group *g)
 {
     if (!gpu_test_device()) return;
-    void *p = malloc(N * g->jac), *q = malloc(N * g->jac), *qa = malloc(N * g->aff), *want = malloc(N * g->jac),
-         *got = malloc(N * g->jac);
+    void *p = malloc(N * g->jac), *q = malloc(N * g->jac), *qa = malloc(N * g->aff),
+         *want = malloc(N * g->jac), *got = malloc(N * g->jac);
     uint8_t wa[sizeof(cuzk_g2_affine)], ga[sizeof(cuzk_g2_affine)];
     REQUIRE(p && q && qa && want && got);
     for (size_t i = 0; i < N; i++)
@@ -206,11 +216,21 @@ static void check_group(const group *g)
             void *w = AT(want, i, g->jac);
             const void *pi = AT(p, i, g->jac), *qi = AT(q, i, g->jac), *qai = AT(qa, i, g->aff);
             switch (op) {
-            case OP_ADD: g->add(w, pi, qi); break;
-            case OP_ADD_AFFINE: g->add_affine(w, pi, qai); break;
-            case OP_DBL: g->dbl(w, pi); break;
-            case OP_NEG: g->neg(w, pi); break;
-            default: g->from_affine(w, qai); break;
+            case OP_ADD:
+                g->add(w, pi, qi);
+                break;
+            case OP_ADD_AFFINE:
+                g->add_affine(w, pi, qai);
+                break;
+            case OP_DBL:
+                g->dbl(w, pi);
+                break;
+            case OP_NEG:
+                g->neg(w, pi);
+                break;
+            default:
+                g->from_affine(w, qai);
+                break;
             }
         }
         const void *ins[3] = {p, q, qa};
@@ -227,8 +247,8 @@ static void check_group(const group *g)
             bad += !ok;
         }
         if (bad)
-            fprintf(stderr, "  %s %s: %zu of %d differ, first element %zu (case %zu)\n", g->kernel, op_names[op], bad,
-                    N, first, first % 16);
+            fprintf(stderr, "  %s %s: %zu of %d differ, first element %zu (case %zu)\n", g->kernel,
+                    op_names[op], bad, N, first, first % 16);
         CHECK(bad == 0);
         if (op == OP_ADD) CHECK(infs >= N / 16 * 2); /* P + (-P) and inf + inf did occur */
     }

@@ -28,7 +28,7 @@ typedef struct {
 } field;
 
 #define WRAP2(name, T)                                                                                       \
-    static void name##_w(uint64_t *r, const uint64_t *a, const uint64_t *b)                                 \
+    static void name##_w(uint64_t *r, const uint64_t *a, const uint64_t *b)                                  \
     {                                                                                                        \
         name((T *)r, (const T *)a, (const T *)b);                                                            \
     }
@@ -66,12 +66,14 @@ static void fr_to_w(uint64_t *r, const uint64_t *a)
     cuzk_fr_to_limbs(r, (const cuzk_fr *)a);
 }
 
-static const field FP = {"cz_test_fp",     6,          CUZK_FP_MODULUS, {cuzk_fp_add_w, cuzk_fp_sub_w},
-                         cuzk_fp_mul_w,    {cuzk_fp_neg_w, cuzk_fp_dbl_w, cuzk_fp_sqr_w},
-                         fp_from_w,        fp_to_w};
-static const field FR = {"cz_test_fr",     4,          CUZK_FR_MODULUS, {cuzk_fr_add_w, cuzk_fr_sub_w},
-                         cuzk_fr_mul_w,    {cuzk_fr_neg_w, cuzk_fr_dbl_w, cuzk_fr_sqr_w},
-                         fr_from_w,        fr_to_w};
+static const field FP = {"cz_test_fp",    6,
+                         CUZK_FP_MODULUS, {cuzk_fp_add_w, cuzk_fp_sub_w},
+                         cuzk_fp_mul_w,   {cuzk_fp_neg_w, cuzk_fp_dbl_w, cuzk_fp_sqr_w},
+                         fp_from_w,       fp_to_w};
+static const field FR = {"cz_test_fr",    4,
+                         CUZK_FR_MODULUS, {cuzk_fr_add_w, cuzk_fr_sub_w},
+                         cuzk_fr_mul_w,   {cuzk_fr_neg_w, cuzk_fr_dbl_w, cuzk_fr_sqr_w},
+                         fr_from_w,       fr_to_w};
 
 /* ---- integers of up to 6 limbs (canonical values below the modulus) ---------- */
 
@@ -200,14 +202,30 @@ static void check_field(const field *f)
             uint64_t *w = want + L * i;
             const uint64_t *x = in0 + L * i, *y = b + L * i;
             switch (op) {
-            case OP_ADD: f->bin[0](w, x, y); break;
-            case OP_SUB: f->bin[1](w, x, y); break;
-            case OP_MUL: f->mul(w, x, y); break;
-            case OP_NEG: f->un[0](w, x); break;
-            case OP_DBL: f->un[1](w, x); break;
-            case OP_SQR: f->un[2](w, x); break;
-            case OP_TO_MONT: CHECK(f->from_limbs(w, x) == CUZK_OK); break;
-            default: f->to_limbs(w, x); break;
+            case OP_ADD:
+                f->bin[0](w, x, y);
+                break;
+            case OP_SUB:
+                f->bin[1](w, x, y);
+                break;
+            case OP_MUL:
+                f->mul(w, x, y);
+                break;
+            case OP_NEG:
+                f->un[0](w, x);
+                break;
+            case OP_DBL:
+                f->un[1](w, x);
+                break;
+            case OP_SQR:
+                f->un[2](w, x);
+                break;
+            case OP_TO_MONT:
+                CHECK(f->from_limbs(w, x) == CUZK_OK);
+                break;
+            default:
+                f->to_limbs(w, x);
+                break;
             }
         }
         const void *ins[2] = {in0, b};
@@ -251,12 +269,24 @@ static void test_fp2(void)
     for (uint32_t op = OP_ADD; op <= OP_SQR; op++) {
         for (size_t i = 0; i < n; i++)
             switch (op) {
-            case OP_ADD: cuzk_fp2_add(&want[i], &a[i], &b[i]); break;
-            case OP_SUB: cuzk_fp2_sub(&want[i], &a[i], &b[i]); break;
-            case OP_NEG: cuzk_fp2_neg(&want[i], &a[i]); break;
-            case OP_DBL: cuzk_fp2_dbl(&want[i], &a[i]); break;
-            case OP_MUL: cuzk_fp2_mul(&want[i], &a[i], &b[i]); break;
-            default: cuzk_fp2_sqr(&want[i], &a[i]); break;
+            case OP_ADD:
+                cuzk_fp2_add(&want[i], &a[i], &b[i]);
+                break;
+            case OP_SUB:
+                cuzk_fp2_sub(&want[i], &a[i], &b[i]);
+                break;
+            case OP_NEG:
+                cuzk_fp2_neg(&want[i], &a[i]);
+                break;
+            case OP_DBL:
+                cuzk_fp2_dbl(&want[i], &a[i]);
+                break;
+            case OP_MUL:
+                cuzk_fp2_mul(&want[i], &a[i], &b[i]);
+                break;
+            default:
+                cuzk_fp2_sqr(&want[i], &a[i]);
+                break;
             }
         const void *ins[2] = {a, b};
         size_t bytes[2] = {sizeof *a, sizeof *b};

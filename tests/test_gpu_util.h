@@ -65,8 +65,8 @@ static cuzk_gpu *gpu_test_device(void)
         atexit(gpu_close_at_exit);
         printf("  device: %s / %s (%s), program ready in %.2f s, cache %s%s%s\n", info.platform, info.name,
                info.driver_version, gpu_prog.build_s,
-               gpu_prog.cache == CUZK_GPU_CACHE_HIT      ? "hit"
-               : gpu_prog.cache == CUZK_GPU_CACHE_MISS   ? "miss"
+               gpu_prog.cache == CUZK_GPU_CACHE_HIT       ? "hit"
+               : gpu_prog.cache == CUZK_GPU_CACHE_MISS    ? "miss"
                : gpu_prog.cache == CUZK_GPU_CACHE_REBUILT ? "rebuilt"
                                                           : "off",
                gpu_prog.note[0] ? ": " : "", gpu_prog.note);
@@ -84,8 +84,9 @@ static cuzk_gpu *gpu_test_device(void)
 /* r[i] = kernel(in..., op) for i < n: the test kernels' signature
  * (r, in0, in1, ..., op, n); elem bytes per element of r, in_bytes[k]
  * per element of input k.  false on a device error (reported). */
-__attribute__((unused)) static bool gpu_test_run(const char *kernel, void *r, size_t elem, const void *const *ins, const size_t *in_bytes,
-                         size_t nin, uint32_t op, size_t n)
+__attribute__((unused)) static bool gpu_test_run(const char *kernel, void *r, size_t elem,
+                                                 const void *const *ins, const size_t *in_bytes, size_t nin,
+                                                 uint32_t op, size_t n)
 {
     cuzk_gpu *g = gpu_test_device();
     cuzk_gpu_queue *q = cuzk_gpu_default_queue(g);

@@ -108,9 +108,9 @@ typedef enum {
 
 typedef struct {
     cuzk_gpu_cache_state cache;
-    double build_s;      /* wall seconds to get the program ready */
+    double build_s;        /* wall seconds to get the program ready */
     char cache_path[1024]; /* the binary's file, "" without a cache */
-    char note[512];      /* why the cache was off or rebuilt; "" if neither */
+    char note[512];        /* why the cache was off or rebuilt; "" if neither */
 } cuzk_gpu_program_info;
 
 /* Opens device dev (from cuzk_gpu_list: its driver and index are used) and
@@ -118,8 +118,9 @@ typedef struct {
  * binary cache; CUDA: the PTX embedded at build time, loaded by the
  * driver).  opts and info may be NULL.  A build failure returns
  * CUZK_ERR_IO with the start of the compiler's log in err. */
-CUZK_MUST_CHECK int cuzk_gpu_open(cuzk_gpu **out, const cuzk_gpu_device_info *dev, const cuzk_gpu_open_opts *opts,
-                                  cuzk_gpu_program_info *info, char *err, size_t err_len);
+CUZK_MUST_CHECK int cuzk_gpu_open(cuzk_gpu **out, const cuzk_gpu_device_info *dev,
+                                  const cuzk_gpu_open_opts *opts, cuzk_gpu_program_info *info, char *err,
+                                  size_t err_len);
 /* Waits for the default queue and frees the device's objects; NULL is a
  * no-op.  Every buffer, queue, kernel and event must be freed first. */
 void cuzk_gpu_close(cuzk_gpu *g);
@@ -151,8 +152,8 @@ void cuzk_gpu_queue_free(cuzk_gpu_queue *q); /* waits for it first; NULL is a no
 
 /* dst[off, off+n) = src / dst = src[off, off+n); off + n must not pass the
  * buffer's end (CUZK_ERR_ARG).  blocking: return when the copy is done. */
-CUZK_MUST_CHECK int cuzk_gpu_write(cuzk_gpu_queue *q, cuzk_gpu_buf *dst, size_t off, const void *src, size_t n,
-                                   bool blocking, char *err, size_t err_len);
+CUZK_MUST_CHECK int cuzk_gpu_write(cuzk_gpu_queue *q, cuzk_gpu_buf *dst, size_t off, const void *src,
+                                   size_t n, bool blocking, char *err, size_t err_len);
 CUZK_MUST_CHECK int cuzk_gpu_read(cuzk_gpu_queue *q, void *dst, const cuzk_gpu_buf *src, size_t off, size_t n,
                                   bool blocking, char *err, size_t err_len);
 /* Returns when everything enqueued on q has completed. */
@@ -164,7 +165,8 @@ CUZK_MUST_CHECK int cuzk_gpu_event_record(cuzk_gpu_queue *q, cuzk_gpu_event **ou
 CUZK_MUST_CHECK int cuzk_gpu_event_wait(cuzk_gpu_event *e, char *err, size_t err_len);
 /* Work enqueued on q after this call starts only once e has completed
  * (e may come from another queue of the same device). */
-CUZK_MUST_CHECK int cuzk_gpu_queue_wait_event(cuzk_gpu_queue *q, cuzk_gpu_event *e, char *err, size_t err_len);
+CUZK_MUST_CHECK int cuzk_gpu_queue_wait_event(cuzk_gpu_queue *q, cuzk_gpu_event *e, char *err,
+                                              size_t err_len);
 void cuzk_gpu_event_free(cuzk_gpu_event *e); /* NULL is a no-op */
 
 /* ---- kernels ------------------------------------------------------------------ */

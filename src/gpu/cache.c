@@ -56,7 +56,8 @@ void cuzk_gpu_cache_dir(char *dir, size_t cap, const char *requested, char *note
     else if (home && *home)
         n = snprintf(dir, cap, "%s/.cache/cuzk/gpu", home);
     else
-        n = snprintf(note, note_len, "no cache directory (neither $XDG_CACHE_HOME nor $HOME is set)"), dir[0] = 0;
+        n = snprintf(note, note_len, "no cache directory (neither $XDG_CACHE_HOME nor $HOME is set)"),
+        dir[0] = 0;
     if (n < 0 || (size_t)n >= cap) {
         snprintf(note, note_len, "cache directory path too long");
         dir[0] = 0;
@@ -68,9 +69,13 @@ void cuzk_gpu_cache_dir(char *dir, size_t cap, const char *requested, char *note
     char why[600] = "";
     /* judged before it is made (by its existing ancestors), then again once
      * it exists: someone else could have created it in between */
-    if (cuzk_pce_dir_check(dir, why, sizeof why) || mkdir_p(dir) || cuzk_pce_dir_check(dir, why, sizeof why)) {
+    if (cuzk_pce_dir_check(dir, why, sizeof why) || mkdir_p(dir) ||
+        cuzk_pce_dir_check(dir, why, sizeof why)) {
         const char *r = strstr(why, "refused: "); /* the rule's own words, without "PCE directory" */
-        snprintf(note, note_len, "program cache %s not used: %s", dir, r ? r + 9 : why[0] ? why : strerror(errno));
+        snprintf(note, note_len, "program cache %s not used: %s", dir,
+                 r        ? r + 9
+                 : why[0] ? why
+                          : strerror(errno));
         dir[0] = 0;
     }
 }

@@ -68,7 +68,7 @@ enum {
     X(cuEventRecord, CUresult (*)(CUevent, CUstream))                                                        \
     X(cuEventSynchronize, CUresult (*)(CUevent))                                                             \
     X(cuEventDestroy_v2, CUresult (*)(CUevent))                                                              \
-    X(cuLaunchKernel, CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,  \
+    X(cuLaunchKernel, CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,   \
                                    unsigned, CUstream, void **, void **))                                    \
     X(cuGetErrorName, CUresult (*)(CUresult, const char **))
 
@@ -105,8 +105,8 @@ static const char *cu_err(CUresult r)
 
 static int fail(char *err, size_t err_len, CUresult r, const char *what, const char *detail)
 {
-    return cuzk_errf(err, err_len, r == CUDA_ERROR_OUT_OF_MEMORY ? CUZK_ERR_NOMEM : CUZK_ERR_IO, "CUDA %s%s%s: %s (%d)",
-                     what, detail ? " " : "", detail ? detail : "", cu_err(r), r);
+    return cuzk_errf(err, err_len, r == CUDA_ERROR_OUT_OF_MEMORY ? CUZK_ERR_NOMEM : CUZK_ERR_IO,
+                     "CUDA %s%s%s: %s (%d)", what, detail ? " " : "", detail ? detail : "", cu_err(r), r);
 }
 
 /* The library, then cuInit once (its result kept: a machine whose driver
@@ -123,7 +123,8 @@ static int load(char *err, size_t err_len)
     CUresult r = init_result;
     pthread_mutex_unlock(&mu);
     if (r == CUDA_ERROR_NO_DEVICE)
-        return cuzk_errf(err, err_len, CUZK_ERR_UNSUPPORTED, "CUDA: the driver is installed but sees no device");
+        return cuzk_errf(err, err_len, CUZK_ERR_UNSUPPORTED,
+                         "CUDA: the driver is installed but sees no device");
     return r ? fail(err, err_len, r, "cuInit", NULL) : CUZK_OK;
 }
 
@@ -213,7 +214,8 @@ static int cu_open(cuzk_gpu *g, const cuzk_gpu_open_opts *opts, cuzk_gpu_program
         return fail(err, err_len, r, what, g->info.name);
     }
     info->cache = CUZK_GPU_CACHE_OFF;
-    snprintf(info->note, sizeof info->note, "CUDA: PTX embedded at build time (the driver caches its JIT output)");
+    snprintf(info->note, sizeof info->note,
+             "CUDA: PTX embedded at build time (the driver caches its JIT output)");
     g->impl = d;
     g->queue0->h = PTR(s);
     return CUZK_OK;
@@ -320,7 +322,8 @@ static int cu_kernel_get(cuzk_gpu_kernel *k, char *err, size_t err_len)
     if (st) return st;
     CUresult r = cu.cuModuleGetFunction(&f, d->mod, k->name);
     if (r == CUDA_ERROR_NOT_FOUND)
-        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "kernel \"%s\": the program has no kernel of that name", k->name);
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "kernel \"%s\": the program has no kernel of that name",
+                         k->name);
     if (r) return fail(err, err_len, r, "cuModuleGetFunction", k->name);
     k->h = PTR(f);
     return CUZK_OK;
@@ -333,14 +336,15 @@ static void cu_kernel_free(cuzk_gpu_kernel *k)
 
 #define MAX_ARGS 32
 
-static int cu_launch(cuzk_gpu_queue *q, cuzk_gpu_kernel *k, size_t global, size_t local, const cuzk_gpu_arg *args,
-                     size_t nargs, char *err, size_t err_len)
+static int cu_launch(cuzk_gpu_queue *q, cuzk_gpu_kernel *k, size_t global, size_t local,
+                     const cuzk_gpu_arg *args, size_t nargs, char *err, size_t err_len)
 {
     uint64_t vals[MAX_ARGS];
     void *params[MAX_ARGS];
     size_t np = 0, shared = 0;
     if (nargs > MAX_ARGS)
-        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "kernel %s: %zu arguments (%d at most)", k->name, nargs, MAX_ARGS);
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "kernel %s: %zu arguments (%d at most)", k->name, nargs,
+                         MAX_ARGS);
     for (size_t i = 0; i < nargs; i++) {
         const cuzk_gpu_arg *a = &args[i];
         if (a->kind == CUZK_GPU_ARG_LOCAL) { /* dynamic shared memory, not a parameter */

@@ -12,8 +12,10 @@
 static const cuzk_gpu_driver *driver_of(cuzk_gpu_driver_kind d)
 {
     switch (d) {
-    case CUZK_GPU_OPENCL: return &cuzk_gpu_driver_opencl;
-    case CUZK_GPU_CUDA: return &cuzk_gpu_driver_cuda;
+    case CUZK_GPU_OPENCL:
+        return &cuzk_gpu_driver_opencl;
+    case CUZK_GPU_CUDA:
+        return &cuzk_gpu_driver_cuda;
     }
     return NULL;
 }
@@ -42,13 +44,15 @@ static int dylib_open(const cuzk_gpu_dylib *d, const char *lib, void **handle, v
                       size_t err_len)
 {
     void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
-    if (!h) return cuzk_errf(err, err_len, CUZK_ERR_UNSUPPORTED, "%s: %s not found (%s): %s", d->what, lib, dlerror(), d->hint);
+    if (!h)
+        return cuzk_errf(err, err_len, CUZK_ERR_UNSUPPORTED, "%s: %s not found (%s): %s", d->what, lib,
+                         dlerror(), d->hint);
     for (size_t i = 0; d->names[i]; i++) {
         dlerror();
         if (!(fns[i] = dlsym(h, d->names[i]))) {
             dlclose(h);
-            return cuzk_errf(err, err_len, CUZK_ERR_UNSUPPORTED, "%s: %s has no %s: a driver too old for cuzk", d->what,
-                             lib, d->names[i]);
+            return cuzk_errf(err, err_len, CUZK_ERR_UNSUPPORTED,
+                             "%s: %s has no %s: a driver too old for cuzk", d->what, lib, d->names[i]);
         }
     }
     *handle = h;
@@ -263,10 +267,11 @@ static int copy_check(const char *what, const cuzk_gpu_queue *q, const cuzk_gpu_
                       const void *host, char *err, size_t err_len)
 {
     if (!q || !b || (!host && n)) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: bad arguments", what);
-    if (q->g != b->g) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: queue and buffer of two devices", what);
+    if (q->g != b->g)
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: queue and buffer of two devices", what);
     if (off > b->size || n > b->size - off)
-        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: bytes [%zu, %zu + %zu) past the buffer's %zu", what, off,
-                         off, n, b->size);
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: bytes [%zu, %zu + %zu) past the buffer's %zu", what,
+                         off, off, n, b->size);
     return CUZK_OK;
 }
 
@@ -339,8 +344,9 @@ int cuzk_gpu_kernel_get(cuzk_gpu *g, cuzk_gpu_kernel **out, const char *name, ch
     if (!k) return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "cuzk_gpu_kernel_get: out of memory");
     if (strlen(name) >= sizeof k->name) {
         free(k);
-        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "kernel \"%.64s...\": name too long (%zu characters at most)",
-                         name, sizeof k->name - 1);
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG,
+                         "kernel \"%.64s...\": name too long (%zu characters at most)", name,
+                         sizeof k->name - 1);
     }
     strcpy(k->name, name);
     k->g = g;
@@ -360,25 +366,27 @@ void cuzk_gpu_kernel_free(cuzk_gpu_kernel *k)
     free(k);
 }
 
-int cuzk_gpu_launch(cuzk_gpu_queue *q, cuzk_gpu_kernel *k, size_t global, size_t local, const cuzk_gpu_arg *args,
-                    size_t nargs, char *err, size_t err_len)
+int cuzk_gpu_launch(cuzk_gpu_queue *q, cuzk_gpu_kernel *k, size_t global, size_t local,
+                    const cuzk_gpu_arg *args, size_t nargs, char *err, size_t err_len)
 {
     if (!q || !k || (nargs && !args) || q->g != k->g)
         return cuzk_errf(err, err_len, CUZK_ERR_ARG, "cuzk_gpu_launch: bad arguments");
     size_t nlocal = 0;
     for (size_t i = 0; i < nargs; i++) {
         if (args[i].kind == CUZK_GPU_ARG_BUF && (!args[i].v.buf || args[i].v.buf->g != q->g))
-            return cuzk_errf(err, err_len, CUZK_ERR_ARG, "kernel %s: argument %zu is not a buffer of this device",
-                             k->name, i);
-        if (args[i].kind == CUZK_GPU_ARG_LOCAL && (nlocal++ || i + 1 != nargs))
             return cuzk_errf(err, err_len, CUZK_ERR_ARG,
-                             "kernel %s: one work-group memory argument at most, and last (CUDA has one per launch)",
-                             k->name);
+                             "kernel %s: argument %zu is not a buffer of this device", k->name, i);
+        if (args[i].kind == CUZK_GPU_ARG_LOCAL && (nlocal++ || i + 1 != nargs))
+            return cuzk_errf(
+                err, err_len, CUZK_ERR_ARG,
+                "kernel %s: one work-group memory argument at most, and last (CUDA has one per launch)",
+                k->name);
     }
     if (!global) return CUZK_OK;
     if (local && global % local) {
         if (global > SIZE_MAX - local)
-            return cuzk_errf(err, err_len, CUZK_ERR_ARG, "kernel %s: %zu work items: too many", k->name, global);
+            return cuzk_errf(err, err_len, CUZK_ERR_ARG, "kernel %s: %zu work items: too many", k->name,
+                             global);
         global += local - global % local;
     }
     return q->g->drv->launch(q, k, global, local, args, nargs, err, err_len);

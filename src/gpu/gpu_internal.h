@@ -77,8 +77,8 @@ struct cuzk_gpu_driver {
     int (*kernel_get)(cuzk_gpu_kernel *k, char *err, size_t err_len); /* k->name set */
     void (*kernel_free)(cuzk_gpu_kernel *k);
     /* global already rounded up to a multiple of local (when local > 0) */
-    int (*launch)(cuzk_gpu_queue *q, cuzk_gpu_kernel *k, size_t global, size_t local, const cuzk_gpu_arg *args,
-                  size_t nargs, char *err, size_t err_len);
+    int (*launch)(cuzk_gpu_queue *q, cuzk_gpu_kernel *k, size_t global, size_t local,
+                  const cuzk_gpu_arg *args, size_t nargs, char *err, size_t err_len);
     int (*event_record)(cuzk_gpu_queue *q, cuzk_gpu_event *e, char *err, size_t err_len);
     int (*event_wait)(cuzk_gpu_event *e, char *err, size_t err_len);
     int (*queue_wait_event)(cuzk_gpu_queue *q, cuzk_gpu_event *e, char *err, size_t err_len);

@@ -80,35 +80,52 @@ static int load(char *err, size_t err_len)
 static const char *cl_err(cl_int e)
 {
     switch (e) {
-    case CL_DEVICE_NOT_FOUND: return "CL_DEVICE_NOT_FOUND";
-    case CL_MEM_OBJECT_ALLOCATION_FAILURE: return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
-    case CL_OUT_OF_RESOURCES: return "CL_OUT_OF_RESOURCES";
-    case CL_OUT_OF_HOST_MEMORY: return "CL_OUT_OF_HOST_MEMORY";
-    case CL_BUILD_PROGRAM_FAILURE: return "CL_BUILD_PROGRAM_FAILURE";
-    case CL_INVALID_VALUE: return "CL_INVALID_VALUE";
-    case CL_INVALID_BINARY: return "CL_INVALID_BINARY";
-    case CL_INVALID_BUFFER_SIZE: return "CL_INVALID_BUFFER_SIZE";
-    case CL_INVALID_KERNEL_NAME: return "CL_INVALID_KERNEL_NAME";
-    case CL_INVALID_KERNEL_ARGS: return "CL_INVALID_KERNEL_ARGS";
-    case CL_INVALID_ARG_INDEX: return "CL_INVALID_ARG_INDEX";
-    case CL_INVALID_ARG_SIZE: return "CL_INVALID_ARG_SIZE";
-    case CL_INVALID_WORK_GROUP_SIZE: return "CL_INVALID_WORK_GROUP_SIZE";
-    case CL_INVALID_WORK_ITEM_SIZE: return "CL_INVALID_WORK_ITEM_SIZE";
-    case CL_INVALID_GLOBAL_WORK_SIZE: return "CL_INVALID_GLOBAL_WORK_SIZE";
-    case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
-    default: return "OpenCL error";
+    case CL_DEVICE_NOT_FOUND:
+        return "CL_DEVICE_NOT_FOUND";
+    case CL_MEM_OBJECT_ALLOCATION_FAILURE:
+        return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
+    case CL_OUT_OF_RESOURCES:
+        return "CL_OUT_OF_RESOURCES";
+    case CL_OUT_OF_HOST_MEMORY:
+        return "CL_OUT_OF_HOST_MEMORY";
+    case CL_BUILD_PROGRAM_FAILURE:
+        return "CL_BUILD_PROGRAM_FAILURE";
+    case CL_INVALID_VALUE:
+        return "CL_INVALID_VALUE";
+    case CL_INVALID_BINARY:
+        return "CL_INVALID_BINARY";
+    case CL_INVALID_BUFFER_SIZE:
+        return "CL_INVALID_BUFFER_SIZE";
+    case CL_INVALID_KERNEL_NAME:
+        return "CL_INVALID_KERNEL_NAME";
+    case CL_INVALID_KERNEL_ARGS:
+        return "CL_INVALID_KERNEL_ARGS";
+    case CL_INVALID_ARG_INDEX:
+        return "CL_INVALID_ARG_INDEX";
+    case CL_INVALID_ARG_SIZE:
+        return "CL_INVALID_ARG_SIZE";
+    case CL_INVALID_WORK_GROUP_SIZE:
+        return "CL_INVALID_WORK_GROUP_SIZE";
+    case CL_INVALID_WORK_ITEM_SIZE:
+        return "CL_INVALID_WORK_ITEM_SIZE";
+    case CL_INVALID_GLOBAL_WORK_SIZE:
+        return "CL_INVALID_GLOBAL_WORK_SIZE";
+    case -1001:
+        return "CL_PLATFORM_NOT_FOUND_KHR";
+    default:
+        return "OpenCL error";
     }
 }
 
 /* CUZK_ERR_NOMEM for the allocation failures, CUZK_ERR_IO for the rest. */
 static int fail(char *err, size_t err_len, cl_int e, const char *what, const char *detail)
 {
-    int st = e == CL_MEM_OBJECT_ALLOCATION_FAILURE || e == CL_OUT_OF_HOST_MEMORY || e == CL_OUT_OF_RESOURCES ||
-                     e == CL_INVALID_BUFFER_SIZE
+    int st = e == CL_MEM_OBJECT_ALLOCATION_FAILURE || e == CL_OUT_OF_HOST_MEMORY ||
+                     e == CL_OUT_OF_RESOURCES || e == CL_INVALID_BUFFER_SIZE
                  ? CUZK_ERR_NOMEM
                  : CUZK_ERR_IO;
-    return cuzk_errf(err, err_len, st, "OpenCL %s%s%s: %s (%d)", what, detail ? " " : "", detail ? detail : "",
-                     cl_err(e), (int)e);
+    return cuzk_errf(err, err_len, st, "OpenCL %s%s%s: %s (%d)", what, detail ? " " : "",
+                     detail ? detail : "", cl_err(e), (int)e);
 }
 
 #define H(x) ((uint64_t)(uintptr_t)(x))
@@ -127,9 +144,10 @@ static int each_device(visit_fn visit, void *ctx, size_t *count, char *err, size
     cl_uint np = 0;
     cl_int e = cl.clGetPlatformIDs(0, NULL, &np);
     if (e == -1001 || (e == CL_SUCCESS && np == 0))
-        return cuzk_errf(err, err_len, CUZK_ERR_UNSUPPORTED,
-                         "OpenCL: no platform (no ICD in /etc/OpenCL/vendors: apt-get install pocl-opencl-icd "
-                         "for the CPU, or a GPU vendor's driver)");
+        return cuzk_errf(
+            err, err_len, CUZK_ERR_UNSUPPORTED,
+            "OpenCL: no platform (no ICD in /etc/OpenCL/vendors: apt-get install pocl-opencl-icd "
+            "for the CPU, or a GPU vendor's driver)");
     if (e) return fail(err, err_len, e, "clGetPlatformIDs", NULL);
     cl_platform_id ps[16];
     np = np > 16 ? 16 : np;
@@ -221,8 +239,8 @@ static int build(ocl_dev *o, cl_program p, const char *opts, const char *what, c
     size_t n = 0;
     cl.clGetProgramBuildInfo(p, o->dev, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, &n);
     log[sizeof log - 1] = 0;
-    return cuzk_errf(err, err_len, CUZK_ERR_IO, "OpenCL clBuildProgram (%s): %s (%d); log: %.700s", what, cl_err(e),
-                     (int)e, log[0] ? log : "(empty)");
+    return cuzk_errf(err, err_len, CUZK_ERR_IO, "OpenCL clBuildProgram (%s): %s (%d); log: %.700s", what,
+                     cl_err(e), (int)e, log[0] ? log : "(empty)");
 }
 
 static int from_source(ocl_dev *o, const char *opts, char *err, size_t err_len)
@@ -241,7 +259,8 @@ static int from_source(ocl_dev *o, const char *opts, char *err, size_t err_len)
     return CUZK_OK;
 }
 
-static int from_binary(ocl_dev *o, const uint8_t *bin, size_t len, const char *opts, char *err, size_t err_len)
+static int from_binary(ocl_dev *o, const uint8_t *bin, size_t len, const char *opts, char *err,
+                       size_t err_len)
 {
     cl_int e, bs = CL_SUCCESS;
     cl_program p = cl.clCreateProgramWithBinary(o->ctx, 1, &o->dev, &len, &bin, &bs, &e);
@@ -283,8 +302,9 @@ static int program(ocl_dev *o, const cuzk_gpu_open_opts *opts, const cuzk_gpu_de
     const char *src = cuzk_gpu_kernel_source(&slen);
     cuzk_gpu_cache_dir(dir, sizeof dir, opts->cache_dir, info->note, sizeof info->note);
     cl.clGetPlatformInfo(o->plat, CL_PLATFORM_VERSION, sizeof pv - 1, pv, NULL);
-    const char *parts[] = {"cuzk-gpu opencl 1", src, opts->build_options, di->platform, pv,
-                           di->name, di->version, di->driver_version};
+    const char *parts[] = {
+        "cuzk-gpu opencl 1", src, opts->build_options, di->platform, pv, di->name, di->version,
+        di->driver_version};
     if (!dir[0] || cuzk_gpu_cache_key(key, parts, sizeof parts / sizeof parts[0], err, err_len) ||
         !cuzk_gpu_cache_path(info->cache_path, sizeof info->cache_path, dir, key, ".clbin")) {
         info->cache = CUZK_GPU_CACHE_OFF;
@@ -318,8 +338,7 @@ static int ocl_open(cuzk_gpu *g, const cuzk_gpu_open_opts *opts, cuzk_gpu_progra
     find_ctx f = {.want = g->info.index};
     int st = each_device(find_visit, &f, NULL, err, err_len);
     if (st) return st;
-    if (!f.found)
-        return cuzk_errf(err, err_len, CUZK_ERR_UNSUPPORTED, "OpenCL: no device %u", g->info.index);
+    if (!f.found) return cuzk_errf(err, err_len, CUZK_ERR_UNSUPPORTED, "OpenCL: no device %u", g->info.index);
     ocl_dev *o = calloc(1, sizeof *o);
     if (!o) return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "OpenCL: out of memory");
     describe(&g->info, f.want, f.p, f.d);
@@ -379,8 +398,8 @@ static int ocl_host_alloc(cuzk_gpu_hostbuf *h, char *err, size_t err_len)
     cl_int e;
     cl_mem m = cl.clCreateBuffer(o->ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, h->size, NULL, &e);
     if (!m) return fail(err, err_len, e, "clCreateBuffer", "(host)");
-    void *p = cl.clEnqueueMapBuffer(QUEUE(h->g->queue0), m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, h->size, 0,
-                                    NULL, NULL, &e);
+    void *p = cl.clEnqueueMapBuffer(QUEUE(h->g->queue0), m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, h->size,
+                                    0, NULL, NULL, &e);
     if (!p) {
         cl.clReleaseMemObject(m);
         return fail(err, err_len, e, "clEnqueueMapBuffer", NULL);
@@ -417,14 +436,16 @@ static void ocl_queue_free(cuzk_gpu_queue *q)
 static int ocl_write(cuzk_gpu_queue *q, cuzk_gpu_buf *b, size_t off, const void *src, size_t n, bool blocking,
                      char *err, size_t err_len)
 {
-    cl_int e = cl.clEnqueueWriteBuffer(QUEUE(q), MEM(b), blocking ? CL_TRUE : CL_FALSE, off, n, src, 0, NULL, NULL);
+    cl_int e =
+        cl.clEnqueueWriteBuffer(QUEUE(q), MEM(b), blocking ? CL_TRUE : CL_FALSE, off, n, src, 0, NULL, NULL);
     return e ? fail(err, err_len, e, "clEnqueueWriteBuffer", NULL) : CUZK_OK;
 }
 
 static int ocl_read(cuzk_gpu_queue *q, void *dst, const cuzk_gpu_buf *b, size_t off, size_t n, bool blocking,
                     char *err, size_t err_len)
 {
-    cl_int e = cl.clEnqueueReadBuffer(QUEUE(q), MEM(b), blocking ? CL_TRUE : CL_FALSE, off, n, dst, 0, NULL, NULL);
+    cl_int e =
+        cl.clEnqueueReadBuffer(QUEUE(q), MEM(b), blocking ? CL_TRUE : CL_FALSE, off, n, dst, 0, NULL, NULL);
     return e ? fail(err, err_len, e, "clEnqueueReadBuffer", NULL) : CUZK_OK;
 }
 
@@ -442,7 +463,8 @@ static int ocl_kernel_get(cuzk_gpu_kernel *k, char *err, size_t err_len)
     cl_int e;
     cl_kernel kk = cl.clCreateKernel(o->prog, k->name, &e);
     if (!kk && e == CL_INVALID_KERNEL_NAME)
-        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "kernel \"%s\": the program has no kernel of that name", k->name);
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "kernel \"%s\": the program has no kernel of that name",
+                         k->name);
     if (!kk) return fail(err, err_len, e, "clCreateKernel", k->name);
     k->h = H(kk);
     return CUZK_OK;
@@ -453,8 +475,8 @@ static void ocl_kernel_free(cuzk_gpu_kernel *k)
     cl.clReleaseKernel((cl_kernel)(uintptr_t)k->h);
 }
 
-static int ocl_launch(cuzk_gpu_queue *q, cuzk_gpu_kernel *k, size_t global, size_t local, const cuzk_gpu_arg *args,
-                      size_t nargs, char *err, size_t err_len)
+static int ocl_launch(cuzk_gpu_queue *q, cuzk_gpu_kernel *k, size_t global, size_t local,
+                      const cuzk_gpu_arg *args, size_t nargs, char *err, size_t err_len)
 {
     cl_kernel kk = (cl_kernel)(uintptr_t)k->h;
     for (size_t i = 0; i < nargs; i++) {
@@ -472,7 +494,8 @@ static int ocl_launch(cuzk_gpu_queue *q, cuzk_gpu_kernel *k, size_t global, size
             return fail(err, err_len, e, "clSetKernelArg", what);
         }
     }
-    cl_int e = cl.clEnqueueNDRangeKernel(QUEUE(q), kk, 1, NULL, &global, local ? &local : NULL, 0, NULL, NULL);
+    cl_int e =
+        cl.clEnqueueNDRangeKernel(QUEUE(q), kk, 1, NULL, &global, local ? &local : NULL, 0, NULL, NULL);
     return e ? fail(err, err_len, e, "clEnqueueNDRangeKernel", k->name) : CUZK_OK;
 }
 
@@ -532,8 +555,9 @@ const cuzk_gpu_driver cuzk_gpu_driver_opencl = {
 int cuzk_gpu_opencl_probe(const char *lib, char *err, size_t err_len)
 {
     (void)lib;
-    return cuzk_errf(err, err_len, CUZK_ERR_UNSUPPORTED,
-                     "OpenCL: built without the OpenCL headers (apt-get install opencl-headers, then rebuild)");
+    return cuzk_errf(
+        err, err_len, CUZK_ERR_UNSUPPORTED,
+        "OpenCL: built without the OpenCL headers (apt-get install opencl-headers, then rebuild)");
 }
 
 static int ocl_absent(cuzk_gpu_device_info *out, size_t cap, size_t *n, char *err, size_t err_len)

@@ -29,7 +29,10 @@ static void json_str(const char *s)
 
 static const char *cache_word(cuzk_gpu_cache_state c)
 {
-    return c == CUZK_GPU_CACHE_HIT ? "hit" : c == CUZK_GPU_CACHE_MISS ? "miss" : c == CUZK_GPU_CACHE_REBUILT ? "rebuilt" : "off";
+    return c == CUZK_GPU_CACHE_HIT       ? "hit"
+           : c == CUZK_GPU_CACHE_MISS    ? "miss"
+           : c == CUZK_GPU_CACHE_REBUILT ? "rebuilt"
+                                         : "off";
 }
 
 /* Opens d and builds its program; prints the outcome; 0 or 1. */
@@ -77,8 +80,9 @@ static void print_device(const cuzk_gpu_device_info *d, bool json)
     }
     printf("  [%u] %s / %s\n", d->index, d->platform, d->name);
     printf("    memory %.2f GiB (largest buffer %.2f GiB), %u compute units, %s, driver %s%s\n",
-           (double)d->mem_bytes / (1u << 30), (double)d->max_alloc_bytes / (1u << 30), d->compute_units, d->version,
-           d->driver_version, d->is_cpu ? " -- a CPU device: its timings are not GPU timings" : "");
+           (double)d->mem_bytes / (1u << 30), (double)d->max_alloc_bytes / (1u << 30), d->compute_units,
+           d->version, d->driver_version,
+           d->is_cpu ? " -- a CPU device: its timings are not GPU timings" : "");
 }
 
 int cmd_devices(int argc, char **argv)
