@@ -5,4 +5,5 @@
 #include "fields.cl"
 #include "fp2.cl"
 #include "groups.cl"
+#include "msm.cl"
 #include "test_kernels.cl"
