@@ -61,22 +61,24 @@ static const struct {
      "vanilla proofs"},
 #ifdef CUZK_HAVE_GRPC
     {"single", cmd_single,
-     "single [--addr A] --kind|-t K (--c1 F | --vanilla F... | --vanilla-text S) [request opts] [--out "
+     "single [--addr A] [TLS] --kind|-t K (--c1 F | --vanilla F... | --vanilla-text S) [request opts] [--out "
      "PROOF] [--json]  one Prove via the daemon"},
     {"batch", cmd_batch,
-     "batch [--addr A] --count|-c N --concurrency|-j C --kind|-t K ... [--vk F] [--json]  throughput, "
+     "batch [--addr A] [TLS] --count|-c N --concurrency|-j C --kind|-t K ... [--vk F] [--json]  throughput, "
      "p50/p95/p99; --vk: verify every proof here (a .vk or .params file)"},
     {"stress", cmd_stress,
-     "stress [--addr A] --duration S --job KIND:RATE:(@FILE|TEXT)[:REGISTERED_PROOF]... [--vk [KIND=]F]... "
+     "stress [--addr A] [TLS] --duration S --job KIND:RATE:(@FILE|TEXT)[:REGISTERED_PROOF]... "
+     "[--vk [KIND=]F]... "
      "[--json] [request opts]  mixed load, every proof checked (--vk: verified here)"},
-    {"status", cmd_status, "status [--addr A] [--repeat N]  daemon GetStatus (--repeat: calls/s)"},
-    {"metrics", cmd_metrics, "metrics [--addr A]  daemon Prometheus text"},
+    {"status", cmd_status, "status [--addr A] [TLS] [--repeat N]  daemon GetStatus (--repeat: calls/s)"},
+    {"metrics", cmd_metrics, "metrics [--addr A] [TLS]  daemon Prometheus text"},
     {"preload", cmd_preload,
-     "preload [--addr A] (CIRCUIT_ID | -c ID)  PreloadSRS (e.g. porep-32g, wpost-32g, winning-2k, window-post-32g)"},
-    {"evict", cmd_evict, "evict [--addr A] (CIRCUIT_ID | -c ID)    EvictSRS"},
-    {"cancel", cmd_cancel, "cancel [--addr A] JOB_ID        CancelProof"},
-    {"submit", cmd_submit, "submit [--addr A] --kind K ...  SubmitProof (prints job id)"},
-    {"await", cmd_await, "await [--addr A] [--timeout-ms T] JOB_ID  AwaitProof"},
+     "preload [--addr A] [TLS] (CIRCUIT_ID | -c ID)  PreloadSRS (e.g. porep-32g, wpost-32g, winning-2k, "
+     "window-post-32g)"},
+    {"evict", cmd_evict, "evict [--addr A] [TLS] (CIRCUIT_ID | -c ID)    EvictSRS"},
+    {"cancel", cmd_cancel, "cancel [--addr A] [TLS] JOB_ID        CancelProof"},
+    {"submit", cmd_submit, "submit [--addr A] [TLS] --kind K ...  SubmitProof (prints job id)"},
+    {"await", cmd_await, "await [--addr A] [TLS] [--timeout-ms T] JOB_ID  AwaitProof"},
 #endif
 };
 
