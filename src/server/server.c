@@ -689,6 +689,10 @@ int cuzk_server_start(cuzk_server **out, cuzk_engine *e, const cuzk_daemon_confi
     }
     unix_path(s->sock_path, sizeof s->sock_path, target);
     cuzk_srv_peer_guard_init(&s->guard, cfg, !s->sock_path[0] && !cfg->tls_cert[0]);
+    if (!s->guard.on && cfg->allow_plaintext_from.n)
+        cuzk_log(CUZK_LOG_WARN, NULL, "daemon.allow_plaintext_from has no effect: daemon.listen %s is %s",
+                 cfg->listen, s->sock_path[0] ? "a unix socket (its access is daemon.socket_mode/group)"
+                                              : "TLS (clients need a certificate of daemon.tls_client_ca)");
     if (s->sock_path[0] &&
         ((rc = make_parent_dirs(s->sock_path, err, err_len)) || (rc = take_lock(s, err, err_len)) ||
          (rc = cuzk_srv_socket_stage_make(&st, s->sock_path, err, err_len))))

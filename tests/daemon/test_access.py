@@ -163,6 +163,11 @@ class TestProtectedMode(unittest.TestCase):
             grpc_status(port)
         self.assertEqual(cm.exception.code(), grpc.StatusCode.PERMISSION_DENIED)
 
+    def test_no_effect_said(self):
+        d = td.Daemon('[daemon]\nallow_plaintext_from = ["10.0.0.0/8"]')
+        self.addCleanup(d.close)
+        self.assertIn("daemon.allow_plaintext_from has no effect: daemon.listen unix://", d.log_text())
+
     def test_bad_network_refused_at_load(self):
         tmp = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, tmp)
