@@ -5,5 +5,6 @@
 #include "fields.cl"
 #include "fp2.cl"
 #include "groups.cl"
+#include "ntt.cl"
 #include "msm.cl"
 #include "test_kernels.cl"
