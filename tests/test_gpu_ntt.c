@@ -5,8 +5,8 @@
  * round trips, small and large work-group tiles (many passes, one pass),
  * transforms of device buffers, the four-step chunked path (a memory limit
  * far below the vector) equal to the whole one, H through the device and
- * through the chunked path at several sizes with n < m and n = m, and
- * argument errors.  On pocl (the CPU) these are correctness checks; their
+ * through the chunked path at several sizes with n < m and n = m, H in
+ * the lean order (C asked for after A*B), and argument errors.  On pocl (the CPU) these are correctness checks; their
  * times are not GPU timings. */
 #include <stdlib.h>
 #include <string.h>
@@ -305,6 +305,61 @@ static void test_h_poly_chunked(void)
     }
 }
 
+/* The lean order (C asked for after A*B): equal to the CPU backend's
+ * h_poly_lean, on the device and through the chunked path; a failing
+ * fill_c is returned. */
+typedef struct {
+    const cuzk_fr *c;
+    int calls, fail;
+} c_src;
+
+static int fill_c(void *ctx, cuzk_fr *out, size_t n)
+{
+    c_src *s = ctx;
+    s->calls++;
+    if (s->fail) return CUZK_ERR_IO;
+    memcpy(out, s->c, n * sizeof *out);
+    return CUZK_OK;
+}
+
+static bool check_lean(cuzk_gpu_ntt *t, unsigned log_m, size_t n, const char *what)
+{
+    size_t m = (size_t)1 << log_m;
+    cuzk_fr *a = rand_vec(m), *b = rand_vec(m), *c = rand_vec(n), *a2 = dup_vec(a, m), *b2 = dup_vec(b, m);
+    bool ok = a && b && c && a2 && b2;
+    CHECK(ok);
+    for (size_t i = 0; ok && i < n; i++) cuzk_fr_mul(&c[i], &a[i], &b[i]);
+    c_src s1 = {c, 0, 0}, s2 = {c, 0, 0};
+    const cuzk_groth16_backend *be = cuzk_groth16_backend_cpu();
+    if (ok) CHECK(be->h_poly_lean(be->ctx, a, b, n, log_m, fill_c, &s1, NULL) == CUZK_OK);
+    int st = ok ? cuzk_gpu_h_poly_lean(t, a2, b2, n, log_m, fill_c, &s2, NULL) : CUZK_ERR_NOMEM;
+    size_t i = st ? 0 : first_diff(a, a2, m);
+    if (ok && (st || i < m || s2.calls != 1)) {
+        fprintf(stderr, "  h_poly_lean %s 2^%u n=%zu: %s (element %zu of %zu differs, %d calls)\n", what, log_m, n,
+                st ? cuzk_gpu_ntt_error(t) : "wrong result", i, m, s2.calls);
+        test_fail(__FILE__, __LINE__, "device lean H == CPU lean H");
+        ok = false;
+    }
+    if (ok && m > 1) CHECK(cuzk_fr_is_zero(&a2[m - 1]));
+    c_src bad = {c, 0, 1};
+    if (ok) CHECK(cuzk_gpu_h_poly_lean(t, a2, b2, n, log_m, fill_c, &bad, NULL) == CUZK_ERR_IO && bad.calls == 1);
+    if (ok) CHECK(strstr(cuzk_gpu_ntt_error(t), "fill_c") != NULL);
+    free(a), free(b), free(c), free(a2), free(b2);
+    return ok;
+}
+
+static void test_h_poly_lean(void)
+{
+    cuzk_gpu_ntt *t = default_ctx();
+    if (!t) return;
+    if (!check_lean(t, 1, 2, "device") || !check_lean(t, 11, 2000, "device") || !check_lean(t, 12, 4096, "device"))
+        return;
+    cuzk_gpu_ntt *small = make_ctx((size_t)32 << 7, 0); /* four-step at 2^12 */
+    if (!small) return;
+    (void)check_lean(small, 12, 3000, "chunked");
+    cuzk_gpu_ntt_destroy(small);
+}
+
 static void test_args(void)
 {
     cuzk_gpu_ntt *t = default_ctx();
@@ -336,6 +391,7 @@ static const test_case tests[] = {
     {"chunked", test_chunked},
     {"h_poly", test_h_poly},
     {"h_poly_chunked", test_h_poly_chunked},
+    {"h_poly_lean", test_h_poly_lean},
     {"args", test_args},
 };
 

@@ -88,7 +88,13 @@ CUZK_MUST_CHECK int cuzk_gpu_ntt_run_buf(cuzk_gpu_ntt *t, cuzk_gpu_ntt_kind kind
  * message is in cuzk_gpu_ntt_error(ctx). */
 CUZK_MUST_CHECK int cuzk_gpu_h_poly(void *ctx, cuzk_fr *a, cuzk_fr *b, cuzk_fr *c, size_t n, unsigned log_m,
                                     cuzk_par *par);
-/* The message of the last failed cuzk_gpu_h_poly ("" if none). */
+/* cuzk_groth16_backend.h_poly_lean on the device: the same H from a and b,
+ * fill_c(fill_ctx, b, n) asked for C once A*B is formed (on the device,
+ * while the device path holds only a and b: 64 m bytes), then C's
+ * transforms and the quotient.  Equal to the CPU backend's h_poly_lean. */
+CUZK_MUST_CHECK int cuzk_gpu_h_poly_lean(void *ctx, cuzk_fr *a, cuzk_fr *b, size_t n, unsigned log_m,
+                                         int (*fill_c)(void *, cuzk_fr *, size_t), void *fill_ctx, cuzk_par *par);
+/* The message of the last failed cuzk_gpu_h_poly or _lean ("" if none). */
 const char *cuzk_gpu_ntt_error(const cuzk_gpu_ntt *t);
 
 #ifdef __cplusplus

@@ -135,10 +135,11 @@ static int zero(cuzk_gpu_ntt *t, cuzk_gpu_buf *a, size_t off, size_t cnt, char *
     return cuzk_gpu_launch(t->q, t->k_zero, cnt, ELEM_LOCAL, args, NARGS(args), err, err_len);
 }
 
-static int quot(cuzk_gpu_ntt *t, cuzk_gpu_buf *a, cuzk_gpu_buf *b, cuzk_gpu_buf *c, unsigned log_m,
+/* mode 0: a = (ab - c)/Z; 1: a = ab; 2: a = (a - c)/Z (cz_ntt_quot) */
+static int quot(cuzk_gpu_ntt *t, cuzk_gpu_buf *a, cuzk_gpu_buf *b, cuzk_gpu_buf *c, unsigned log_m, unsigned mode,
                 size_t cnt, char *err, size_t err_len)
 {
-    cuzk_gpu_arg args[] = {B(a), B(b), B(c), B(t->consts), U32(C_ZINV(log_m)), U32(0), U64(cnt)};
+    cuzk_gpu_arg args[] = {B(a), B(b), B(c), B(t->consts), U32(C_ZINV(log_m)), U32(mode), U64(cnt)};
     return cuzk_gpu_launch(t->q, t->k_quot, cnt, ELEM_LOCAL, args, NARGS(args), err, err_len);
 }
 
@@ -403,7 +404,7 @@ static int h_device(cuzk_gpu_ntt *t, cuzk_fr *const v[3], size_t n, unsigned log
         if (!st && n < m) st = zero(t, d[k], n, m - n, err, err_len);
         if (!st) st = to_coset(t, d[k], log_m, err, err_len);
     }
-    if (!st) st = quot(t, d[0], d[1], d[2], log_m, m, err, err_len);
+    if (!st) st = quot(t, d[0], d[1], d[2], log_m, 0, m, err, err_len);
     if (!st) st = transform(t, CUZK_GPU_NTT_COSET_INVERSE, d[0], log_m, err, err_len);
     if (!st) st = cuzk_gpu_read(t->q, v[0], d[0], 0, m * FR_BYTES, true, err, err_len);
     if (st) drain(t);
@@ -412,28 +413,37 @@ static int h_device(cuzk_gpu_ntt *t, cuzk_fr *const v[3], size_t n, unsigned log
     return st;
 }
 
-/* (a b - c)/Z on host vectors, 2^lp elements of each at a time. */
-static int quot_chunked(cuzk_gpu_ntt *t, cuzk_fr *const v[3], unsigned log_m, char *err, size_t err_len)
+/* The quotient step (mode as quot) on host vectors v[0] (in/out), v[1], v[2]
+ * (NULL where the mode does not read it), 2^lp elements at a time. */
+static int quot_chunked(cuzk_gpu_ntt *t, cuzk_fr *const v[3], unsigned log_m, unsigned mode, char *err,
+                        size_t err_len)
 {
     size_t m = (size_t)1 << log_m;
     unsigned lp = log_m;
-    while (lp > 0 && 3 * (FR_BYTES << lp) > t->limit)
-        lp--;
+    while (lp > 0 && 3 * (FR_BYTES << lp) > t->limit) lp--;
     size_t p = (size_t)1 << lp;
     cuzk_gpu_buf *d[3] = {NULL, NULL, NULL};
     int st = CUZK_OK;
     for (int k = 0; k < 3 && !st; k++)
-        st = cuzk_gpu_alloc(t->g, &d[k], p * FR_BYTES, err, err_len);
+        if (v[k]) st = cuzk_gpu_alloc(t->g, &d[k], p * FR_BYTES, err, err_len);
     for (size_t off = 0; !st && off < m; off += p) {
         for (int k = 0; k < 3 && !st; k++)
-            st = cuzk_gpu_write(t->q, d[k], 0, v[k] + off, p * FR_BYTES, false, err, err_len);
-        if (!st) st = quot(t, d[0], d[1], d[2], log_m, p, err, err_len);
+            if (v[k]) st = cuzk_gpu_write(t->q, d[k], 0, v[k] + off, p * FR_BYTES, false, err, err_len);
+        if (!st) st = quot(t, d[0], d[1] ? d[1] : d[0], d[2] ? d[2] : d[0], log_m, mode, p, err, err_len);
         if (!st) st = cuzk_gpu_read(t->q, v[0] + off, d[0], 0, p * FR_BYTES, true, err, err_len);
     }
     if (st) drain(t);
-    for (int k = 0; k < 3; k++)
-        cuzk_gpu_free(d[k]);
+    for (int k = 0; k < 3; k++) cuzk_gpu_free(d[k]);
     return st;
+}
+
+/* Evaluations at the first n of m points, in host memory -> coset values. */
+static int host_to_coset(cuzk_gpu_ntt *t, cuzk_fr *v, size_t n, unsigned log_m, char *err, size_t err_len)
+{
+    size_t m = (size_t)1 << log_m;
+    for (size_t i = n; i < m; i++) v[i] = CUZK_FR_ZERO;
+    int st = cuzk_gpu_ntt_run(t, CUZK_GPU_NTT_INVERSE, v, m, err, err_len);
+    return st ? st : cuzk_gpu_ntt_run(t, CUZK_GPU_NTT_COSET_FORWARD, v, m, err, err_len);
 }
 
 /* Vectors too large to sit on the device together: each transform whole or
@@ -442,13 +452,8 @@ static int h_host(cuzk_gpu_ntt *t, cuzk_fr *const v[3], size_t n, unsigned log_m
 {
     size_t m = (size_t)1 << log_m;
     int st = CUZK_OK;
-    for (int k = 0; k < 3 && !st; k++) {
-        for (size_t i = n; i < m; i++)
-            v[k][i] = CUZK_FR_ZERO;
-        st = cuzk_gpu_ntt_run(t, CUZK_GPU_NTT_INVERSE, v[k], m, err, err_len);
-        if (!st) st = cuzk_gpu_ntt_run(t, CUZK_GPU_NTT_COSET_FORWARD, v[k], m, err, err_len);
-    }
-    if (!st) st = quot_chunked(t, v, log_m, err, err_len);
+    for (int k = 0; k < 3 && !st; k++) st = host_to_coset(t, v[k], n, log_m, err, err_len);
+    if (!st) st = quot_chunked(t, v, log_m, 0, err, err_len);
     return st ? st : cuzk_gpu_ntt_run(t, CUZK_GPU_NTT_COSET_INVERSE, v[0], m, err, err_len);
 }
 
@@ -465,6 +470,74 @@ int cuzk_gpu_h_poly(void *ctx, cuzk_fr *a, cuzk_fr *b, cuzk_fr *c, size_t n, uns
         return h_device(t, v, n, log_m, t->err, sizeof t->err);
     t->par = par;
     int st = h_host(t, v, n, log_m, t->err, sizeof t->err);
+    t->par = NULL;
+    return st;
+}
+
+/* ---- H in the lean order ------------------------------------------------------------ */
+
+typedef struct {
+    int (*fill_c)(void *, cuzk_fr *, size_t);
+    void *ctx;
+} c_source;
+
+/* A and B on the device; a = AB while the host fills C into b's memory
+ * (once B's upload is done); C up and to the coset; a = (a - C)/Z. */
+static int lean_device(cuzk_gpu_ntt *t, cuzk_fr *a, cuzk_fr *b, size_t n, unsigned log_m, c_source c, char *err,
+                       size_t err_len)
+{
+    size_t m = (size_t)1 << log_m;
+    cuzk_fr *v[2] = {a, b};
+    cuzk_gpu_buf *d[2] = {NULL, NULL};
+    int st = CUZK_OK;
+    for (int k = 0; k < 2 && !st; k++) {
+        st = cuzk_gpu_alloc(t->g, &d[k], m * FR_BYTES, err, err_len);
+        if (!st && n) st = cuzk_gpu_write(t->q, d[k], 0, v[k], n * FR_BYTES, k == 1, err, err_len);
+        if (!st && n < m) st = zero(t, d[k], n, m - n, err, err_len);
+        if (!st) st = to_coset(t, d[k], log_m, err, err_len);
+    }
+    if (!st) st = quot(t, d[0], d[1], d[1], log_m, 1, m, err, err_len);
+    if (!st && (st = c.fill_c(c.ctx, b, n)) != CUZK_OK)
+        cuzk_errf(err, err_len, st, "gpu h_poly_lean: fill_c failed (%s)", cuzk_strerror(st));
+    if (!st && n) st = cuzk_gpu_write(t->q, d[1], 0, b, n * FR_BYTES, false, err, err_len);
+    if (!st && n < m) st = zero(t, d[1], n, m - n, err, err_len);
+    if (!st) st = to_coset(t, d[1], log_m, err, err_len);
+    if (!st) st = quot(t, d[0], d[0], d[1], log_m, 2, m, err, err_len);
+    if (!st) st = transform(t, CUZK_GPU_NTT_COSET_INVERSE, d[0], log_m, err, err_len);
+    if (!st) st = cuzk_gpu_read(t->q, a, d[0], 0, m * FR_BYTES, true, err, err_len);
+    if (st) drain(t);
+    for (int k = 0; k < 2; k++) cuzk_gpu_free(d[k]);
+    return st;
+}
+
+static int lean_host(cuzk_gpu_ntt *t, cuzk_fr *a, cuzk_fr *b, size_t n, unsigned log_m, c_source c, char *err,
+                     size_t err_len)
+{
+    cuzk_fr *const ab[3] = {a, b, NULL}, *const ac[3] = {a, NULL, b};
+    int st = host_to_coset(t, a, n, log_m, err, err_len);
+    if (!st) st = host_to_coset(t, b, n, log_m, err, err_len);
+    if (!st) st = quot_chunked(t, ab, log_m, 1, err, err_len);
+    if (!st && (st = c.fill_c(c.ctx, b, n)) != CUZK_OK)
+        cuzk_errf(err, err_len, st, "gpu h_poly_lean: fill_c failed (%s)", cuzk_strerror(st));
+    if (!st) st = host_to_coset(t, b, n, log_m, err, err_len);
+    if (!st) st = quot_chunked(t, ac, log_m, 2, err, err_len);
+    return st ? st : cuzk_gpu_ntt_run(t, CUZK_GPU_NTT_COSET_INVERSE, a, (size_t)1 << log_m, err, err_len);
+}
+
+int cuzk_gpu_h_poly_lean(void *ctx, cuzk_fr *a, cuzk_fr *b, size_t n, unsigned log_m,
+                         int (*fill_c)(void *, cuzk_fr *, size_t), void *fill_ctx, cuzk_par *par)
+{
+    cuzk_gpu_ntt *t = ctx;
+    if (!t) return CUZK_ERR_ARG;
+    t->err[0] = 0;
+    if (!a || !b || !fill_c || log_m > LOG_M || n > ((size_t)1 << log_m))
+        return cuzk_errf(t->err, sizeof t->err, CUZK_ERR_ARG,
+                         "gpu h_poly_lean: bad arguments (n = %zu, log_m = %u)", n, log_m);
+    c_source c = {fill_c, fill_ctx};
+    if (log_m <= t->cap_log && 2 * (FR_BYTES << log_m) <= t->limit)
+        return lean_device(t, a, b, n, log_m, c, t->err, sizeof t->err);
+    t->par = par;
+    int st = lean_host(t, a, b, n, log_m, c, t->err, sizeof t->err);
     t->par = NULL;
     return st;
 }
