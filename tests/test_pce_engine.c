@@ -56,9 +56,22 @@ static char *prove_logged(cuzk_engine *e, const char *rid, bool *ok)
     return engine_log_end();
 }
 
-static bool wait_valid(const char *path, unsigned ms)
+/* The extracted file valid on disk and the engine done with it: the file is
+ * renamed into place before the extractor marks its slot openable, and a
+ * synthesis in between (seen on a loaded machine) runs directly, as it
+ * should; the test's next job must come after. */
+static bool wait_valid(cuzk_engine *e, const char *path, unsigned ms)
 {
-    return engine_wait_pce(path, CHAIN_N, ms);
+    if (!engine_wait_pce(path, CHAIN_N, ms)) return false;
+    for (uint64_t t0 = mono_ms(); mono_ms() - t0 < ms; sleep_ms(10)) {
+        char *js = NULL;
+        if (cuzk_engine_status_json(e, &js, NULL)) return false;
+        bool extracting = strstr(js, "\"state\":\"extracting\"") != NULL;
+        free(js);
+        if (!extracting) return true;
+    }
+    fprintf(stderr, "  %s: the engine still extracting after %u ms\n", path, ms);
+    return false;
 }
 
 static cuzk_engine *engine(const char *pce)
@@ -79,7 +92,7 @@ static void test_engine_pce(void)
     bool ok = false;
     free(prove_logged(e, "first", &ok));
     CHECK(ok);
-    CHECK(wait_valid(path, 60000)); /* extracted in the background */
+    CHECK(wait_valid(e, path, 60000)); /* extracted in the background */
     char *log = prove_logged(e, "second", &ok);
     CHECK(ok && log && strstr(log, "uses the PCE"));
     free(log);
@@ -118,7 +131,7 @@ static void test_engine_pce(void)
     log = prove_logged(e, "corrupt", &ok);
     CHECK(ok && log && strstr(log, "checksum mismatch") && !strstr(log, "uses the PCE"));
     free(log);
-    CHECK(wait_valid(path, 60000));
+    CHECK(wait_valid(e, path, 60000));
     log = prove_logged(e, "rebuilt", &ok);
     CHECK(ok && log && strstr(log, "uses the PCE"));
     free(log);
@@ -167,12 +180,11 @@ static bool has(const char *log, const char *what)
     return false;
 }
 
-/* The file extracted again after a proof (and the slot told so: the
+/* The file extracted again after a proof, and the slot told so (the
  * extraction thread takes the cache's lock after its rename). */
-static void reextracted(void)
+static void reextracted(cuzk_engine *e)
 {
-    CHECK(wait_valid(pce_file, 60000));
-    sleep_ms(200);
+    CHECK(wait_valid(e, pce_file, 60000));
 }
 
 /* A job whose partition holds the PCE (it opens it) and sleeps in the
@@ -218,7 +230,7 @@ static void test_engine_pce_changed(void)
     bool ok = false;
     free(prove_logged(e, "first", &ok));
     CHECK(ok);
-    reextracted();
+    reextracted(e);
     char *log = prove_logged(e, "uses", &ok);
     CHECK(ok && has(log, "uses the PCE"));
     free(log);
@@ -228,14 +240,14 @@ static void test_engine_pce_changed(void)
     log = prove_logged(e, "cut-between", &ok);
     CHECK(ok && has(log, "changed while in use: size") && has(log, "retired") && !strstr(log, "FAILED"));
     free(log);
-    reextracted();
+    reextracted(e);
 
     /* during synthesis (the job opens the file extracted again first) */
     log = prove_cut_during(e, &ok);
     CHECK(ok && has(log, "uses the PCE") && has(log, "failed (PCE file") &&
           has(log, "changed while in use: size") && !strstr(log, "FAILED"));
     free(log);
-    reextracted();
+    reextracted(e);
 
     /* while a lean partition waits for the prover */
     log = prove_logged(e, "again", &ok);
@@ -245,7 +257,7 @@ static void test_engine_pce_changed(void)
     CHECK(ok && has(log, "requeued for direct synthesis") && has(log, "changed while in use") &&
           !strstr(log, "FAILED"));
     free(log);
-    reextracted();
+    reextracted(e);
     cuzk_engine_destroy(e);
 }
 
@@ -264,7 +276,7 @@ static void test_engine_buffer_pool(void)
         REQUIRE(e);
         bool ok = false;
         free(prove_logged(e, "pool-1", &ok)); /* extracts the PCE if this test runs alone */
-        CHECK(ok && wait_valid(path, 60000));
+        CHECK(ok && wait_valid(e, path, 60000));
         free(prove_logged(e, "pool-2", &ok));
         CHECK(ok);
         cuzk_engine_status st;
@@ -295,7 +307,7 @@ static void test_engine_buffer_pool_tight(void)
     REQUIRE(e);
     bool ok = false;
     free(prove_logged(e, "tight-0", &ok));
-    CHECK(ok && wait_valid(path, 60000));
+    CHECK(ok && wait_valid(e, path, 60000));
     free(prove_logged(e, "tight-1", &ok));
     cuzk_engine_status st;
     REQUIRE(cuzk_engine_get_status(e, &st) == CUZK_OK);
