@@ -34,27 +34,32 @@ install: build
 
 # two lanes side by side (scripts/make-test.sh says which suite runs where);
 # each test-X target below runs one suite alone, run-X without its build
+# (every part of it, even after one failed; exit 1 if any did)
 test: test-skips-reset
-	@MAKE="$(MAKE)" BUILD=$(BUILD) JOBS=$(JOBS) scripts/make-test.sh
-	@tests/skip-summary.sh "$(CUZK_SKIP_LOG)"
-	@echo "make test: all suites passed"
+	@rc=0; MAKE="$(MAKE)" BUILD=$(BUILD) JOBS=$(JOBS) scripts/make-test.sh || rc=1; \
+	tests/skip-summary.sh "$(CUZK_SKIP_LOG)"; \
+	if [ $$rc = 0 ]; then echo "make test: all suites passed"; else echo "make test: FAILED"; exit 1; fi
 
 test-skips-reset:
 	@mkdir -p $(BUILD) && : >"$(CUZK_SKIP_LOG)"
 
 test-release: build run-release
 run-release:
-	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
-	@scripts/cli-tests.sh $(BUILD)/bin
-	@scripts/daemon-tests.sh $(BUILD)/bin
-	@scripts/page-tests.sh $(BUILD)/bin
+	@rc=0; \
+	(cd $(BUILD) && ctest --output-on-failure -j $(JOBS)) || rc=1; \
+	scripts/cli-tests.sh $(BUILD)/bin || rc=1; \
+	scripts/daemon-tests.sh $(BUILD)/bin || rc=1; \
+	scripts/page-tests.sh $(BUILD)/bin || rc=1; \
+	exit $$rc
 
 # CUZK_MSM_NO_IFMA: the scalar MSM under ASan except in test_msm_ifma
 # (tests/CMakeLists.txt says why)
 test-asan: build-asan run-asan
 run-asan:
-	@cd $(BUILD)-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
-	@CUZK_MSM_NO_IFMA=1 ASAN_OPTIONS=detect_leaks=1 scripts/daemon-tests.sh $(BUILD)-asan/bin
+	@rc=0; \
+	(cd $(BUILD)-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)) || rc=1; \
+	CUZK_MSM_NO_IFMA=1 ASAN_OPTIONS=detect_leaks=1 scripts/daemon-tests.sh $(BUILD)-asan/bin || rc=1; \
+	exit $$rc
 
 # ThreadSanitizer over the engine tests and the daemon tests (the threaded
 # parts); only those targets are built (every tests/test_engine*.c: ctest
@@ -66,14 +71,18 @@ build-tsan: deps
 
 test-tsan: build-tsan run-tsan
 run-tsan:
-	@cd $(BUILD)-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(abspath tests/tsan.supp)" ctest --output-on-failure -j $(JOBS) -R '^test_engine'
-	@TSAN_OPTIONS="halt_on_error=1 suppressions=$(abspath tests/tsan.supp)" scripts/daemon-tests.sh $(BUILD)-tsan/bin
+	@rc=0; \
+	(cd $(BUILD)-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(abspath tests/tsan.supp)" ctest --output-on-failure -j $(JOBS) -R '^test_engine') || rc=1; \
+	TSAN_OPTIONS="halt_on_error=1 suppressions=$(abspath tests/tsan.supp)" scripts/daemon-tests.sh $(BUILD)-tsan/bin || rc=1; \
+	exit $$rc
 
 # independent references that need node (skipped, with the reason, without it)
 test-npm: build run-npm
 run-npm:
-	@scripts/npm-checks.sh
-	@tests/snarkjs/run.sh $(BUILD)/bin
+	@rc=0; \
+	scripts/npm-checks.sh || rc=1; \
+	tests/snarkjs/run.sh $(BUILD)/bin || rc=1; \
+	exit $$rc
 
 # libFuzzer harnesses: replay of tests/fuzz/corpus, then briefly each
 # (skipped, with the reason, without clang; a failure under CI=true)

@@ -15,8 +15,8 @@
 #             engine tests + daemon tests
 #
 # Each lane's lines are prefixed with its name; each step prints its time.
-# A failed step ends its lane (the other goes on, so one run reports both);
-# the summary names every failed step.  Lane logs: BUILD/make-test/*.log.
+# A failed suite is reported and the lane goes on (a failed build skips the
+# suites that need it); the summary names every failed step.  Lane logs: BUILD/make-test/*.log.
 #
 #   scripts/make-test.sh        (BUILD, JOBS and MAKE from the Makefile)
 set -uo pipefail
@@ -40,17 +40,17 @@ step() {
   else echo "== $name: FAILED (exit $rc, $(since "$t0") s)"; echo "$lane: $name" >>"$LOGS/failed"; fi
   return $rc
 }
+# a failed suite does not stop the suites after it (one run reports them
+# all); a failed build stops the suites that need it
 lane_rel() {
-  step rel release-tests run-release &&
-    step rel perf-gate run-perf &&
-    step rel npm-references run-npm &&
-    step rel fuzz run-fuzz
+  step rel release-tests run-release
+  step rel perf-gate run-perf
+  step rel npm-references run-npm
+  step rel fuzz run-fuzz
 }
 lane_san() {
-  step san asan-build build-asan &&
-    step san asan-tests run-asan &&
-    step san tsan-build build-tsan &&
-    step san tsan-tests run-tsan
+  step san asan-build build-asan && step san asan-tests run-asan
+  step san tsan-build build-tsan && step san tsan-tests run-tsan
 }
 : >"$LOGS/failed"
 { step first release-build build && step first test-params test-params; } 2>&1 | tee "$LOGS/first.log"
