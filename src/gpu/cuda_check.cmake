@@ -1,16 +1,33 @@
 # ctest gpu_cuda_compile_check (cmake -P): the PTX nvcc made at build time
 # from the one kernel source holds an .entry for every kernel of that
 # source, so the CUDA build is the OpenCL build's twin.  -DCL=... -DPTX=...
+# A kernel named by a macro, `CZ_KERNEL void MK(sum)(`, expands to a name
+# ending in `_sum`: the PTX must have as many such entries as the source
+# has such kernels.
 file(READ ${CL} src)
 file(READ ${PTX} ptx)
-string(REGEX MATCHALL "CZ_KERNEL void ([A-Za-z0-9_]+)" decls "${src}")
+string(REGEX MATCHALL "CZ_KERNEL void [A-Za-z0-9_]+(\\([A-Za-z0-9_]+\\))?[ \t]*\\(" decls "${src}")
 set(n 0)
 set(missing "")
 foreach(d IN LISTS decls)
-  string(REGEX REPLACE "CZ_KERNEL void " "" name "${d}")
   math(EXPR n "${n} + 1")
-  if(NOT ptx MATCHES "\\.entry ${name}[(\n ]")
-    list(APPEND missing ${name})
+  if(d MATCHES "CZ_KERNEL void [A-Za-z0-9_]+\\(([A-Za-z0-9_]+)\\)")
+    set(suffix ${CMAKE_MATCH_1})
+    if(NOT DEFINED seen_${suffix})
+      string(REGEX MATCHALL "CZ_KERNEL void [A-Za-z0-9_]+\\(${suffix}\\)" in_src "${src}")
+      string(REGEX MATCHALL "\\.entry [A-Za-z0-9_]*_${suffix}\\(" in_ptx "${ptx}")
+      list(LENGTH in_src ns)
+      list(LENGTH in_ptx np)
+      if(np LESS ns)
+        list(APPEND missing "*_${suffix} (${np} of ${ns})")
+      endif()
+      set(seen_${suffix} 1)
+    endif()
+  else()
+    string(REGEX REPLACE "CZ_KERNEL void ([A-Za-z0-9_]+).*" "\\1" name "${d}")
+    if(NOT ptx MATCHES "\\.entry ${name}\\(")
+      list(APPEND missing ${name})
+    endif()
   endif()
 endforeach()
 if(n EQUAL 0)
