@@ -209,9 +209,12 @@ static void *need_host(cuzk_gpu_msm *m, int slot, size_t bytes, int *st, char *e
     return (uint8_t *)cuzk_gpu_host_ptr(m->host[slot]) + 64;
 }
 
+/* Always LOCAL work items a group, even for one work item (scan_top): pocl
+ * compiles a kernel once per work-group size it is launched with (seconds
+ * each, on first use), so one size everywhere saves a compile per kernel. */
 static int launch(run *r, cuzk_gpu_kernel *k, size_t global, const cuzk_gpu_arg *a, size_t na)
 {
-    return cuzk_gpu_launch(r->m->q, k, global, global == 1 ? 1 : LOCAL, a, na, r->err, r->err_len);
+    return cuzk_gpu_launch(r->m->q, k, global, LOCAL, a, na, r->err, r->err_len);
 }
 
 #define B(slot) CUZK_GPU_ARG_B(r->m->buf[slot])

@@ -22,6 +22,28 @@
 #define GN(x) CZ_CAT(G, x)
 #define MK(x) CZ_CAT(CZ_CAT(cz_msm, G), x)
 
+/* The point formulas out of line, once per group (CZ_FN_CALL; inline
+ * under CZ_INLINE_ALL): group.cl's are inline (CZ_FN), and inlined at
+ * every call site of these kernels they made the whole program's PTX
+ * 5.1 MB instead of 2.9 MB and the build's nvcc steps ~50 s longer (nvcc
+ * 13, Dec 2026, one A/B on a loaded 2-core VM; pocl's first build took
+ * 26 s either way).  Whether inlining pays on a GPU is for the device
+ * check, as for the field multiplication (cuzk_kernel.h). */
+CZ_FN_CALL G GN(msm_add)(G p, G q)
+{
+    return GN(add)(p, q);
+}
+
+CZ_FN_CALL G GN(msm_madd)(G p, GA q)
+{
+    return GN(add_affine)(p, q);
+}
+
+CZ_FN_CALL G GN(msm_dbl)(G p)
+{
+    return GN(dbl)(p);
+}
+
 /* k * p for a small k (< 2^32) by double-and-add from the top bit. */
 CZ_FN G GN(mul_small)(G p, u32 k)
 {
@@ -30,8 +52,8 @@ CZ_FN G GN(mul_small)(G p, u32 k)
     while (!((k >> i) & 1)) i--;
     G r = p;
     for (i--; i >= 0; i--) {
-        r = GN(dbl)(r);
-        if ((k >> i) & 1) r = GN(add)(r, p);
+        r = GN(msm_dbl)(r);
+        if ((k >> i) & 1) r = GN(msm_add)(r, p);
     }
     return r;
 }
@@ -58,7 +80,7 @@ CZ_KERNEL void MK(bucket_sum)(CZ_GLOBAL G *pieces, CZ_GLOBAL const u32 *sorted, 
         u32 v = sorted[e];
         GA q = bases[v & ~CZ_MSM_NEG];
         if (v & CZ_MSM_NEG) q.y = GFN(neg)(q.y);
-        acc = GN(add_affine)(acc, q);
+        acc = GN(msm_madd)(acc, q);
     }
     pieces[p] = acc;
 }
@@ -73,10 +95,10 @@ CZ_KERNEL void MK(bucket_reduce)(CZ_GLOBAL G *seg, CZ_GLOBAL const G *pieces, CZ
     G run = GN(inf)(), tot = GN(inf)();
     for (u32 b = hi; b-- > lo;) {
         u32 key = w * nb + b;
-        for (u32 q = pofs[key]; q < pofs[key + 1]; q++) run = GN(add)(run, pieces[q]);
-        tot = GN(add)(tot, run);
+        for (u32 q = pofs[key]; q < pofs[key + 1]; q++) run = GN(msm_add)(run, pieces[q]);
+        tot = GN(msm_add)(tot, run);
     }
-    seg[id] = GN(add)(tot, GN(mul_small)(run, lo));
+    seg[id] = GN(msm_add)(tot, GN(mul_small)(run, lo));
 }
 
 /* out[r][k] = sum of in[r][k*group .. min((k+1)*group, len)) for rows r <
@@ -89,7 +111,7 @@ CZ_KERNEL void MK(sum_rows)(CZ_GLOBAL G *out, CZ_GLOBAL const G *in, u32 rows, u
     u32 r = (u32)id / outlen, k = (u32)id % outlen;
     u32 from = k * group, to = from + group < len ? from + group : len;
     G acc = GN(inf)();
-    for (u32 i = from; i < to; i++) acc = GN(add)(acc, in[(u64)r * len + i]);
+    for (u32 i = from; i < to; i++) acc = GN(msm_add)(acc, in[(u64)r * len + i]);
     out[id] = acc;
 }
 
@@ -101,7 +123,7 @@ CZ_KERNEL void MK(sum_idx)(CZ_GLOBAL G *out, CZ_GLOBAL const GA *bases, CZ_GLOBA
     if (k >= (n + (u64)group - 1) / group) return;
     u32 from = (u32)k * group, to = from + group < n ? from + group : n;
     G acc = GN(inf)();
-    for (u32 i = from; i < to; i++) acc = GN(add_affine)(acc, bases[idx[i]]);
+    for (u32 i = from; i < to; i++) acc = GN(msm_madd)(acc, bases[idx[i]]);
     out[k] = acc;
 }
 
