@@ -11,10 +11,12 @@
  *    one ready queue ordered by (priority, arrival), reserve memory, acquire
  *    the circuit's SRS (loading it if needed: srs_load time), synthesize
  *    into a cuzk_cs and hand the result to the prove queue;
- *  - one prover thread takes synthesized partitions from the prove queue in
- *    priority order, collects a batch of same-circuit partitions (flushed at
- *    max_batch_size, after max_batch_wait_ms, or when a more urgent
- *    partition arrives), runs cuzk_groth16_prove on its own cuzk_pool,
+ *  - prover workers (the CPU prover, and gpus.gpu_workers_per_device per
+ *    selected device: see "prover workers" below) take synthesized
+ *    partitions from the prove queue in priority order, each collects a
+ *    batch of same-circuit partitions (flushed at max_batch_size, after
+ *    max_batch_wait_ms, or when a more urgent partition arrives), runs
+ *    cuzk_groth16_prove with its backend (CPU: on its own cuzk_pool),
  *    verifies every proof with the SRS's prepared vk, and completes jobs;
  *  - one housekeeping thread reaps finished jobs after result_retention_ms
  *    and demotes idle SRS entries.
@@ -130,6 +132,75 @@ CUZK_MUST_CHECK int cuzk_log_level_parse(cuzk_log_level *out, const char *name);
 void cuzk_log(cuzk_log_level level, const char *job_id, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* ---- prover workers: the CPU and the devices -------------------------------- */
+/* The prove stage runs on prover workers that share one prove queue: the
+ * CPU prover (worker "prover", device "cpu", on pipeline.prover_threads)
+ * and, per selected device, gpus.gpu_workers_per_device device workers
+ * ("gpu-<ordinal>.<k>", device "<driver>:<ordinal>"), each with its own
+ * Groth16 backend handle; the workers of one device call it under one lock
+ * (one backend call at a time: while one worker is in host work -- witness
+ * preparation, assembly, verification -- the other uses the device).  A
+ * synthesized partition goes to whichever worker is free first; the CPU
+ * prover takes partitions only while every device worker is busy
+ * (gpus.cpu_worker).  A device error, or a device proof that fails
+ * self-verification, sends the partition back to synthesis and then to the
+ * CPU prover (one WARN); a device that fails 3 times in a row is no longer
+ * used.  docs/engine.md "Prover workers". */
+#define CUZK_ENGINE_MAX_DEVICES 64
+
+/* One device as the device backend lists it. */
+typedef struct cuzk_engine_device_desc {
+    char name[128];
+    uint64_t mem_bytes;
+    bool is_cpu; /* a CPU device (pocl): "auto" does not pick it */
+} cuzk_engine_device_desc;
+
+/* How the engine reaches device backends.  NULL in the config = the
+ * build's Groth16 GPU backend (cuzk/gpu_groth16.h over cuzk/gpu.h); tests
+ * may substitute their own (a CPU backend that records which worker ran,
+ * or fails on demand).  list: as cuzk_gpu_list (*n devices; a non-zero
+ * return with the reason in err when the driver is absent).  open: one
+ * handle per worker; backend/name/memory/close as cuzk_gpu_groth16_*;
+ * error (optional): the message of the handle's last failed call. */
+typedef struct cuzk_engine_device_ops {
+    void *ctx;
+    int (*list)(void *ctx, const char *driver, cuzk_engine_device_desc *out, size_t cap, size_t *n, char *err,
+                size_t err_len);
+    int (*open)(void *ctx, void **dev, const char *driver, unsigned index, char *err, size_t err_len);
+    const cuzk_groth16_backend *(*backend)(void *dev);
+    const char *(*name)(const void *dev);
+    uint64_t (*memory)(const void *dev);
+    const char *(*error)(const void *dev);
+    void (*close)(void *dev);
+} cuzk_engine_device_ops;
+
+typedef struct cuzk_engine_gpus {
+    uint32_t n_devices;                       /* gpus.devices: ordinals of the chosen
+                                                 driver; 0 = every device it has */
+    uint32_t devices[CUZK_ENGINE_MAX_DEVICES]; /* (n_devices first: the config
+                                                 table stores the list so) */
+    uint32_t workers_per_device;              /* gpus.gpu_workers_per_device
+                                                 (default 2; 0 = no device worker) */
+    uint32_t threads;                         /* gpus.gpu_threads: host threads of
+                                                 each device worker (0 =
+                                                 pipeline.prover_threads) */
+    char backend[8];                          /* gpus.backend (ours): "auto"
+                                                 (the daemon's default: CUDA
+                                                 devices, else OpenCL devices
+                                                 that are not CPUs, else none),
+                                                 "cpu" (no device; this
+                                                 library's default), "opencl",
+                                                 "cuda" (that driver, CPU
+                                                 devices included: pocl) */
+    char cpu_worker[8];                       /* gpus.cpu_worker (ours): "auto"
+                                                 (default: "on"), "on" (the CPU
+                                                 prover takes partitions while
+                                                 every device worker is busy),
+                                                 "off" (only those a device gave
+                                                 back after an error) */
+    const cuzk_engine_device_ops *ops;        /* NULL = the build's backend */
+} cuzk_engine_gpus;
+
 /* ---- configuration --------------------------------------------------------- */
 /* The keys of curio's cuzk.toml that apply, in the config file's section.key
  * naming.  cuzk_engine_config_default fills every field; the daemon's config
@@ -213,7 +284,7 @@ typedef struct cuzk_engine_config {
                                      (default false; tests and demos only).  Its
                                      params go to <param_cache>/cuzk-test/,
                                      never beside real params */
-    /* gpus.*: this build is CPU only; status reports one "cpu" worker. */
+    cuzk_engine_gpus gpus;        /* gpus.*: the prover workers (below) */
 } cuzk_engine_config;
 void cuzk_engine_config_default(cuzk_engine_config *c);
 
@@ -460,9 +531,17 @@ typedef struct cuzk_engine_queue_info {
 } cuzk_engine_queue_info;
 
 typedef struct cuzk_engine_worker_info {
-    char name[32];          /* "synth-0", "prover" (the "cpu" device) */
+    char name[32];          /* "synth-0", "prover" (the CPU prover),
+                               "gpu-0.1" (device 0's second worker) */
+    char device[24];        /* provers: "cpu", "opencl:0", "cuda:1"; "" for
+                               synthesis workers */
+    char device_name[128];  /* provers: the device's name ("cpu" for the CPU) */
+    uint64_t device_mem;    /* provers on a device: its memory, bytes */
+    int64_t partition;      /* provers: the partition index being proved (the
+                               batch's first), -1 when none */
     char state[16];         /* "idle", "waiting", "loading", "synthesizing",
-                               "batching", "proving", "verifying" */
+                               "batching", "proving", "verifying"; a device
+                               worker no longer used after errors: "failed" */
     char job_id[CUZK_JOB_ID_MAX]; /* "" when idle */
     cuzk_proof_kind kind;
     uint64_t busy_ms;       /* time spent working (loading .. verifying), up to
@@ -491,6 +570,19 @@ typedef struct cuzk_engine_status {
     uint64_t buffer_pool_hits, buffer_pool_misses; /* partitions that found / did not find a set */
     uint32_t ended_jobs, ended_jobs_limit; /* records kept for await; max_ended_jobs */
     uint64_t ended_jobs_dropped;           /* records dropped by that cap before their retention */
+    size_t n_provers;                      /* workers[0 .. n_provers) are the prover workers
+                                              (workers[0] the CPU prover), the rest synthesis */
+    size_t n_devices;
+    struct cuzk_engine_device_info {
+        char device[24];                   /* "cpu", "opencl:0" */
+        char name[128];
+        uint32_t workers;
+        uint64_t mem_bytes;
+        uint64_t partitions;               /* partitions it proved (verified) */
+        uint64_t fallbacks;                /* partitions given back to the CPU after an error */
+        uint64_t busy_ms;                  /* time inside its backend calls (the device lock);
+                                              the CPU: its prover's working time */
+    } *devices;                            /* malloc'd; [0] = "cpu" */
 } cuzk_engine_status;
 CUZK_MUST_CHECK int cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out);
 void cuzk_engine_status_clear(cuzk_engine_status *s);

@@ -349,9 +349,10 @@ static int init_sync(cuzk_engine *e, char *err, size_t err_len)
               : CUZK_OK;
 }
 
-/* create, phase 4: the prover's pool and batch table, allocated before any
- * thread starts, so that a failure is create's error and never a prover
- * that cannot take work (every job would hang). */
+/* create, phase 4: the prover's pool, the synthesis helpers and the
+ * prover workers (devices.c: gpus.*, each worker's backend handle and batch
+ * table), made before any thread starts, so that a failure is create's
+ * error and never a prover that cannot take work (every job would hang). */
 static int alloc_prover(cuzk_engine *e, char *err, size_t err_len)
 {
     int st = cuzk_pool_create(&e->pool, e->cfg.prover_threads);
@@ -360,16 +361,12 @@ static int alloc_prover(cuzk_engine *e, char *err, size_t err_len)
         return cuzk_errf(err, err_len, st, "engine: cannot create the prover pool (%u threads)",
                          e->cfg.prover_threads);
     }
-    e->batch_table = calloc(e->cfg.max_batch_size, sizeof *e->batch_table);
-    if (!e->batch_table)
-        return cuzk_errf(err, err_len, CUZK_ERR_NOMEM, "engine: cannot allocate the prover's batch table (%u)",
-                         e->cfg.max_batch_size);
     if (e->cfg.synthesis_threads > 1 && (st = cuzk_pool_create(&e->synth_pool, e->cfg.synthesis_threads))) {
         e->synth_pool = NULL;
         return cuzk_errf(err, err_len, st, "engine: cannot create the synthesis helpers (%u threads)",
                          e->cfg.synthesis_threads);
     }
-    return CUZK_OK;
+    return cuzk_eng_devices_open(e, err, err_len);
 }
 
 static int start_thread(bool *started, pthread_t *th, void *(*fn)(void *), void *arg)
@@ -395,13 +392,13 @@ static int start_threads(cuzk_engine *e, char *err, size_t err_len)
         else
             snprintf(w->info.name, sizeof w->info.name, "synth-%zu", i);
         snprintf(w->info.state, sizeof w->info.state, "idle");
+        w->info.partition = -1;
         st = start_thread(&w->started, &w->th, cuzk_eng_synth_main, w);
     }
-    e->prover.e = e;
-    /* "prover": the name engine.h documents and GetStatus looks for */
-    snprintf(e->prover.info.name, sizeof e->prover.info.name, "prover");
-    snprintf(e->prover.info.state, sizeof e->prover.info.state, "idle");
-    if (!st) st = start_thread(&e->prover.started, &e->prover.th, cuzk_eng_prover_main, &e->prover);
+    /* provers[0] is "prover", the CPU (the name engine.h documents), then
+     * the device workers (devices.c) */
+    for (size_t i = 0; i < e->n_provers && !st; i++)
+        st = start_thread(&e->provers[i].started, &e->provers[i].th, cuzk_eng_prover_main, &e->provers[i]);
     if (!st) st = start_thread(&e->house_started, &e->house, cuzk_eng_house_main, e);
     return st ? cuzk_errf(err, err_len, st, "engine: cannot start threads") : CUZK_OK;
 }
@@ -419,7 +416,6 @@ int cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg, char *e
     cuzk_log_set_level(e->cfg.log_level);
     e->accepting = true;
     e->t_create = cuzk_eng_now_ms();
-    e->proving_prio = CUZK_PRIO_DEFAULT;
     if (e->cfg.test_provider) {
         cuzk_engine_test_provider(&e->prov[CUZK_PROOF_TEST]);
         e->has_prov[CUZK_PROOF_TEST] = true;
@@ -434,9 +430,10 @@ int cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg, char *e
         return st;
     }
     cuzk_log(CUZK_LOG_INFO, NULL,
-             "engine started: budget %llu MiB, %u synthesis + 1 urgent worker(s), prover pool %u "
-             "thread(s), batch <= %u / %u ms, param_cache %s%s",
+             "engine started: budget %llu MiB, %u synthesis + 1 urgent worker(s), CPU prover pool %u "
+             "thread(s), %zu device worker(s), batch <= %u / %u ms, param_cache %s%s",
              (unsigned long long)(e->mem_limit >> 20), e->cfg.synthesis_threads, e->cfg.prover_threads,
+             e->n_provers - 1,
              e->cfg.max_batch_size, e->cfg.max_batch_wait_ms, e->cfg.param_cache,
              e->cfg.test_provider ? ", TEST chain provider on" : "");
     if (e->cfg.srs_allow_test_params)
@@ -504,7 +501,8 @@ void cuzk_engine_shutdown(cuzk_engine *e, uint32_t grace_ms)
     pthread_mutex_unlock(&e->mu);
     for (size_t i = 0; i < e->n_synth_workers; i++)
         if (e->synth[i].started) pthread_join(e->synth[i].th, NULL);
-    if (e->prover.started) pthread_join(e->prover.th, NULL);
+    for (size_t i = 0; i < e->n_provers; i++)
+        if (e->provers[i].started) pthread_join(e->provers[i].th, NULL);
     if (e->house_started) pthread_join(e->house, NULL);
     pthread_mutex_lock(&e->mu);
     /* A submit that was parsing when we stopped ends here (it saw the flag
@@ -557,7 +555,7 @@ void cuzk_engine_destroy(cuzk_engine *e)
     cuzk_eng_srs_free_all(e);
     cuzk_pool_destroy(e->pool);
     cuzk_pool_destroy(e->synth_pool);
-    free(e->batch_table);
+    cuzk_eng_devices_close(e); /* the threads are joined: the handles are free */
     destroy_sync(e);
     free(e);
 }

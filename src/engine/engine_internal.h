@@ -51,6 +51,7 @@ typedef struct part {
     const char *synth_by, *prove_by;   /* the workers' names (engine-lifetime strings) */
     uint64_t synth_ms, prove_ms;
     uint32_t preempted; /* times the prover gave it up for CRITICAL work */
+    bool cpu_only;      /* a device failed on it: the CPU prover proves it */
     struct part *pnext; /* prove queue link */
     cuzk_par *synth_par; /* set while its synthesis spreads over e->synth_pool */
     cuzk_cs_buffers bufs; /* from the buffer pool (bufpool.c) until the cs / ev own them */
@@ -165,13 +166,41 @@ typedef struct eng_history {
     uint64_t n_samples;
 } eng_history;
 
+/* A device of the prover workers (devices.c): its workers each hold a
+ * backend handle and call it under mu (one backend call at a time on the
+ * device); the counters are read by the status without mu. */
+typedef struct eng_device {
+    char label[24]; /* "opencl:0" */
+    char name[128];
+    uint64_t mem;
+    uint32_t workers;
+    pthread_mutex_t mu;   /* the device: held for the length of one backend call */
+    bool mu_init;
+    _Atomic uint64_t busy_us; /* time inside backend calls */
+} eng_device;
+
 typedef struct worker {
     cuzk_engine *e;
     pthread_t th;
     bool started;
     bool urgent; /* takes CRITICAL work only */
     cuzk_engine_worker_info info;
+    /* prover workers (prover.c) */
+    eng_device *dev;      /* NULL: the CPU prover */
+    void *handle;         /* the device backend's handle (dev set) */
+    const cuzk_groth16_backend *inner; /* its backend */
+    cuzk_groth16_backend be;           /* inner's calls under dev->mu (devices.c) */
+    cuzk_pool *pool;      /* a device worker's host threads; NULL: the CPU prover's e->pool */
+    struct part **batch;  /* max_batch_size entries, from create */
+    bool preemptible;     /* its batch may yield to CRITICAL work (under e->mu) */
+    atomic_bool preempt;  /* ... and is asked to */
+    bool disabled;        /* a device worker that failed ENG_DEV_MAX_FAILS times in a row */
+    uint32_t fails;
+    uint64_t proved, fallbacks; /* partitions proved (verified); given back to the CPU (under e->mu) */
+    int dev_st;           /* the first failed backend call of this prove (the worker's thread) */
+    char dev_err[256];
 } worker;
+#define ENG_DEV_MAX_FAILS 3
 
 struct cuzk_engine {
     cuzk_engine_config cfg;
@@ -194,7 +223,13 @@ struct cuzk_engine {
     kind_stats stats[CUZK_PROOF_KINDS];
     worker synth[ENGINE_MAX_SYNTH + 1];
     size_t n_synth_workers;
-    worker prover;
+    worker *provers; /* n_provers: [0] the CPU prover, then the device workers */
+    size_t n_provers;
+    eng_device *devs; /* n_devs selected devices (devices.c) */
+    size_t n_devs;
+    const cuzk_engine_device_ops *dev_ops;
+    bool cpu_takes;  /* gpus.cpu_worker: the CPU prover takes partitions while
+                        every device worker is busy (always when there is none) */
     pthread_t house;
     bool house_started;
     cuzk_pool *pool; /* prover's */
@@ -208,9 +243,6 @@ struct cuzk_engine {
     bool shut_down;
     size_t n_live; /* jobs not ended */
     uint64_t n_batches, n_batched_parts, n_preemptions;
-    cuzk_priority proving_prio; /* of the batch in the prover; DEFAULT = none */
-    bool proving_preemptible;   /* ... and it may yield to CRITICAL work */
-    atomic_bool preempt;        /* a CRITICAL partition waits for the prover */
     uint64_t req_reserved;      /* decoded request bytes held (request_budget) */
     /* Submit-time parse and native verification (submit.c): verify_active
      * run now; a waiter of priority p holds ticket verify_next[p]++ and goes
@@ -220,7 +252,6 @@ struct cuzk_engine {
     uint32_t verify_active;
     uint64_t verify_next[CUZK_PRIO_CRITICAL + 1], verify_serving[CUZK_PRIO_CRITICAL + 1];
     int sync_init;              /* create: 1 = mu, 2..5 = + cv_work..cv_house */
-    struct part **batch_table;  /* the prover's (max_batch_size), from create */
     struct eng_pce_cache *pce;  /* pce_cache.c */
     struct eng_bufpool *bufpool; /* bufpool.c; NULL: no pool */
     uint64_t pool_idle_bytes;    /* idle sets (also in mem_reserved) */
@@ -290,11 +321,21 @@ int cuzk_eng_pce_synthesize(cuzk_engine *e, part *pt, const cuzk_engine_task *ta
                        size_t err_len);
 /* sched.c */
 void *cuzk_eng_synth_main(void *arg);
-void *cuzk_eng_prover_main(void *arg);
 void *cuzk_eng_house_main(void *arg);
 void cuzk_eng_ready_insert_locked(cuzk_engine *e, job *j);
 void cuzk_eng_ready_remove_locked(cuzk_engine *e, job *j);
 void cuzk_eng_proveq_drop_job_locked(cuzk_engine *e, job *j);
+void cuzk_eng_worker_set(worker *w, const char *state, const job *j);
+/* prover.c: the prover workers */
+void *cuzk_eng_prover_main(void *arg);
+void cuzk_eng_proveq_insert_locked(cuzk_engine *e, part *p);
+/* A partition p entered the prove queue: if it is CRITICAL and no prover
+ * worker may take it now, ask a preemptible one to yield. */
+void cuzk_eng_prover_ready_locked(cuzk_engine *e, const part *p);
+/* devices.c: gpus.* resolved to devices and their workers' handles (create,
+ * before any thread starts; err names what is wrong), closed by destroy. */
+int cuzk_eng_devices_open(cuzk_engine *e, char *err, size_t err_len);
+void cuzk_eng_devices_close(cuzk_engine *e);
 /* srs.c */
 int cuzk_eng_srs_acquire(cuzk_engine *e, srs_entry **out, const char *circuit_id, uint64_t *load_ms, char *err,
                     size_t err_len); /* called with mu held; may drop it */

@@ -183,6 +183,9 @@ void cuzk_engine_config_default(cuzk_engine_config *c)
     c->verify_threads = 2;
     c->max_preemptions = 2;
     c->test_provider = false;
+    c->gpus.workers_per_device = 2;
+    snprintf(c->gpus.backend, sizeof c->gpus.backend, "cpu"); /* in-process users opt in; the daemon: auto */
+    snprintf(c->gpus.cpu_worker, sizeof c->gpus.cpu_worker, "auto");
 }
 
 void cuzk_engine_result_clear(cuzk_engine_result *r)

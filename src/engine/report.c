@@ -49,6 +49,33 @@ void cuzk_eng_stats_record_locked(cuzk_engine *e, const job *j)
     }
 }
 
+/* Per device (the CPU first): its workers' counters; busy time is the
+ * device lock's (devices.c), the CPU's its prover's working time. */
+static void devices_locked(const cuzk_engine *e, cuzk_engine_status *out, uint64_t now)
+{
+    struct cuzk_engine_device_info *cpu = &out->devices[out->n_devices++];
+    const worker *c = &e->provers[0];
+    snprintf(cpu->device, sizeof cpu->device, "cpu");
+    snprintf(cpu->name, sizeof cpu->name, "cpu");
+    cpu->workers = 1;
+    cpu->partitions = c->proved;
+    cpu->busy_ms = c->info.busy_ms + (c->info.busy_since_ms && now > c->info.busy_since_ms ? now - c->info.busy_since_ms : 0);
+    for (size_t d = 0; d < e->n_devs; d++) {
+        struct cuzk_engine_device_info *o = &out->devices[out->n_devices++];
+        const eng_device *dv = &e->devs[d];
+        snprintf(o->device, sizeof o->device, "%s", dv->label);
+        snprintf(o->name, sizeof o->name, "%s", dv->name);
+        o->workers = dv->workers;
+        o->mem_bytes = dv->mem;
+        o->busy_ms = atomic_load(&((eng_device *)dv)->busy_us) / 1000u;
+        for (size_t i = 1; i < e->n_provers; i++)
+            if (e->provers[i].dev == dv) {
+                o->partitions += e->provers[i].proved;
+                o->fallbacks += e->provers[i].fallbacks;
+            }
+    }
+}
+
 /* The GetStatus figures (mu held); CUZK_ERR_NOMEM leaves out cleared. */
 static int status_locked(cuzk_engine *e, cuzk_engine_status *out)
 {
@@ -86,8 +113,9 @@ static int status_locked(cuzk_engine *e, cuzk_engine_status *out)
     for (srs_entry *s = e->srs; s; s = s->next)
         ns++;
     out->srs = calloc(ns ? ns : 1, sizeof *out->srs);
-    out->workers = calloc(e->n_synth_workers + 1, sizeof *out->workers);
-    if (!out->srs || !out->workers) {
+    out->workers = calloc(e->n_synth_workers + e->n_provers, sizeof *out->workers);
+    out->devices = calloc(e->n_devs + 1, sizeof *out->devices);
+    if (!out->srs || !out->workers || !out->devices) {
         cuzk_engine_status_clear(out);
         return CUZK_ERR_NOMEM;
     }
@@ -101,9 +129,12 @@ static int status_locked(cuzk_engine *e, cuzk_engine_status *out)
         i->idle_ms = s->refs ? 0 : now - s->last_used;
         out->srs_bytes[s->tier] += s->size;
     }
-    out->workers[out->n_workers++] = e->prover.info;
+    for (size_t i = 0; i < e->n_provers; i++)
+        out->workers[out->n_workers++] = e->provers[i].info;
+    out->n_provers = e->n_provers;
     for (size_t i = 0; i < e->n_synth_workers; i++)
         out->workers[out->n_workers++] = e->synth[i].info;
+    devices_locked(e, out, now);
     return CUZK_OK;
 }
 
@@ -121,6 +152,7 @@ void cuzk_engine_status_clear(cuzk_engine_status *s)
     if (!s) return;
     free(s->srs);
     free(s->workers);
+    free(s->devices);
     memset(s, 0, sizeof *s);
 }
 
@@ -295,10 +327,10 @@ static void rust_metrics(sbuf *b, const report_snap *s)
                        "# TYPE cuzk_queue_depth gauge\ncuzk_queue_depth %u\n"
                        "# HELP cuzk_running_jobs Jobs started, not ended (Rust cuzk name).\n"
                        "# TYPE cuzk_running_jobs gauge\ncuzk_running_jobs %u\n"
-                       "# HELP cuzk_gpu_workers Prover workers (this build: the CPU prover).\n"
-                       "# TYPE cuzk_gpu_workers gauge\ncuzk_gpu_workers 1\n",
+                       "# HELP cuzk_gpu_workers Prover workers: the CPU prover and the device workers.\n"
+                       "# TYPE cuzk_gpu_workers gauge\ncuzk_gpu_workers %zu\n",
                        (unsigned long long)s->st.completed, (unsigned long long)s->st.failed, pending,
-                       running);
+                       running, s->st.n_provers);
     static const char *const fam[] = {"cuzk_proofs_completed", "cuzk_proofs_failed",
                                       "cuzk_proof_duration_seconds"};
     for (int f = 0; f < 3; f++) {
@@ -436,6 +468,28 @@ static void metrics_ops(sbuf *b, const report_snap *s)
         cuzk_eng_sb_printf(b, "cuzk_worker_busy_seconds_total{worker=\"%s\"} %.3f\n", w->name,
                            (double)ms / 1000.0);
     }
+    cuzk_eng_sb_printf(b, "# HELP cuzk_worker_device The device of each prover worker (1).\n"
+                          "# TYPE cuzk_worker_device gauge\n");
+    for (size_t i = 0; i < st->n_provers; i++)
+        cuzk_eng_sb_printf(b, "cuzk_worker_device{worker=\"%s\",device=\"%s\"} 1\n", st->workers[i].name,
+                           st->workers[i].device);
+    static const char *const dev_fam[4][2] = {
+        {"cuzk_device_busy_seconds_total", "Seconds each device spent in backend calls (the CPU: its prover working)."},
+        {"cuzk_device_partitions_total", "Partitions each device proved (self-verified)."},
+        {"cuzk_device_fallbacks_total", "Partitions a device gave back to the CPU prover after an error."},
+        {"cuzk_device_workers", "Prover workers per device."}};
+    for (int f = 0; f < 4; f++) {
+        cuzk_eng_sb_printf(b, "# HELP %s %s\n# TYPE %s %s\n", dev_fam[f][0], dev_fam[f][1], dev_fam[f][0],
+                           f == 3 ? "gauge" : "counter");
+        for (size_t d = 0; d < st->n_devices; d++) {
+            const struct cuzk_engine_device_info *dv = &st->devices[d];
+            if (f == 0)
+                cuzk_eng_sb_printf(b, "%s{device=\"%s\"} %.3f\n", dev_fam[f][0], dv->device, (double)dv->busy_ms / 1000.0);
+            else
+                cuzk_eng_sb_printf(b, "%s{device=\"%s\"} %llu\n", dev_fam[f][0], dv->device,
+                                   (unsigned long long)(f == 1 ? dv->partitions : f == 2 ? dv->fallbacks : dv->workers));
+        }
+    }
     cuzk_eng_sb_printf(
         b, "# HELP cuzk_oldest_job_seconds Age of the oldest queued or running job, by kind (0: none).\n"
            "# TYPE cuzk_oldest_job_seconds gauge\n");
@@ -513,7 +567,7 @@ static void rust_status_fields(sbuf *b, const report_snap *s)
     const cuzk_engine_status *st = &s->st;
     cuzk_eng_sb_printf(
         b, ",\"uptime_secs\":%llu,\"synthesis\":{\"max_concurrent\":%zu,\"active\":%zu},\"pipelines\":[",
-        (unsigned long long)s->uptime_secs, st->n_workers - 1, s->synth_active);
+        (unsigned long long)s->uptime_secs, st->n_workers - st->n_provers, s->synth_active);
     bool first = true;
     for (size_t i = 0; i < s->n_jobs; i++) {
         const snap_job *j = &s->jobs[i];
@@ -534,11 +588,22 @@ static void rust_status_fields(sbuf *b, const report_snap *s)
         }
         cuzk_eng_sb_printf(b, "]}");
     }
-    /* workers[0] is the prover (status_locked) */
-    cuzk_eng_sb_printf(b, "],\"gpu_workers\":[{\"worker_id\":0,\"gpu_ordinal\":-1,\"state\":\"%s\",",
-                       st->workers[0].state);
-    json_kv_str(b, "current_job", st->workers[0].job_id);
-    cuzk_eng_sb_printf(b, ",\"current_partition\":null,\"busy_secs\":0}],\"allocations\":{\"srs\":[");
+    /* workers[0 .. n_provers) are the prover workers, [0] the CPU (status_locked) */
+    cuzk_eng_sb_printf(b, "],\"gpu_workers\":[");
+    for (size_t i = 0; i < st->n_provers; i++) {
+        const cuzk_engine_worker_info *w = &st->workers[i];
+        const char *colon = strchr(w->device, ':');
+        uint64_t ms = w->busy_ms + (w->busy_since_ms && s->now_ms > w->busy_since_ms ? s->now_ms - w->busy_since_ms : 0);
+        cuzk_eng_sb_printf(b, "%s{\"worker_id\":%zu,\"gpu_ordinal\":%ld,\"device\":\"%s\",\"state\":\"%s\",",
+                           i ? "," : "", i, colon ? strtol(colon + 1, NULL, 10) : -1L, w->device, w->state);
+        json_kv_str(b, "current_job", w->job_id);
+        if (w->partition >= 0)
+            cuzk_eng_sb_printf(b, ",\"current_partition\":%lld", (long long)w->partition);
+        else
+            cuzk_eng_sb_printf(b, ",\"current_partition\":null");
+        cuzk_eng_sb_printf(b, ",\"busy_secs\":%llu}", (unsigned long long)(ms / 1000));
+    }
+    cuzk_eng_sb_printf(b, "],\"allocations\":{\"srs\":[");
     first = true;
     for (size_t i = 0; i < st->n_srs; i++) {
         if (st->srs[i].tier == CUZK_SRS_COLD) continue;
@@ -597,10 +662,30 @@ static void json_summary(sbuf *b, const cuzk_engine_status *st)
     }
     cuzk_eng_sb_printf(b, "],\"workers\":[");
     for (size_t i = 0; i < st->n_workers; i++) {
-        cuzk_eng_sb_printf(b, "%s{\"name\":\"%s\",\"state\":\"%s\",", i ? "," : "", st->workers[i].name,
-                           st->workers[i].state);
-        json_kv_str(b, "job_id", st->workers[i].job_id);
-        cuzk_eng_sb_put(b, "}", 1);
+        const cuzk_engine_worker_info *w = &st->workers[i];
+        cuzk_eng_sb_printf(b, "%s{\"name\":\"%s\",\"state\":\"%s\",\"device\":", i ? "," : "", w->name,
+                           w->state);
+        if (w->device[0])
+            cuzk_eng_sb_printf(b, "\"%s\"", w->device);
+        else
+            cuzk_eng_sb_put(b, "null", 4);
+        cuzk_eng_sb_put(b, ",", 1);
+        json_kv_str(b, "job_id", w->job_id);
+        if (w->partition >= 0)
+            cuzk_eng_sb_printf(b, ",\"partition\":%lld}", (long long)w->partition);
+        else
+            cuzk_eng_sb_printf(b, ",\"partition\":null}");
+    }
+    cuzk_eng_sb_printf(b, "],\"devices\":[");
+    for (size_t d = 0; d < st->n_devices; d++) {
+        const struct cuzk_engine_device_info *dv = &st->devices[d];
+        cuzk_eng_sb_printf(b, "%s{\"device\":\"%s\",", d ? "," : "", dv->device);
+        json_kv_str(b, "name", dv->name);
+        cuzk_eng_sb_printf(b,
+                           ",\"workers\":%u,\"memory_bytes\":%llu,\"partitions\":%llu,\"fallbacks\":%llu,"
+                           "\"busy_ms\":%llu}",
+                           dv->workers, (unsigned long long)dv->mem_bytes, (unsigned long long)dv->partitions,
+                           (unsigned long long)dv->fallbacks, (unsigned long long)dv->busy_ms);
     }
     cuzk_eng_sb_put(b, "]", 1);
 }

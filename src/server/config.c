@@ -26,7 +26,6 @@ typedef enum {
  * says why, so an operator's file works unchanged and nothing is silent. */
 typedef enum {
     K_USED = 0,   /* stored and used */
-    K_RECORDED,   /* stored and shown, not used by the CPU build (gpus.*) */
     K_NO_EFFECT,  /* Rust key with no counterpart here: accepted, warned */
     K_DEPRECATED, /* deprecated in the Rust daemon too: accepted, warned */
 } cfg_role;
@@ -101,12 +100,18 @@ static const cfg_key keys[] = {
      false},
     {"memory.working_memory_budget", T_ANY, 0, 0, NONE, 0, "memory.total_budget covers all memory",
      K_DEPRECATED, false},
-    {"gpus.devices", T_LIST_U32, 0, UINT32_MAX, D(gpus.n_devices), 0,
-     "GPU ordinals, [] = all (this build proves on the CPU)", K_RECORDED, false},
-    {"gpus.gpu_threads", T_U32, 0, 4096, D(gpus.threads), 0,
-     "host threads of the GPU prover, 0 = all CPUs (see pipeline.prover_threads)", K_RECORDED, false},
-    {"gpus.gpu_workers_per_device", T_U32, 0, 64, D(gpus.workers_per_device), 0,
-     "workers per GPU (this build proves on the CPU)", K_RECORDED, false},
+    {"gpus.devices", T_LIST_U32, 0, UINT32_MAX, E(gpus.n_devices), 0,
+     "device ordinals of gpus.backend's driver, [] = all it has (auto: all but CPU devices)", K_USED, false},
+    {"gpus.gpu_threads", T_U32, 0, 4096, E(gpus.threads), 0,
+     "host threads of each device worker, 0 = pipeline.prover_threads", K_USED, false},
+    {"gpus.gpu_workers_per_device", T_U32, 0, 64, E(gpus.workers_per_device), 0,
+     "prover workers per device (each its own backend handle; one device call at a time)", K_USED, false},
+    {"gpus.backend", T_STR, 1, 0, E(gpus.backend), 0,
+     "auto (CUDA, else OpenCL GPUs; never a CPU device) | cpu | opencl | cuda; $CUZK_BACKEND overrides", K_USED,
+     false},
+    {"gpus.cpu_worker", T_STR, 1, 0, E(gpus.cpu_worker), 0,
+     "auto (on without devices, else off) | on (CPU proves while every device worker is busy) | off", K_USED,
+     false},
     {"scheduler.max_batch_size", T_U32, 1, 1024, E(max_batch_size), 0,
      "same-circuit partitions per prove call", K_USED, false},
     {"scheduler.max_batch_wait_ms", T_DUR_MS, 0, 600000, E(max_batch_wait_ms), 1, "batch collector wait",
@@ -168,7 +173,7 @@ void cuzk_config_default(cuzk_daemon_config *c)
     c->engine.memory_safety_margin = 5 * GIB;
     c->engine.eviction_min_idle_ms = 5 * 60 * 1000;
     c->engine.buffer_pool_idle_ms = 5 * 60 * 1000;
-    c->gpus.workers_per_device = 2;
+    snprintf(c->engine.gpus.backend, sizeof c->engine.gpus.backend, "auto");
 }
 
 static const cfg_key *find_key(const char *name)
@@ -321,6 +326,23 @@ static int apply_strings(cuzk_daemon_config *c, const cfg_key *k, const cfg_item
     return 0;
 }
 
+/* gpus.backend and gpus.cpu_worker: one word of a fixed set, checked here
+ * so that a typo names the key and the file line (the engine checks again:
+ * whether the driver is there is known only when it starts). */
+static int apply_gpus_word(char *p, const cfg_key *k, const char *v, char *err, size_t err_len)
+{
+    static const char *const backends[] = {"auto", "cpu", "opencl", "cuda", NULL};
+    static const char *const onoff[] = {"auto", "on", "off", NULL};
+    const char *const *w = !strcmp(k->name, "gpus.backend") ? backends : onoff;
+    for (size_t i = 0; w[i]; i++)
+        if (!strcmp(v, w[i])) {
+            memcpy(p, v, strlen(v) + 1); /* < 8 bytes: the field's size */
+            return 0;
+        }
+    return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: expected %s, got '%s'", k->name,
+                     w == backends ? "auto, cpu, opencl or cuda" : "auto, on or off", v);
+}
+
 /* Apply a decoded scalar to key k. */
 static int apply(cuzk_daemon_config *c, const cfg_key *k, const char *v, bool quoted, char *err,
                  size_t err_len)
@@ -345,6 +367,7 @@ static int apply(cuzk_daemon_config *c, const cfg_key *k, const char *v, bool qu
         return apply_strings(c, k, &one, *v ? 1 : 0, err, err_len);
     }
     case T_STR:
+        if (!strncmp(k->name, "gpus.", 5)) return apply_gpus_word(p, k, v, err, err_len);
         if (strlen(v) >= k->cap)
             return cuzk_errf(err, err_len, CUZK_ERR_ARG, "%s: value longer than %zu bytes", k->name,
                              k->cap - 1);
@@ -574,14 +597,9 @@ static void warn_role(const cfg_key *k, const char *where, void (*warn)(void *, 
 {
     char msg[512];
     if (!warn || k->role == K_USED) return;
-    if (k->role == K_RECORDED)
-        snprintf(msg, sizeof msg, "%s: %s recorded (--print-config shows it); this build proves on the CPU",
-                 where, k->name);
-    else
-        snprintf(msg, sizeof msg, "%s: %s %s, ignored: %s", where, k->name,
-                 k->role == K_DEPRECATED ? "is deprecated (also in the Rust cuzk)"
-                                         : "has no effect in this engine",
-                 k->help);
+    snprintf(msg, sizeof msg, "%s: %s %s, ignored: %s", where, k->name,
+             k->role == K_DEPRECATED ? "is deprecated (also in the Rust cuzk)" : "has no effect in this engine",
+             k->help);
     warn(arg, msg);
 }
 

@@ -14,8 +14,7 @@
  * durations accept an integer in the key's unit (seconds, or ms for *_ms
  * keys) or a string "500ms" / "30s" / "5m" / "1h".  Keys of the Rust file
  * that have no effect here, deprecated keys and unknown keys are accepted
- * with a warning naming file:line; gpus.* are recorded (shown by
- * --print-config).  A malformed line or value is an error that names the
+ * with a warning naming file:line.  A malformed line or value is an error that names the
  * file, line and key.  docs/curio-migration.md maps every Rust key. */
 #ifndef CUZK_SERVER_CONFIG_H
 #define CUZK_SERVER_CONFIG_H
@@ -29,18 +28,9 @@
 #include "cuzk/status.h"
 #include "server_netacl.h"
 
-#define CUZK_CONFIG_MAX_DEVICES 64
+#define CUZK_CONFIG_MAX_DEVICES CUZK_ENGINE_MAX_DEVICES
 #define CUZK_CONFIG_MAX_NETS 64  /* daemon.allow_plaintext_from entries */
 #define CUZK_CONFIG_MAX_NAMES 16 /* daemon.status_hosts, daemon.status_cors_origins entries */
-
-/* gpus.* of the Rust file: recorded for the GPU backend; this build proves
- * on the CPU. */
-typedef struct cuzk_config_gpus {
-    uint32_t n_devices; /* gpus.devices: [] = all detected */
-    uint32_t devices[CUZK_CONFIG_MAX_DEVICES];
-    uint32_t threads;            /* gpus.gpu_threads: 0 = all CPUs */
-    uint32_t workers_per_device; /* gpus.gpu_workers_per_device (2) */
-} cuzk_config_gpus;
 
 /* A list of networks (CIDR, checked at load: server_netacl.h). */
 typedef struct cuzk_config_nets {
@@ -78,8 +68,7 @@ typedef struct cuzk_daemon_config {
      * origins that may read the pages (server_http_guard.h). */
     cuzk_config_names status_hosts;        /* daemon.status_hosts ([]) */
     cuzk_config_names status_cors_origins; /* daemon.status_cors_origins ([]) */
-    cuzk_config_gpus gpus;
-    cuzk_engine_config engine;
+    cuzk_engine_config engine; /* with gpus.* (engine.gpus: the prover workers) */
 } cuzk_daemon_config;
 
 /* Defaults: the engine's, with the Rust daemon's deployment defaults on

@@ -208,20 +208,18 @@ void cuzk_srv_handle_status(srv_call *c)
         return;
     }
     Cuzk__V1__GetStatusResponse resp = CUZK__V1__GET_STATUS_RESPONSE__INIT;
-    /* One "gpu" entry: the CPU prover (this build has no GPU backend). */
-    Cuzk__V1__GPUStatus gpu = CUZK__V1__GPUSTATUS__INIT, *gpus[1] = {&gpu};
-    gpu.name = (char *)"cpu";
-    for (size_t i = 0; i < st.n_workers; i++)
-        if (!strcmp(st.workers[i].name, "prover") && st.workers[i].job_id[0]) {
-            gpu.current_job_id = st.workers[i].job_id;
-            gpu.current_proof_kind = (char *)cuzk_proof_kind_rust_name(st.workers[i].kind);
-        }
-    resp.n_gpus = 1;
-    resp.gpus = gpus;
+    /* One "gpu" entry per prover worker: the CPU prover ("cpu", as the
+     * Rust daemon's CPU-only build) first, then the device workers. */
     Cuzk__V1__SRSStatus *srs = calloc(st.n_srs ? st.n_srs : 1, sizeof *srs);
     Cuzk__V1__SRSStatus **srsp = calloc(st.n_srs ? st.n_srs : 1, sizeof *srsp);
+    Cuzk__V1__GPUStatus *gpu = calloc(st.n_provers ? st.n_provers : 1, sizeof *gpu);
+    Cuzk__V1__GPUStatus **gpus = calloc(st.n_provers ? st.n_provers : 1, sizeof *gpus);
+    char(*gname)[200] = calloc(st.n_provers ? st.n_provers : 1, sizeof *gname);
     Cuzk__V1__QueueStatus q[CUZK_PROOF_KINDS], *qp[CUZK_PROOF_KINDS];
-    if (!srs || !srsp) {
+    if (!srs || !srsp || !gpu || !gpus || !gname) {
+        free(gpu);
+        free(gpus);
+        free(gname);
         free(srs);
         free(srsp);
         cuzk_engine_status_clear(&st);
@@ -238,6 +236,25 @@ void cuzk_srv_handle_status(srv_call *c)
     }
     resp.n_loaded_srs = st.n_srs;
     resp.loaded_srs = srsp;
+    for (size_t i = 0; i < st.n_provers; i++) {
+        const cuzk_engine_worker_info *w = &st.workers[i];
+        const char *colon = strchr(w->device, ':');
+        cuzk__v1__gpustatus__init(&gpu[i]);
+        if (i == 0)
+            snprintf(gname[i], sizeof gname[i], "cpu");
+        else
+            snprintf(gname[i], sizeof gname[i], "%s %s %s", w->name, w->device, w->device_name);
+        gpu[i].name = gname[i];
+        gpu[i].ordinal = colon ? (uint32_t)strtoul(colon + 1, NULL, 10) : 0;
+        gpu[i].vram_total_bytes = w->device_mem;
+        if (w->job_id[0]) {
+            gpu[i].current_job_id = (char *)w->job_id;
+            gpu[i].current_proof_kind = (char *)cuzk_proof_kind_rust_name(w->kind);
+        }
+        gpus[i] = &gpu[i];
+    }
+    resp.n_gpus = st.n_provers;
+    resp.gpus = gpus;
     size_t nq = 0;
     for (int k = 0; k < CUZK_PROOF_KINDS; k++) {
         const cuzk_engine_queue_info *qi = &st.queues[k];
@@ -261,6 +278,9 @@ void cuzk_srv_handle_status(srv_call *c)
     cuzk_srv_reply(c, GRPC_STATUS_OK, NULL, &resp.base);
     free(srs);
     free(srsp);
+    free(gpu);
+    free(gpus);
+    free(gname);
     cuzk_engine_status_clear(&st);
 }
 

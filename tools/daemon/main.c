@@ -207,6 +207,16 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    /* $CUZK_BACKEND (tests, the device check) overrides gpus.backend */
+    const char *backend = getenv("CUZK_BACKEND");
+    if (backend && *backend) {
+        char assign[64];
+        snprintf(assign, sizeof assign, "gpus.backend=%.40s", backend);
+        if (cuzk_config_set(&cfg, assign, err, sizeof err)) {
+            fprintf(stderr, "cuzk-daemon: $CUZK_BACKEND: %s\n", err);
+            return 2;
+        }
+    }
     const char *rust_log = getenv("RUST_LOG");
     if (rust_log && *rust_log && cuzk_config_rust_log(&cfg.engine.log_level, rust_log))
         fprintf(stderr, "cuzk-daemon: warning: RUST_LOG='%s' names no level for cuzk; ignored\n", rust_log);
