@@ -166,6 +166,30 @@ static void test_g1_random_big(void)
     free(k);
 }
 
+/* The default split decision: random scalars with a few 1s (under 1 in 8)
+ * go through Pippenger whole; mostly-0/1 ones are split.  Both equal the
+ * CPU either way. */
+static void test_g1_auto_split(void)
+{
+    size_t n = 2000;
+    cuzk_g1_affine *b = malloc(n * sizeof *b);
+    cuzk_fr *k = malloc(n * sizeof *k);
+    REQUIRE(b && k);
+    gen_g1(b, n, 1);
+    fill_scalars(k, n, S_RANDOM);
+    for (size_t i = 0; i < n; i += 50) k[i] = CUZK_FR_ONE;
+    cuzk_gpu_msm_stats st;
+    cuzk_gpu_msm_opts o = {.stats = &st};
+    if (g1_check(b, n, k, n, NULL, &o, "auto, few ones")) CHECK(!st.split && st.ones == 0 && st.tail == n);
+    o.split = CUZK_GPU_MSM_SPLIT_ON;
+    if (g1_check(b, n, k, n, NULL, &o, "on, few ones")) CHECK(st.split && st.ones == n / 50 && st.tail == n - n / 50);
+    o.split = CUZK_GPU_MSM_SPLIT_AUTO;
+    fill_scalars(k, n, S_MIXED);
+    if (g1_check(b, n, k, n, NULL, &o, "auto, mixed")) CHECK(st.split && st.ones > 0);
+    free(b);
+    free(k);
+}
+
 static void test_g1_bits(void)
 {
     static const size_t sizes[] = {1, 7, 1000, 4096};
@@ -403,7 +427,7 @@ static void test_backend_shape(void)
 static const test_case tests[] = {
     {"g1_random", test_g1_random},
     {"g1_random_big", test_g1_random_big},
-    {"g1_bits", test_g1_bits},
+    {"g1_auto_split", test_g1_auto_split}, {"g1_bits", test_g1_bits},
     {"g1_filecoin", test_g1_filecoin},
     {"g1_edges", test_g1_edges},
     {"g1_windows", test_g1_windows},

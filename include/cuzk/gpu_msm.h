@@ -15,7 +15,8 @@
  * split into bounded pieces, bucket reduction by running sums over
  * segments, window sums by a tree; the host combines the windows.  With the
  * split off every present variable goes through Pippenger (the dense H
- * query: no host pass over the scalars when density is NULL).
+ * query: no host pass over the scalars when density is NULL); by default
+ * a sample of the scalars decides.
  *
  * Chunks: bases are uploaded in ranges of at most chunk_bases (from the
  * options, else sized from the device's memory), each range's variables
@@ -43,7 +44,10 @@ extern "C" {
 typedef struct cuzk_gpu_msm cuzk_gpu_msm;
 
 typedef enum {
-    CUZK_GPU_MSM_SPLIT_AUTO = 0, /* the default: on */
+    CUZK_GPU_MSM_SPLIT_AUTO = 0, /* the default: on when at least 1 in 8 of 256
+                                  * variables sampled across the vector has
+                                  * scalar 0 or 1 (witness vectors: L, A, B),
+                                  * off otherwise (the H query's random values) */
     CUZK_GPU_MSM_SPLIT_ON,       /* 0 skipped, 1 summed, the rest Pippenger */
     CUZK_GPU_MSM_SPLIT_OFF,      /* every present variable through Pippenger */
 } cuzk_gpu_msm_split;
@@ -53,6 +57,7 @@ typedef struct {
     size_t zeros, ones, tail; /* present variables by class (split off: all tail) */
     size_t chunks;            /* device passes */
     unsigned window;          /* c of the largest tail pass (0: no tail) */
+    int split;                /* 1 if the 0/1 split was on */
 } cuzk_gpu_msm_stats;
 
 typedef struct {

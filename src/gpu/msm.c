@@ -478,6 +478,22 @@ static size_t auto_chunk(const cuzk_gpu_device_info *d, const grp *gr)
     return n < 1024 ? 1024 : n;
 }
 
+/* CUZK_GPU_MSM_SPLIT_AUTO: the split pays where 0/1 scalars are common
+ * (witness vectors) and costs a host pass over the scalars where they are
+ * not (the H query): 256 variables spread over the vector decide.  A wrong
+ * guess costs time, never correctness. */
+static int auto_split(const cuzk_fr *s, size_t nvars, const uint64_t *density)
+{
+    size_t seen = 0, small = 0;
+    for (uint64_t t = 0; t < 256; t++) {
+        size_t i = (size_t)(t * nvars / 256);
+        if (density && !((density[i >> 6] >> (i & 63)) & 1)) continue;
+        seen++;
+        small += !memcmp(&s[i], &CUZK_FR_ZERO, sizeof s[i]) || !memcmp(&s[i], &CUZK_FR_ONE, sizeof s[i]);
+    }
+    return !seen || small * 8 >= seen;
+}
+
 static int msm_run(cuzk_gpu_msm *m, const grp *gr, void *out, const void *bases, size_t nbases,
                    const cuzk_fr *scalars, size_t nvars, const uint64_t *density,
                    const cuzk_gpu_msm_opts *opts, char *err, size_t err_len)
@@ -507,10 +523,12 @@ static int msm_run(cuzk_gpu_msm *m, const grp *gr, void *out, const void *bases,
                .scalars = scalars,
                .nvars = nvars,
                .density = density,
-               .split = opts->split != CUZK_GPU_MSM_SPLIT_OFF,
                .window = opts->window,
                .err = err,
                .err_len = err_len};
+    r->split = opts->split == CUZK_GPU_MSM_SPLIT_ON ||
+               (opts->split == CUZK_GPU_MSM_SPLIT_AUTO && auto_split(scalars, nvars, density));
+    r->st.split = r->split;
     r->chunk = opts->chunk_bases ? opts->chunk_bases : auto_chunk(cuzk_gpu_info(m->g), gr);
     if (r->chunk > CUZK_GPU_MSM_MAX_CHUNK) r->chunk = CUZK_GPU_MSM_MAX_CHUNK;
     gr->set_inf(r->acc);
