@@ -47,7 +47,7 @@ if [ -z "${CUZK_SKIP_LOG:-}" ]; then own_log=$(mktemp); export CUZK_SKIP_LOG=$ow
 nlines() { if [ -f "$1" ]; then wc -l <"$1"; else echo 0; fi; }
 skips0=$(nlines "$CUZK_SKIP_LOG")
 rc=0 nok=0 nfail=0
-for t in test_daemon test_curio test_tls test_access test_faults test_ops; do
+for t in test_daemon test_curio test_tls test_access test_faults test_ops test_gpu_workers; do
   echo "daemon-tests: $t"
   if "$PY" -W ignore::ResourceWarning "$ROOT/tests/daemon/$t.py" "$@"; then nok=$((nok + 1)); else rc=1 nfail=$((nfail + 1)); fi
 done
