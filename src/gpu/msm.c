@@ -464,18 +464,42 @@ static size_t popcount_prefix(const uint64_t *bits, size_t n)
     return cnt;
 }
 
-/* Bases per pass from the device's memory: about half of it, at the
- * worst case of one pass (every variable a tail term, W <= 16 at these
- * sizes, pieces of at least PIECE_MIN entries), no buffer past the
- * driver's largest allocation. */
+static size_t max_sz(size_t a, size_t b)
+{
+    return a > b ? a : b;
+}
+
+/* Device bytes of one pass over n bases at its worst (every variable a
+ * tail term for the Pippenger buffers, every one a scalar-1 term for the
+ * tree), as plan_tail and plan_buffers size them; *largest = its largest
+ * single buffer. */
+static size_t pass_bytes(const grp *gr, size_t n, size_t *largest)
+{
+    unsigned c = choose_window(n), w = nwin_of(c);
+    size_t nb = (size_t)1 << (c - 1), m = (size_t)w * nb, entries = n * w;
+    size_t piece = max_sz(PIECE_MIN, 2 * div_up(n, nb));
+    size_t bases = n * gr->aff, sorted = entries * 4;
+    size_t pieces = (entries / piece + (entries < m ? entries : m)) * gr->jac;
+    size_t tree = max_sz((size_t)w * div_up(nb, SEG_LEN), div_up(n, TREE_GROUP)) * gr->jac;
+    *largest = max_sz(max_sz(bases, sorted), max_sz(pieces, tree));
+    return bases + n * (sizeof(cuzk_fr) + 8) + sorted + 4 * (m + 1) * 4 + pieces + tree + tree / TREE_GROUP +
+           (div_up(m, SCAN_BLK) + 1) * 4;
+}
+
+/* Bases per pass from the device's memory: the largest count (from
+ * CUZK_GPU_MSM_MAX_CHUNK down in steps of an eighth) whose worst-case pass
+ * takes at most half of the device's memory and no buffer past the
+ * driver's largest allocation.  At 2^27 G1 bases a pass is ~26 GB
+ * (docs/gpu-msm.md), so an H200 runs the H query in one pass. */
 static size_t auto_chunk(const cuzk_gpu_device_info *d, const grp *gr)
 {
-    size_t per = gr->aff + sizeof(cuzk_fr) + 8 + 16 * 4 + gr->jac * 16 / PIECE_MIN + gr->jac;
-    size_t n = (size_t)(d->mem_bytes / 2) / per;
-    size_t by_alloc = (size_t)d->max_alloc_bytes / (gr->jac * 16 / PIECE_MIN);
-    if (n > by_alloc) n = by_alloc;
-    if (n > CUZK_GPU_MSM_MAX_CHUNK) n = CUZK_GPU_MSM_MAX_CHUNK;
-    return n < 1024 ? 1024 : n;
+    size_t n = CUZK_GPU_MSM_MAX_CHUNK;
+    while (n > 1024) {
+        size_t big, total = pass_bytes(gr, n, &big);
+        if (total <= d->mem_bytes / 2 && big <= d->max_alloc_bytes) break;
+        n -= n / 8;
+    }
+    return n;
 }
 
 /* CUZK_GPU_MSM_SPLIT_AUTO: the split pays where 0/1 scalars are common
