@@ -45,8 +45,8 @@ typedef struct cuzk_gpu_groth16 cuzk_gpu_groth16;
  * CUZK_ERR_UNSUPPORTED with the driver's reason when it or the device is
  * absent ("opencl: no OpenCL platform (...)", "cuda: device 2 of 1");
  * CUZK_ERR_ARG for another driver name. */
-CUZK_MUST_CHECK int cuzk_gpu_groth16_open(cuzk_gpu_groth16 **out, const char *driver, unsigned device, char *err,
-                                          size_t err_len);
+CUZK_MUST_CHECK int cuzk_gpu_groth16_open(cuzk_gpu_groth16 **out, const char *driver, unsigned device,
+                                          char *err, size_t err_len);
 /* The backend; valid until close; one prove at a time per handle. */
 const cuzk_groth16_backend *cuzk_gpu_groth16_backend(cuzk_gpu_groth16 *g);
 /* "opencl:0 pthread-skylake-avx512" (driver:index device name). */
@@ -65,6 +65,9 @@ void cuzk_gpu_groth16_g2_on_cpu(cuzk_gpu_groth16 *g, bool on);
 /* Whether the device is a CPU (pocl): correct, but its timings are not GPU
  * timings. */
 bool cuzk_gpu_groth16_is_cpu(const cuzk_gpu_groth16 *g);
+/* The opened device (owned by g), for callers that run their own NTT or
+ * MSM contexts on it (cuzk-bench ntt / msm): not while a prove runs. */
+struct cuzk_gpu *cuzk_gpu_groth16_device(cuzk_gpu_groth16 *g);
 
 #ifdef __cplusplus
 }

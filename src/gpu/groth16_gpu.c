@@ -74,7 +74,8 @@ static int be_h_poly_lean(void *ctx, cuzk_fr *a, cuzk_fr *b, size_t n, unsigned 
 }
 
 /* The device `device` of the driver named `driver`: its description. */
-static int find_device(cuzk_gpu_device_info *out, const char *driver, unsigned device, char *err, size_t err_len)
+static int find_device(cuzk_gpu_device_info *out, const char *driver, unsigned device, char *err,
+                       size_t err_len)
 {
     cuzk_gpu_driver_kind kind;
     if (driver && !strcmp(driver, "opencl"))
@@ -101,7 +102,8 @@ static int find_device(cuzk_gpu_device_info *out, const char *driver, unsigned d
     return st;
 }
 
-int cuzk_gpu_groth16_open(cuzk_gpu_groth16 **out, const char *driver, unsigned device, char *err, size_t err_len)
+int cuzk_gpu_groth16_open(cuzk_gpu_groth16 **out, const char *driver, unsigned device, char *err,
+                          size_t err_len)
 {
     if (!out) return cuzk_errf(err, err_len, CUZK_ERR_ARG, "gpu backend: NULL out");
     *out = NULL;
@@ -148,6 +150,11 @@ uint64_t cuzk_gpu_groth16_memory(const cuzk_gpu_groth16 *g)
 bool cuzk_gpu_groth16_is_cpu(const cuzk_gpu_groth16 *g)
 {
     return g && cuzk_gpu_info(g->dev)->is_cpu;
+}
+
+cuzk_gpu *cuzk_gpu_groth16_device(cuzk_gpu_groth16 *g)
+{
+    return g ? g->dev : NULL;
 }
 
 const char *cuzk_gpu_groth16_error(const cuzk_gpu_groth16 *g)

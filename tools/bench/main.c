@@ -26,14 +26,17 @@ static const struct {
     {"micro", cmd_micro, "micro [--filter OP] [--json]   field/curve/pairing ns per op"},
     {"devices", cmd_devices, "devices [--build] [--json]  compute devices (OpenCL, CUDA) found, or why none"},
     {"point", cmd_point, "point (--g1|--g2) HEX          decode and validate a point"},
-    {"ntt", cmd_ntt, "ntt [--log N] [--threads T] [--op OP] [--naive]  NTT over Fr timing"},
+    {"ntt", cmd_ntt, "ntt [--log N] [--threads T] [--op OP] [--naive] [--backend cpu|opencl|cuda] [--device N]  NTT over Fr "
+            "timing (OP h: Groth16's H)"},
     {"msm", cmd_msm,
-     "msm [--group g1|g2] [--log N] [--scalars random|bits|filecoin] [--threads T]  MSM timing"},
+     "msm [--group g1|g2] [--log N] [--scalars random|bits|filecoin] [--threads T] [--backend cpu|opencl|cuda] "
+     "[--device N]  MSM timing"},
     {"setup", cmd_setup,
      "setup (--circuit chain --size N | --r1cs F) --out DIR [--seed S]  Groth16 TEST params"},
     {"prove", cmd_prove,
      "prove --params F (--circuit chain --size N | --r1cs F --wtns F) --out PROOF --inputs-out IN "
-     "[--deterministic] [--threads T] [--mmap]"},
+     "[--deterministic] [--threads T] [--mmap] [--backend cpu|opencl|cuda] [--device N]  (also --circuit "
+     "porep|snap|winning-post|window-post)"},
     {"verify", cmd_verify,
      "verify --vk F --proof F --inputs F   prints valid / invalid: reason (exit 0/1/2)"},
     {"export-snarkjs", cmd_export_snarkjs,
@@ -43,7 +46,7 @@ static const struct {
      "times (Rust name)"},
     {"synth", cmd_synth,
      "synth (--circuit chain|bits --size N | --r1cs F --wtns F) [--mode prove|witness|shape|check] [--repeat "
-     "R] [--json]  synthesis speed"},
+     "R] [--json] [--through-h [--backend cpu|opencl|cuda] [--device N]]  synthesis speed"},
     {"pce", cmd_pce,
      "pce extract --circuit porep|winning-post|window-post|snap --sector-size S [--out F | --params-dir D] | "
      "pce info F | pce verify F [--threads T]  pre-compiled constraint evaluator files"},

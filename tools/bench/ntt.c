@@ -10,14 +10,24 @@
  * environment runs the scalar kernels (see src/poly/ntt_ifma.c).
  * --top-log T (the threshold sweep of docs/perf-notes.md): the domain keeps
  * twiddle tables up to stage 2^T only, generating the stages above
- * (src/poly/ntt_internal.h, NTT_TOP_LOG). */
+ * (src/poly/ntt_internal.h, NTT_TOP_LOG).
+ * --backend opencl|cuda [--device N] times the device NTT instead
+ * (cuzk/gpu_ntt.h): per op the median of a host vector through the device
+ * (upload, transform, read back: "host") and of the data already in device
+ * memory ("resident", the kernels alone), and --op h: Groth16's H
+ * (the backend's h_poly: 3 uploads, 7 transforms, 1 read back; also on the
+ * CPU).  On a CPU device (pocl) these are CPU times, not GPU times. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
 
+#include "backend_cli.h"
 #include "bench.h"
+#include "cuzk/gpu.h"
+#include "cuzk/gpu_ntt.h"
+#include "cuzk/groth16.h"
 #include "cuzk/ntt.h"
 #include "cuzk/pool.h"
 #include "cuzk/status.h"
@@ -98,11 +108,95 @@ static void naive_ntt(cuzk_par *par, cuzk_fr *a, unsigned log_n)
     }
 }
 
+/* ---- the device, and H --------------------------------------------------------- */
+
+static double median(double *t, unsigned reps)
+{
+    qsort(t, reps, sizeof *t, cmp_double);
+    return t[reps / 2];
+}
+
+/* Groth16's H at m = n through be (CPU or device): a, b, c random. */
+static int time_h(const cuzk_groth16_backend *be, cuzk_par *par, cuzk_fr *a, unsigned log_n, unsigned reps,
+                  double *t)
+{
+    size_t n = (size_t)1 << log_n;
+    cuzk_fr *b = malloc(n * sizeof *b), *c = malloc(n * sizeof *c);
+    int rc = b && c ? CUZK_OK : CUZK_ERR_NOMEM;
+    for (unsigned r = 0; r < reps && !rc; r++) {
+        for (size_t i = 0; i < n; i++) { /* cheap refills: H's cost does not depend on the values */
+            b[i] = a[(i * 7 + 1) & (n - 1)];
+            c[i] = a[(i * 13 + 5) & (n - 1)];
+        }
+        double t0 = now_s();
+        rc = be->h_poly(be->ctx, a, b, c, n, log_n, par);
+        t[r] = now_s() - t0;
+    }
+    free(b);
+    free(c);
+    return rc;
+}
+
+/* --backend opencl|cuda: the device's transforms (host and resident) and H. */
+static int device_ntt(cuzk_par *par, cuzk_fr *a, unsigned log_n, unsigned reps, const int which[5], int json)
+{
+    static const char *const names[5] = {"forward", "inverse", "coset", "icoset", "h"};
+    cuzk_gpu *dev = cuzk_gpu_groth16_device(cli_backend_gpu());
+    cuzk_gpu_ntt *t = NULL;
+    cuzk_gpu_buf *buf = NULL;
+    char err[1024] = "";
+    size_t n = (size_t)1 << log_n;
+    double *th = calloc(reps, sizeof *th), *tr = calloc(reps, sizeof *tr);
+    int rc = th && tr ? cuzk_gpu_ntt_create(&t, dev, NULL, err, sizeof err) : CUZK_ERR_NOMEM;
+    if (!rc && (which[0] || which[1] || which[2] || which[3]))
+        rc = cuzk_gpu_alloc(dev, &buf, n * sizeof(cuzk_fr), err, sizeof err);
+    cuzk_gpu_queue *q = cuzk_gpu_default_queue(dev);
+    if (!rc && buf) rc = cuzk_gpu_write(q, buf, 0, a, n * sizeof(cuzk_fr), true, err, sizeof err);
+    if (!json && !rc)
+        printf("ntt 2^%u on %s, %u rep(s)%s\n", log_n, cli_backend_name(), reps, cli_backend_note());
+    for (int k = 0; k < 5 && !rc; k++) {
+        if (!which[k]) continue;
+        double res = 0;
+        if (k == 4) {
+            rc = time_h(cli_backend(), par, a, log_n, reps, th);
+            if (rc) snprintf(err, sizeof err, "%s", cuzk_gpu_groth16_error(cli_backend_gpu()));
+        }
+        for (unsigned r = 0; r < reps && !rc && k < 4; r++) {
+            double t0 = now_s();
+            rc = cuzk_gpu_ntt_run(t, (cuzk_gpu_ntt_kind)k, a, n, err, sizeof err);
+            th[r] = now_s() - t0;
+            t0 = now_s();
+            if (!rc) rc = cuzk_gpu_ntt_run_buf(t, (cuzk_gpu_ntt_kind)k, buf, log_n, err, sizeof err);
+            if (!rc) rc = cuzk_gpu_finish(q, err, sizeof err);
+            tr[r] = now_s() - t0;
+        }
+        if (rc) break;
+        double host = median(th, reps);
+        if (k < 4) res = median(tr, reps);
+        if (json)
+            printf("{\"op\":\"%s\",\"log_n\":%u,\"backend\":\"%s\",\"cpu_device\":%s,\"median_s\":%.6f%s",
+                   names[k], log_n, cli_backend_name(), cli_backend_note()[0] ? "true" : "false", host,
+                   k < 4 ? ",\"resident_median_s\":" : "");
+        if (json && k < 4) printf("%.6f", res);
+        if (json) printf("}\n");
+        if (!json && k < 4) printf("  %-8s host %.4f s  resident %.4f s\n", names[k], host, res);
+        if (!json && k == 4) printf("  h        %.4f s (3 up, 7 transforms, 1 down)\n", host);
+    }
+    if (rc) fprintf(stderr, "ntt: device: %s\n", err[0] ? err : cuzk_strerror(rc));
+    cuzk_gpu_free(buf);
+    cuzk_gpu_ntt_destroy(t);
+    free(th);
+    free(tr);
+    return rc ? 1 : 0;
+}
+
 /* ---- command ------------------------------------------------------------ */
 typedef int (*ntt_fn)(const cuzk_ntt_domain *, cuzk_par *, cuzk_fr *, size_t);
 
 int cmd_ntt(int argc, char **argv)
 {
+    int brc = cli_backend_take(&argc, argv, "cuzk-bench ntt");
+    if (brc) return brc;
     unsigned log_n = 20, threads = 1, reps = 3, top_log = 0;
     int naive = 0, json = 0, huge = 1;
     const char *op = "forward";
@@ -125,17 +219,17 @@ int cmd_ntt(int argc, char **argv)
             json = 1;
         else {
             fprintf(stderr, "usage: cuzk-bench ntt [--log N] [--threads T] [--reps R] "
-                            "[--op forward|inverse|coset|icoset|all] [--naive] [--no-huge] [--top-log T] "
-                            "[--json]\n");
+                            "[--op forward|inverse|coset|icoset|h|all] [--naive] [--no-huge] [--top-log T] "
+                            "[--json] " CLI_BACKEND_USAGE "\n");
             return 2;
         }
     }
-    const char *names[4] = {"forward", "inverse", "coset", "icoset"};
+    const char *names[5] = {"forward", "inverse", "coset", "icoset", "h"};
     ntt_fn fns[4] = {cuzk_ntt_forward, cuzk_ntt_inverse, cuzk_ntt_coset_forward, cuzk_ntt_coset_inverse};
-    int which[4] = {0}, nops = 0;
-    for (int k = 0; k < 4; k++)
-        which[k] = !strcmp(op, "all") || !strcmp(op, names[k]);
-    for (int k = 0; k < 4; k++)
+    int which[5] = {0}, nops = 0;
+    for (int k = 0; k < 5; k++)
+        which[k] = (k < 4 && !strcmp(op, "all")) || !strcmp(op, names[k]);
+    for (int k = 0; k < 5; k++)
         nops += which[k];
     if (log_n > CUZK_NTT_MAX_LOG || threads < 1 || reps < 1 || nops == 0 ||
         (top_log && (top_log < NTT_TOP_LOG_MIN || top_log > CUZK_NTT_MAX_LOG))) {
@@ -167,6 +261,12 @@ int cmd_ntt(int argc, char **argv)
         uint8_t buf[32];
         bench_rand_bytes(buf, sizeof buf);
         cuzk_fr_from_bytes_le_reduce(&a[i], buf, sizeof buf);
+    }
+    if (cli_backend()) {
+        rc = device_ntt(par, a, log_n, reps, which, json);
+        free(a);
+        cuzk_pool_destroy(pool);
+        return rc;
     }
     double t0 = now_s(), c_dom = cpu_s();
     cuzk_ntt_domain *dom = NULL;
@@ -222,6 +322,17 @@ int cmd_ntt(int argc, char **argv)
                        med / nmed, cmed / ncmed);
             printf("\n");
         }
+    }
+    if (which[4] && tm) { /* H through the CPU backend */
+        rc = time_h(cuzk_groth16_backend_cpu(), par, a, log_n, reps, tm);
+        double med = rc ? 0 : median(tm, reps);
+        if (rc)
+            fprintf(stderr, "ntt: h: %s\n", cuzk_strerror(rc));
+        else if (json)
+            printf("{\"op\":\"h\",\"log_n\":%u,\"threads\":%u,\"backend\":\"cpu\",\"median_s\":%.6f}\n", log_n,
+                   threads, med);
+        else
+            printf("  h        median %.4f s (the CPU backend's h_poly)\n", med);
     }
     bench_sink(a, 32);
     free(tm);

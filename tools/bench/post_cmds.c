@@ -30,6 +30,7 @@
 #include <time.h>
 
 #include "bench.h"
+#include "backend_cli.h"
 #include "cli_util.h"
 #include "cuzk/pool.h"
 #include "cuzk/post.h"
@@ -368,7 +369,11 @@ int cuzk_bench_post_prove(int argc, char **argv)
     for (size_t r = 0; r < a.reps; r++) {
         cuzk_groth16_timings tm = {0};
         cuzk_groth16_prove_opts o = {
-            .deterministic = a.det, .par = cuzk_pool_par(pool), .timings = &tm, .cpu_time = a.cpu_time};
+            .deterministic = a.det,
+            .backend = cli_backend(),
+            .par = cuzk_pool_par(pool),
+            .timings = &tm,
+            .cpu_time = a.cpu_time};
         double t1 = cli_now();
         cuzk_cs *cs = NULL;
         if (cuzk_post_job_synthesize(&cs, j, CUZK_CS_PROVE, 0, err, sizeof err)) {

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "backend_cli.h"
 #include "bench.h"
 #include "cli_util.h"
 #include "cuzk/groth16.h"
@@ -37,7 +38,7 @@ static int usage(void)
 {
     fprintf(stderr, "usage: cuzk-bench prove --params F (--circuit chain --size N | --r1cs F --wtns F) "
                     "--out PROOF --inputs-out INPUTS [--deterministic] [--threads T] [--mmap] "
-                    "[--no-subgroup] [--reps R] [--cpu-time] [--validate digest|full|none]\n");
+                    CLI_BACKEND_USAGE " [--no-subgroup] [--reps R] [--cpu-time] [--validate digest|full|none]\n");
     return 2;
 }
 
@@ -53,6 +54,9 @@ static int write_all(const char *path, const void *b, size_t n)
 
 int cmd_prove(int argc, char **argv)
 {
+    int brc = cli_backend_take(&argc, argv, "cuzk-bench prove");
+    if (brc) return brc;
+    printf("backend     %s%s\n", cli_backend_name(), cli_backend_note());
     if (cuzk_bench_post_wants(argc, argv)) return cuzk_bench_post_prove(argc, argv);
     if (cuzk_bench_porep_wants(argc, argv)) return cuzk_bench_porep_prove(argc, argv);
     if (cuzk_bench_snap_wants(argc, argv)) return cuzk_bench_snap_prove(argc, argv);
@@ -156,6 +160,7 @@ int cmd_prove(int argc, char **argv)
     for (size_t k = 0; k < reps; k++) {
         cuzk_groth16_timings tm = {.synthesis = t_synth};
         cuzk_groth16_prove_opts po = {.deterministic = det,
+                                      .backend = cli_backend(),
                                       .par = par,
                                       .timings = &tm,
                                       .cpu_time = use_cpu,
@@ -165,7 +170,8 @@ int cmd_prove(int argc, char **argv)
         double c0[64], c1[64], busiest = 0, sum = 0;
         size_t n0 = thread_cpu(t0, c0, 64);
         if (cuzk_groth16_prove(proof, p, &w, 1, &po)) {
-            fprintf(stderr, "cuzk-bench prove: %s\n", err);
+            fprintf(stderr, "cuzk-bench prove: %s%s%s\n", err, cli_backend_gpu() ? ": " : "",
+                    cli_backend_gpu() ? cuzk_gpu_groth16_error(cli_backend_gpu()) : "");
             goto done;
         }
         size_t n1 = thread_cpu(t1, c1, 64);

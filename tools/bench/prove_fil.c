@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backend_cli.h"
 #include "cli_util.h"
 #include "cuzk/groth16.h"
 #include "cuzk/pce_lean.h"
@@ -79,6 +80,7 @@ static int prove_one(const g16_cli_prove_job *job, uint32_t k, uint8_t *proof, c
     cuzk_groth16_timings tm = {0};
     mem_watch mw = {0};
     cuzk_groth16_prove_opts o = {.deterministic = job->deterministic,
+                                 .backend = cli_backend(),
                                  .par = par,
                                  .timings = &tm,
                                  .err = err,

@@ -17,6 +17,7 @@
 
 #include "bench.h"
 #include "cuzk/status.h"
+#include "backend_cli.h"
 #include "pce_cmds.h"
 #include "porep_cmds.h"
 #include "post_cmds.h"
@@ -227,6 +228,8 @@ static int one_run(bench_circuit *c, cuzk_cs_mode mode, timings *t, cuzk_cs_coun
 
 int cmd_synth(int argc, char **argv)
 {
+    int brc = cli_backend_take(&argc, argv, "cuzk-bench synth"); /* H of --through-h */
+    if (brc) return brc;
     if (cuzk_bench_pce_wants(argc, argv)) return cuzk_bench_pce_synth(argc, argv); /* pce_cmds.c */
     if (cuzk_bench_post_wants(argc, argv)) return cuzk_bench_post_synth(argc, argv);
     if (cuzk_bench_porep_wants(argc, argv)) return cuzk_bench_porep_synth(argc, argv);

@@ -1,6 +1,7 @@
 /* `cuzk-bench synth ... --through-h`: a synthesized partition carried on
- * through the H computation exactly as the prover does it (the CPU
- * backend's h_poly / h_poly_lean, the functions cuzk_groth16_prove calls),
+ * through the H computation exactly as the prover does it (the backend's
+ * h_poly / h_poly_lean, the functions cuzk_groth16_prove calls: the CPU's,
+ * or the device's with --backend opencl|cuda),
  * so the peak memory of one partition in flight is measured without
  * parameters: H needs only the domain.
  *
@@ -20,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "backend_cli.h"
 #include "bench.h"
 #include "cli_util.h"
 #include "cuzk/groth16.h"
@@ -69,6 +71,13 @@ size_t bench_h_domain(size_t n)
     return domain_of(n, &l);
 }
 
+/* --backend (backend_cli.h): the device's h_poly / h_poly_lean, else the
+ * CPU backend's. */
+static const cuzk_groth16_backend *h_backend(void)
+{
+    return cli_backend() ? cli_backend() : cuzk_groth16_backend_cpu();
+}
+
 /* Lean: A, B now, C during H. */
 static int lean_h(cuzk_cs *cs, const cuzk_pce *p, cuzk_par *par, bench_h_times *t, char *err, size_t el)
 {
@@ -82,7 +91,7 @@ static int lean_h(cuzk_cs *cs, const cuzk_pce *p, cuzk_par *par, bench_h_times *
     if (!st) st = cuzk_pce_evaluate_ab(p, cs, a, b, m, par, err, el);
     double t1 = cli_now(), c1 = cli_cpu_now();
     cuzk_pce_lean l = {.pce = p, .cs = cs, .par = par, .err = err, .err_len = el};
-    const cuzk_groth16_backend *be = cuzk_groth16_backend_cpu();
+    const cuzk_groth16_backend *be = h_backend();
     if (!st) st = be->h_poly_lean(be->ctx, a, b, n, log_m, cuzk_pce_fill_c, &l, par);
     t->eval_wall = t1 - t0;
     t->eval_cpu = c1 - c0;
@@ -112,7 +121,7 @@ static int classic_h(cuzk_cs *cs, cuzk_par *par, bench_h_times *t, char *err, si
     }
     if (st) cuzk_errf(err, el, st, "taking the evaluations at %zu failed", m);
     double t1 = cli_now(), c1 = cli_cpu_now();
-    const cuzk_groth16_backend *be = cuzk_groth16_backend_cpu();
+    const cuzk_groth16_backend *be = h_backend();
     if (!st) st = be->h_poly(be->ctx, ev[0], ev[1], ev[2], n, log_m, par);
     t->eval_wall = t1 - t0;
     t->eval_cpu = c1 - c0;
@@ -130,7 +139,9 @@ int bench_through_h(cuzk_cs *cs, const cuzk_pce *p, cuzk_par *par, bench_h_times
     pthread_t th;
     bool on = !pthread_create(&th, NULL, sample_main, &s);
     int st = p ? lean_h(cs, p, par, t, err, el) : classic_h(cs, par, t, err, el);
-    if (st && !err[0]) cuzk_errf(err, el, st, "H computation failed: %s", cuzk_strerror(st));
+    if (st && !err[0])
+        cuzk_errf(err, el, st, "H computation failed: %s",
+                  cli_backend_gpu() ? cuzk_gpu_groth16_error(cli_backend_gpu()) : cuzk_strerror(st));
     if (on) {
         atomic_store(&s.stop, true);
         pthread_join(th, NULL);
