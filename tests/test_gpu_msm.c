@@ -177,12 +177,14 @@ static void test_g1_auto_split(void)
     REQUIRE(b && k);
     gen_g1(b, n, 1);
     fill_scalars(k, n, S_RANDOM);
-    for (size_t i = 0; i < n; i += 50) k[i] = CUZK_FR_ONE;
+    for (size_t i = 0; i < n; i += 50)
+        k[i] = CUZK_FR_ONE;
     cuzk_gpu_msm_stats st;
     cuzk_gpu_msm_opts o = {.stats = &st};
     if (g1_check(b, n, k, n, NULL, &o, "auto, few ones")) CHECK(!st.split && st.ones == 0 && st.tail == n);
     o.split = CUZK_GPU_MSM_SPLIT_ON;
-    if (g1_check(b, n, k, n, NULL, &o, "on, few ones")) CHECK(st.split && st.ones == n / 50 && st.tail == n - n / 50);
+    if (g1_check(b, n, k, n, NULL, &o, "on, few ones"))
+        CHECK(st.split && st.ones == n / 50 && st.tail == n - n / 50);
     o.split = CUZK_GPU_MSM_SPLIT_AUTO;
     fill_scalars(k, n, S_MIXED);
     if (g1_check(b, n, k, n, NULL, &o, "auto, mixed")) CHECK(st.split && st.ones > 0);
@@ -428,7 +430,8 @@ static void test_backend_shape(void)
 static const test_case tests[] = {
     {"g1_random", test_g1_random},
     {"g1_random_big", test_g1_random_big},
-    {"g1_auto_split", test_g1_auto_split}, {"g1_bits", test_g1_bits},
+    {"g1_auto_split", test_g1_auto_split},
+    {"g1_bits", test_g1_bits},
     {"g1_filecoin", test_g1_filecoin},
     {"g1_edges", test_g1_edges},
     {"g1_windows", test_g1_windows},

@@ -61,9 +61,9 @@ typedef struct {
 } cuzk_gpu_msm_stats;
 
 typedef struct {
-    size_t chunk_bases;       /* most bases per device pass; 0: from device memory */
+    size_t chunk_bases; /* most bases per device pass; 0: from device memory */
     cuzk_gpu_msm_split split;
-    unsigned window;          /* c in 2..20; 0: the cost model */
+    unsigned window;           /* c in 2..20; 0: the cost model */
     cuzk_gpu_msm_stats *stats; /* optional out */
 } cuzk_gpu_msm_opts;
 
