@@ -153,6 +153,25 @@ check g16-prove-params-is-dir 1 "$BIN/cuzk-bench" prove --params "$T" --circuit 
 expect_out g16-prove-params-is-dir-reason "params: "
 check g16-verify-usage 2 "$BIN/cuzk-bench" verify --vk "$T/chain-10.vk"
 check g16-export 0 "$BIN/cuzk-bench" export-snarkjs --vk "$T/chain-10.vk" --proof "$T/p" --inputs "$T/i" --out "$T/j"
+# --backend (cuzk/gpu_groth16.h): a bad value is a usage error; with an OpenCL device (pocl in CI) the
+# deterministic chain proof through the device equals the CPU's byte for byte (the four Filecoin kinds:
+# tests/test_gpu_groth16.c; PoRep 2 KiB on pocl takes minutes: scripts/device-check.sh on a GPU)
+check g16-prove-backend-bad 2 "$BIN/cuzk-bench" prove --params "$T/chain-10.params" --circuit chain --size 10 \
+  --out "$T/pb" --inputs-out "$T/ib" --backend vulkan
+expect_out g16-prove-backend-bad-why "expected cpu, opencl or cuda"
+if "$BIN/cuzk-bench" devices | grep -qE "^opencl: [1-9][0-9]* device"; then
+  check g16-prove-opencl 0 "$BIN/cuzk-bench" prove --params "$T/chain-10.params" --circuit chain --size 10 \
+    --out "$T/po" --inputs-out "$T/io" --deterministic --backend opencl --device 0
+  expect_out g16-prove-opencl-backend "^backend +opencl:0 "
+  "$BIN/cuzk-bench" prove --params "$T/chain-10.params" --circuit chain --size 10 --out "$T/pc" \
+    --inputs-out "$T/ic" --deterministic >/dev/null 2>&1
+  check g16-prove-opencl-same-bytes 0 cmp "$T/pc" "$T/po"
+  check g16-prove-opencl-no-device 1 "$BIN/cuzk-bench" prove --params "$T/chain-10.params" --circuit chain \
+    --size 10 --out "$T/pn" --inputs-out "$T/in" --backend opencl --device 99
+  expect_out g16-prove-opencl-no-device-why "no device 99"
+else
+  echo "SKIPPED g16-prove-opencl: no OpenCL device (cuzk-bench devices)"
+fi
 # ---- FallbackPoSt 2 KiB round trips: gen-vanilla -> setup -> prove -> verify ------
 R=5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a1a
 check post-gen-vanilla 0 "$BIN/cuzk-bench" gen-vanilla post --sector-size 2KiB --sector 1 --randomness $R --out "$T/sec"
