@@ -15,6 +15,7 @@
  * smaller sizes too). */
 #include "cuzk/gpu_msm.h"
 #include "cuzk/groth16.h"
+#include "cuzk/pool.h"
 #include "msm_util.h"
 #include "test_gpu_util.h"
 
@@ -371,6 +372,38 @@ out:
     free(k);
 }
 
+/* The host walk split over a pool's threads: the same lists (stats) and
+ * the CPU's point, chunked or not, split on or off, with a density. */
+static void test_threaded_walk(void)
+{
+    size_t n = CUZK_TEST_SANITIZED ? 6000 : 40000;
+    uint64_t *d = malloc((n + 63) / 64 * 8);
+    cuzk_g1_affine *b = malloc(n * sizeof *b);
+    cuzk_fr *k = malloc(n * sizeof *k);
+    cuzk_pool *pool = NULL;
+    REQUIRE(b && k && d && cuzk_pool_create(&pool, 3) == CUZK_OK);
+    gen_g1(b, n, 1);
+    fill_scalars(k, n, S_MIXED);
+    fill_density(d, n, 80);
+    for (int split = CUZK_GPU_MSM_SPLIT_ON; ctx() && split <= CUZK_GPU_MSM_SPLIT_OFF; split++)
+        for (size_t chunk = 0; chunk <= 7777; chunk += 7777) {
+            size_t nv = split == CUZK_GPU_MSM_SPLIT_ON ? n : n / 4; /* off: every term a Pippenger term */
+            cuzk_gpu_msm_stats one, many;
+            cuzk_gpu_msm_opts o = {.split = split, .chunk_bases = chunk, .stats = &one};
+            cuzk_g1 r1;
+            char err[256];
+            REQUIRE(cuzk_gpu_msm_g1(ctx(), &r1, b, n, k, nv, d, &o, err, sizeof err) == CUZK_OK);
+            o.par = cuzk_pool_par(pool);
+            o.stats = &many;
+            if (!g1_check(b, n, k, nv, d, &o, "threaded walk")) break;
+            CHECK(!memcmp(&one, &many, sizeof one));
+        }
+    cuzk_pool_destroy(pool);
+    free(b);
+    free(d);
+    free(k);
+}
+
 static void test_errors(void)
 {
     cuzk_gpu_msm *m = ctx();
@@ -437,6 +470,7 @@ static const test_case tests[] = {
     {"g1_windows", test_g1_windows},
     {"g2", test_g2},
     {"chunked", test_chunked},
+    {"threaded_walk", test_threaded_walk},
     {"errors", test_errors},
     {"backend_shape", test_backend_shape},
 };

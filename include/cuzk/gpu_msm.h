@@ -65,6 +65,8 @@ typedef struct {
     cuzk_gpu_msm_split split;
     unsigned window;           /* c in 2..20; 0: the cost model */
     cuzk_gpu_msm_stats *stats; /* optional out */
+    cuzk_par *par;             /* host threads for the walk over the scalars
+                                * (density, 0/1 split); NULL: the calling thread */
 } cuzk_gpu_msm_opts;
 
 /* Largest chunk_bases a pass takes (offsets on the device are 32-bit). */
@@ -90,7 +92,7 @@ CUZK_MUST_CHECK int cuzk_gpu_msm_g2(cuzk_gpu_msm *m, cuzk_g2 *out, const cuzk_g2
                                     const cuzk_gpu_msm_opts *opts, char *err, size_t err_len);
 
 /* The shapes of cuzk_groth16_backend.msm_g1 / msm_g2 (ctx: a
- * cuzk_gpu_msm; par unused: the work is on the device), default options.
+ * cuzk_gpu_msm; par: the host walk's threads), default options.
  * The message of a failure is kept in the context:
  * cuzk_gpu_msm_last_error. */
 CUZK_MUST_CHECK int cuzk_gpu_msm_backend_g1(void *ctx, cuzk_g1 *r, const cuzk_g1_affine *bases, size_t nbases,

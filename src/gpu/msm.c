@@ -118,6 +118,7 @@ typedef struct {
     unsigned window; /* forced c, or 0 */
     size_t chunk;
     size_t var, base; /* the walk: next variable, its base index */
+    cuzk_par *par;    /* host threads for the walk (NULL: this thread) */
     cuzk_gpu_msm_stats st;
     _Alignas(64) uint8_t acc[sizeof(cuzk_g2)];
     _Alignas(64) uint8_t ones[sizeof(cuzk_g2)];
@@ -374,36 +375,110 @@ static int pass_tail(run *r, const chunk_plan *p, const uint32_t *tidx)
 
 /* ---- the walk ------------------------------------------------------------------------ */
 
+/* The variable just past the one holding base b0 + nb - 1, starting the
+ * search at v0 (which holds base b0 or precedes it): the chunk's end. */
+static size_t var_end(const run *r, size_t v0, size_t nb)
+{
+    if (!r->density) return v0 + nb;
+    const uint64_t *d = r->density;
+    size_t v = v0;
+    for (;;) { /* set bits remain below nvars while nb > 0 */
+        uint64_t bits = d[v >> 6] >> (v & 63);
+        size_t avail = (size_t)__builtin_popcountll(bits);
+        if (avail < nb) {
+            nb -= avail;
+            v = (v | 63) + 1;
+            continue;
+        }
+        while (--nb)
+            bits &= bits - 1; /* drop the lower set bits: the nb-th is lowest */
+        return v + (size_t)__builtin_ctzll(bits) + 1;
+    }
+}
+
+/* The host walk of one chunk, split into tasks over variable ranges (word
+ * aligned) on the caller's par: each task counts its bases and classes,
+ * a serial prefix gives each its offsets, each fills its part of the
+ * lists.  The scalars are read twice; the lists come out in variable
+ * order, as a serial walk writes them. */
+enum { WALK_TASK_VARS = 1 << 12, WALK_MAX_TASKS = 256 };
+typedef struct {
+    size_t v0, v1; /* variables */
+    size_t nbase, zeros, ones, tail;
+    size_t base_at, ones_at, tail_at; /* offsets in the chunk's lists */
+} walk_task;
+
+typedef struct {
+    const run *r;
+    walk_task *t;
+    int fill;
+    uint32_t *oidx, *tidx;
+    cuzk_fr *ts;
+} walk_ctx;
+
+static void walk_task_run(void *arg, size_t ti)
+{
+    walk_ctx *w = arg;
+    walk_task *t = &w->t[ti];
+    const run *r = w->r;
+    const uint64_t *d = r->density;
+    size_t j = t->base_at, no = t->ones_at, nt = t->tail_at, zeros = 0, nbase = 0;
+    for (size_t i = t->v0; i < t->v1; i++) {
+        if (d) {
+            uint64_t bits = d[i >> 6] >> (i & 63);
+            if (!bits) { /* the rest of this word is clear */
+                i |= 63;
+                continue;
+            }
+            i += (size_t)__builtin_ctzll(bits);
+            if (i >= t->v1) break;
+        }
+        const cuzk_fr *s = &r->scalars[i];
+        nbase++;
+        if (!r->split) {
+            if (w->fill) w->ts[nt] = *s;
+            nt++;
+        } else if (!memcmp(s, &CUZK_FR_ZERO, sizeof *s)) {
+            zeros++;
+        } else if (!memcmp(s, &CUZK_FR_ONE, sizeof *s)) {
+            if (w->fill) w->oidx[no] = (uint32_t)(j + nbase - 1);
+            no++;
+        } else {
+            if (w->fill) w->tidx[nt] = (uint32_t)(j + nbase - 1), w->ts[nt] = *s;
+            nt++;
+        }
+    }
+    if (!w->fill) t->nbase = nbase, t->zeros = zeros, t->ones = no, t->tail = nt;
+}
+
 /* Classifies the variables of bases [r->base, b1) into the staging lists
  * (split on), or compacts their scalars (split off, with a density). */
 static void classify(run *r, chunk_plan *p, size_t b1, uint32_t *oidx, uint32_t *tidx, cuzk_fr *ts)
 {
-    const uint64_t *d = r->density;
-    size_t b0 = r->base, no = 0, nt = 0;
-    while (r->base < b1) {
-        size_t i = r->var;
-        if (d) {
-            uint64_t bits = d[i >> 6] >> (i & 63);
-            if (!bits) { /* the rest of this word is clear; set bits remain below nvars */
-                r->var = (i | 63) + 1;
-                continue;
-            }
-            i += (size_t)__builtin_ctzll(bits);
-        }
-        uint32_t j = (uint32_t)(r->base++ - b0);
-        r->var = i + 1;
-        const cuzk_fr *s = &r->scalars[i];
-        if (!r->split) {
-            ts[nt++] = *s;
-        } else if (!memcmp(s, &CUZK_FR_ZERO, sizeof *s)) {
-            r->st.zeros++;
-        } else if (!memcmp(s, &CUZK_FR_ONE, sizeof *s)) {
-            oidx[no++] = j;
-        } else {
-            tidx[nt] = j;
-            ts[nt++] = *s;
-        }
+    size_t v0 = r->var, v1 = var_end(r, v0, b1 - r->base), nvar = v1 - v0;
+    size_t ntask = nvar / WALK_TASK_VARS + 1, cap = (size_t)cuzk_par_threads(r->par) * 4;
+    if (ntask > cap) ntask = cap;
+    if (ntask > WALK_MAX_TASKS) ntask = WALK_MAX_TASKS;
+    walk_task t[WALK_MAX_TASKS];
+    memset(t, 0, ntask * sizeof t[0]);
+    for (size_t k = 0; k < ntask; k++) { /* cuts at multiples of 64: whole density words */
+        size_t cut = k ? (v0 + nvar / ntask * k) & ~(size_t)63 : v0;
+        t[k].v0 = cut < v0 ? v0 : cut;
+        if (k) t[k - 1].v1 = t[k].v0;
     }
+    t[ntask - 1].v1 = v1;
+    walk_ctx w = {.r = r, .t = t, .oidx = oidx, .tidx = tidx, .ts = ts};
+    cuzk_par_for(r->par, walk_task_run, &w, ntask);
+    size_t nb = 0, no = 0, nt = 0;
+    for (size_t k = 0; k < ntask; k++) {
+        t[k].base_at = nb, t[k].ones_at = no, t[k].tail_at = nt;
+        nb += t[k].nbase, no += t[k].ones, nt += t[k].tail;
+        r->st.zeros += t[k].zeros;
+    }
+    w.fill = 1;
+    cuzk_par_for(r->par, walk_task_run, &w, ntask);
+    r->var = v1;
+    r->base = b1;
     p->no = no;
     p->nt = nt;
 }
@@ -553,6 +628,7 @@ static int msm_run(cuzk_gpu_msm *m, const grp *gr, void *out, const void *bases,
     r->split = opts->split == CUZK_GPU_MSM_SPLIT_ON ||
                (opts->split == CUZK_GPU_MSM_SPLIT_AUTO && auto_split(scalars, nvars, density));
     r->st.split = r->split;
+    r->par = opts->par;
     r->chunk = opts->chunk_bases ? opts->chunk_bases : auto_chunk(cuzk_gpu_info(m->g), gr);
     if (r->chunk > CUZK_GPU_MSM_MAX_CHUNK) r->chunk = CUZK_GPU_MSM_MAX_CHUNK;
     gr->set_inf(r->acc);
@@ -585,18 +661,18 @@ int cuzk_gpu_msm_backend_g1(void *ctx, cuzk_g1 *r, const cuzk_g1_affine *bases, 
                             const cuzk_fr *s, size_t nvars, const uint64_t *density, cuzk_par *par)
 {
     cuzk_gpu_msm *m = ctx;
-    (void)par;
     if (!m) return CUZK_ERR_ARG;
     m->err[0] = 0;
-    return cuzk_gpu_msm_g1(m, r, bases, nbases, s, nvars, density, NULL, m->err, sizeof m->err);
+    cuzk_gpu_msm_opts o = {.par = par};
+    return cuzk_gpu_msm_g1(m, r, bases, nbases, s, nvars, density, &o, m->err, sizeof m->err);
 }
 
 int cuzk_gpu_msm_backend_g2(void *ctx, cuzk_g2 *r, const cuzk_g2_affine *bases, size_t nbases,
                             const cuzk_fr *s, size_t nvars, const uint64_t *density, cuzk_par *par)
 {
     cuzk_gpu_msm *m = ctx;
-    (void)par;
     if (!m) return CUZK_ERR_ARG;
     m->err[0] = 0;
-    return cuzk_gpu_msm_g2(m, r, bases, nbases, s, nvars, density, NULL, m->err, sizeof m->err);
+    cuzk_gpu_msm_opts o = {.par = par};
+    return cuzk_gpu_msm_g2(m, r, bases, nbases, s, nvars, density, &o, m->err, sizeof m->err);
 }
