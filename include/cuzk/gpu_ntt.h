@@ -1,5 +1,5 @@
 /* The NTT over Fr on a device (src/gpu/ntt.c, kernels in
- * src/gpu/kernels/ntt.cl; docs/gpu-ntt.md), and H of Groth16 with it.
+ * src/gpu/kernels/ntt.cl; docs/gpu.md "The NTT on the device"), and H of Groth16 with it.
  *
  * The transforms are those of cuzk/ntt.h, with the same contract: natural
  * order in and out, n = 2^log_n with 0 <= log_n <= 27,

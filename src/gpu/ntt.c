@@ -1,5 +1,5 @@
 /* The NTT on the device: host orchestration of the kernels in
- * kernels/ntt.cl (contract in cuzk/gpu_ntt.h, design in docs/gpu-ntt.md).
+ * kernels/ntt.cl (contract in cuzk/gpu_ntt.h, design in docs/gpu.md "The NTT on the device").
  *
  * Whole vector on the device (n = 2^k):
  *   forward        = DIF passes (w) + bit reversal
