@@ -7,7 +7,7 @@
  * the same point as cuzk_msm_g1 / cuzk_msm_g2 give (its Jacobian
  * coordinates may differ: compare after normalizing).
  *
- * Algorithm (docs/gpu-msm.md): the host walks the variables once and, with
+ * Algorithm (docs/gpu.md "MSM on the device"): the host walks the variables once and, with
  * the 0/1 split on, skips scalars equal to 0, lists the bases of scalars
  * equal to 1 (summed on the device by a tree of additions) and sends the
  * rest, the "tail", through Pippenger on the device: signed c-bit window

@@ -1,5 +1,5 @@
 /* MSM on a device (cuzk/gpu_msm.h; the algorithm and its memory in
- * docs/gpu-msm.md), host side: argument checks, the walk over the
+ * docs/gpu.md "MSM on the device"), host side: argument checks, the walk over the
  * variables that applies the density bitmap and the 0/1 split, chunks of
  * bases, and the device passes of one chunk -- the sum of its scalar-1
  * bases and the Pippenger of its tail -- whose results the host adds.
@@ -565,7 +565,7 @@ static size_t pass_bytes(const grp *gr, size_t n, size_t *largest)
  * CUZK_GPU_MSM_MAX_CHUNK down in steps of an eighth) whose worst-case pass
  * takes at most half of the device's memory and no buffer past the
  * driver's largest allocation.  At 2^27 G1 bases a pass is ~26 GB
- * (docs/gpu-msm.md), so an H200 runs the H query in one pass. */
+ * (docs/gpu.md "MSM on the device"), so an H200 runs the H query in one pass. */
 static size_t auto_chunk(const cuzk_gpu_device_info *d, const grp *gr)
 {
     size_t n = CUZK_GPU_MSM_MAX_CHUNK;
