@@ -208,8 +208,11 @@ static void test_failed_100k(void)
 #else
     CHECK(rss1 < rss0 + (150ull << 20));
 #endif
-    CHECK(best_ms < 100);
-    CHECK(metrics_ms < 100);
+    /* the bound is the release build's (6 ms there); the sanitizers run
+     * the formatting 10-25x slower (136 ms under TSan on a loaded machine) */
+    const double bound_ms = CUZK_TEST_SANITIZED ? 1000 : 100;
+    CHECK(best_ms < bound_ms);
+    CHECK(metrics_ms < bound_ms);
     cuzk_engine_status_clear(&st);
     free(js);
     free(m);

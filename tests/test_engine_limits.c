@@ -247,7 +247,17 @@ static void *critical_stream(void *arg)
     while (!atomic_load(&s->stop)) {
         char id[CUZK_JOB_ID_MAX], settings[64], err[256];
         snprintf(settings, sizeof settings, "n=16 x0=%d", s->sent + 100);
-        if (submit_test(s->e, id, CUZK_PRIO_CRITICAL, settings, err, sizeof err) == CUZK_OK) s->sent++;
+        if (submit_test(s->e, id, CUZK_PRIO_CRITICAL, settings, err, sizeof err) == CUZK_OK) {
+            s->sent++;
+            /* one CRITICAL at a time: a fixed rate outran the prover on a
+             * loaded machine under TSan, and the growing CRITICAL backlog
+             * (rightly ahead of NORMAL) kept the NORMAL job waiting past
+             * the test's minute after its preemptions had ended */
+            cuzk_engine_result r = {0};
+            if (cuzk_engine_await(s->e, &r, id, 60000) != CUZK_OK)
+                fprintf(stderr, "  CRITICAL %s: no result within 60 s\n", id);
+            cuzk_engine_result_clear(&r);
+        }
         sleep_ms(60);
     }
     return NULL;
