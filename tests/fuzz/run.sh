@@ -44,7 +44,11 @@ if [ "$(cat "$OUT/obj/headers.sha1" 2>/dev/null)" != "$hdrs" ]; then
   echo "$hdrs" >"$OUT/obj/headers.sha1"
 fi
 objs=()
-for src in "$ROOT"/src/{ff,ec,poly,pool,msm,r1cs,groth16,fil,seal,gadgets,circuits,engine}/*.c; do
+# gpu: the engine's device workers link the device layer; its kernel source
+# (and PTX) are embedded by the file CMake generated into the release build
+GPU_BLOBS=$(cd "$BIN/.." 2>/dev/null && pwd)/src/gpu/gen/kernel_blobs.c
+[ -f "$GPU_BLOBS" ] || skip_or_fail "no $GPU_BLOBS (the release build makes it: make build)"
+for src in "$ROOT"/src/{ff,ec,poly,pool,msm,r1cs,groth16,gpu,fil,seal,gadgets,circuits,engine}/*.c "$GPU_BLOBS"; do
   o="$OUT/obj/$(basename "$(dirname "$src")")_$(basename "$src" .c).o"
   if [ ! -f "$o" ] || [ "$src" -nt "$o" ]; then "$CC" $CFLAGS -c "$src" -o "$o"; fi
   objs+=("$o")
