@@ -113,7 +113,7 @@ class TestStatusPage(unittest.TestCase):
         r = s.Prove(pb.ProveRequest(submit=cls.wpost(bytes(bad), "wdpost-1000-9-tampered")), timeout=60).result
         assert r.status == R.FAILED and r.error_message, (r.status, r.error_message)
         cls.failed_id, cls.failed_error = "wdpost-1000-9-tampered", r.error_message
-        cls.running = s.SubmitProof(td.req("n=64 partitions=3 sleep_ms=8000", rid="page-running"),
+        cls.running = s.SubmitProof(td.req("n=64 partitions=3 sleep_ms=20000", rid="page-running"),
                                     timeout=10).job_id
         cls.queued = []
         for i in range(N_QUEUED):
