@@ -55,16 +55,20 @@ static cuzk_gpu *gpu_test_device(void)
     if (gpu_dev) return gpu_dev;
     cuzk_gpu_device_info info;
     const char *ci = getenv("CI");
+    /* $CUZK_TEST_GPU_OPTIONS: extra build options (ctest's test_gpu_ff_portable
+     * passes -DCZ_NO_INT128: pocl's portable limb primitives, cuzk_kernel.h) */
+    cuzk_gpu_open_opts opts = {NULL, getenv("CUZK_TEST_GPU_OPTIONS")};
     if (gpu_why[0]) { /* an earlier case found none */
     } else if (!gpu_test_pick(&info, gpu_why, sizeof gpu_why)) {
-    } else if (cuzk_gpu_open(&gpu_dev, &info, NULL, &gpu_prog, gpu_why, sizeof gpu_why)) {
+    } else if (cuzk_gpu_open(&gpu_dev, &info, &opts, &gpu_prog, gpu_why, sizeof gpu_why)) {
         fprintf(stderr, "  open %s: %s\n", info.name, gpu_why);
         test_fail(__FILE__, __LINE__, "cuzk_gpu_open");
         return NULL;
     } else {
         atexit(gpu_close_at_exit);
-        printf("  device: %s / %s (%s), program ready in %.2f s, cache %s%s%s\n", info.platform, info.name,
-               info.driver_version, gpu_prog.build_s,
+        printf("  device: %s / %s (%s)%s%s, program ready in %.2f s, cache %s%s%s\n", info.platform, info.name,
+               info.driver_version, opts.build_options ? ", build options " : "",
+               opts.build_options ? opts.build_options : "", gpu_prog.build_s,
                gpu_prog.cache == CUZK_GPU_CACHE_HIT       ? "hit"
                : gpu_prog.cache == CUZK_GPU_CACHE_MISS    ? "miss"
                : gpu_prog.cache == CUZK_GPU_CACHE_REBUILT ? "rebuilt"

@@ -297,26 +297,31 @@ static void store_binary(ocl_dev *o, const char *path, cuzk_gpu_program_info *in
 static int program(ocl_dev *o, const cuzk_gpu_open_opts *opts, const cuzk_gpu_device_info *di,
                    cuzk_gpu_program_info *info, char *err, size_t err_len)
 {
-    char dir[1024], key[65], pv[128] = "";
+    char dir[1024], key[65], pv[128] = "", bo[1024];
     size_t slen;
     const char *src = cuzk_gpu_kernel_source(&slen);
+    /* A CPU device (pocl) computes the limb primitives with its compiler's
+     * 128-bit integers (cuzk_kernel.h, CZ_INT128); the caller's options come
+     * after, so -DCZ_NO_INT128 selects the portable path there too. */
+    int n = snprintf(bo, sizeof bo, "%s%s", di->is_cpu ? "-DCZ_INT128 " : "",
+                     opts->build_options ? opts->build_options : "");
+    if (n < 0 || (size_t)n >= sizeof bo)
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "OpenCL build options: longer than %zu bytes", sizeof bo - 32);
     cuzk_gpu_cache_dir(dir, sizeof dir, opts->cache_dir, info->note, sizeof info->note);
     cl.clGetPlatformInfo(o->plat, CL_PLATFORM_VERSION, sizeof pv - 1, pv, NULL);
-    const char *parts[] = {
-        "cuzk-gpu opencl 1", src, opts->build_options, di->platform, pv, di->name, di->version,
-        di->driver_version};
+    const char *parts[] = {"cuzk-gpu opencl 1", src, bo, di->platform, pv, di->name, di->version, di->driver_version};
     if (!dir[0] || cuzk_gpu_cache_key(key, parts, sizeof parts / sizeof parts[0], err, err_len) ||
         !cuzk_gpu_cache_path(info->cache_path, sizeof info->cache_path, dir, key, ".clbin")) {
         info->cache = CUZK_GPU_CACHE_OFF;
         info->cache_path[0] = 0;
-        return from_source(o, opts->build_options, err, err_len);
+        return from_source(o, bo, err, err_len);
     }
     uint8_t *bin;
     size_t len;
     int st = cuzk_gpu_cache_load(info->cache_path, &bin, &len, info->note, sizeof info->note);
     if (st == CUZK_OK) {
         char why[512];
-        st = from_binary(o, bin, len, opts->build_options, why, sizeof why);
+        st = from_binary(o, bin, len, bo, why, sizeof why);
         free(bin);
         if (st == CUZK_OK) {
             info->cache = CUZK_GPU_CACHE_HIT;
@@ -325,7 +330,7 @@ static int program(ocl_dev *o, const cuzk_gpu_open_opts *opts, const cuzk_gpu_de
         snprintf(info->note, sizeof info->note, "the driver refused the cached binary: %.400s", why);
     }
     info->cache = info->note[0] ? CUZK_GPU_CACHE_REBUILT : CUZK_GPU_CACHE_MISS;
-    if ((st = from_source(o, opts->build_options, err, err_len))) return st;
+    if ((st = from_source(o, bo, err, err_len))) return st;
     store_binary(o, info->cache_path, info);
     return CUZK_OK;
 }

@@ -74,7 +74,13 @@ typedef uint u32;
 #define CZ_LSIZE() ((u32)get_local_size(0))
 #define CZ_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
 #define CZ_ATOMIC_ADD_U32(p, v) atomic_add((p), (v))
+#if defined(CZ_INT128) && !defined(CZ_NO_INT128)
+/* A CPU device (pocl): its mul_hi(ulong) is a four-multiply emulation; the
+ * target's 128-bit integer is one mulq (see CZ_INT128 below). */
+#define cz_mulhi(a, b) ((u64)(((unsigned __int128)(u64)(a) * (u64)(b)) >> 64))
+#else
 #define cz_mulhi(a, b) mul_hi((u64)(a), (u64)(b))
+#endif
 #endif
 
 #define CZ_U64(x) x##UL /* 64 bits in both: OpenCL long, LP64 unsigned long */
@@ -85,6 +91,33 @@ typedef uint u32;
 
 /* ---- 64-bit limb primitives ------------------------------------------------------ */
 
+#if !defined(__CUDACC__) && defined(CZ_INT128) && !defined(CZ_NO_INT128)
+/* CZ_INT128: the OpenCL driver defines it for a CPU device (pocl), whose
+ * compiler has the target's 128-bit integers: the three primitives below as
+ * 128-bit sums become mulq/adc instead of compares (pocl's MSM 2.1x faster
+ * from mulq alone).  Same results limb for limb; GPUs and CUDA never take
+ * this path, and test_gpu_ff runs the portable one on pocl too
+ * (CZ_NO_INT128). */
+typedef unsigned __int128 cz_u128;
+CZ_FN u64 cz_addc(u64 a, u64 b, u64 *carry)
+{
+    cz_u128 s = (cz_u128)a + b + *carry;
+    *carry = (u64)(s >> 64);
+    return (u64)s;
+}
+CZ_FN u64 cz_subb(u64 a, u64 b, u64 *borrow)
+{
+    cz_u128 d = (cz_u128)a - b - *borrow;
+    *borrow = (u64)(d >> 64) & 1;
+    return (u64)d;
+}
+CZ_FN u64 cz_mac(u64 a, u64 b, u64 c, u64 *carry)
+{
+    cz_u128 t = (cz_u128)a * b + c + *carry;
+    *carry = (u64)(t >> 64);
+    return (u64)t;
+}
+#else
 /* a + b + *carry (carry 0 or 1); *carry = the carry out. */
 CZ_FN u64 cz_addc(u64 a, u64 b, u64 *carry)
 {
@@ -120,6 +153,7 @@ CZ_FN u64 cz_mac(u64 a, u64 b, u64 c, u64 *carry)
     *carry = hi;
     return lo;
 }
+#endif /* CZ_INT128 */
 
 /* The NVIDIA fast path (CZ_PTX_CARRY): whole-vector adds and subtracts as
  * one PTX carry chain (add.cc / addc.cc), returning the carry (borrow) out.
