@@ -155,11 +155,13 @@ check g16-verify-usage 2 "$BIN/cuzk-bench" verify --vk "$T/chain-10.vk"
 check g16-export 0 "$BIN/cuzk-bench" export-snarkjs --vk "$T/chain-10.vk" --proof "$T/p" --inputs "$T/i" --out "$T/j"
 # --backend (cuzk/gpu_groth16.h): a bad value is a usage error; with an OpenCL device (pocl in CI) the
 # deterministic chain proof through the device equals the CPU's byte for byte (the four Filecoin kinds:
-# tests/test_gpu_groth16.c; PoRep 2 KiB on pocl takes minutes: scripts/device-check.sh on a GPU)
+# tests/test_gpu_groth16.c; PoRep and SnapDeals 2 KiB on pocl: below, with their params)
 check g16-prove-backend-bad 2 "$BIN/cuzk-bench" prove --params "$T/chain-10.params" --circuit chain --size 10 \
   --out "$T/pb" --inputs-out "$T/ib" --backend vulkan
 expect_out g16-prove-backend-bad-why "expected cpu, opencl or cuda"
-if "$BIN/cuzk-bench" devices | grep -qE "^opencl: [1-9][0-9]* device"; then
+HAVE_OPENCL=
+"$BIN/cuzk-bench" devices | grep -qE "^opencl: [1-9][0-9]* device" && HAVE_OPENCL=1
+if [ -n "$HAVE_OPENCL" ]; then
   check g16-prove-opencl 0 "$BIN/cuzk-bench" prove --params "$T/chain-10.params" --circuit chain --size 10 \
     --out "$T/po" --inputs-out "$T/io" --deterministic --backend opencl --device 0
   expect_out g16-prove-opencl-backend "^backend +opencl:0 "
@@ -325,6 +327,19 @@ if [ -f "$PPC/.done-porep-2k" ] && [ -n "$PP" ] && [ -f "$PVK" ]; then
     --seed "$SEED" --registered-proof 5
   check porep-verify-2k-generic 0 "$BIN/cuzk-bench" verify --vk "$PVK" --proof "$T/porep.proof" --inputs "$T/porep.in"
   check porep-proof-192-bytes 0 test "$(stat -c %s "$T/porep.proof")" = 192
+  # the OpenCL backend (pocl here: ~60 s of both cores) proves the same bytes as
+  # the CPU's with --deterministic, and the proof verifies (issue 21)
+  if [ -n "$HAVE_OPENCL" ]; then
+    for be in cpu opencl; do
+      check porep-prove-2k-deterministic-$be 0 "$BIN/cuzk-bench" prove --circuit porep --params "$PP" \
+        --c1 "$T/porep-5/c1.json" --deterministic --backend $be --out "$T/porep-$be.proof" --inputs-out "$T/porep-$be.in"
+    done
+    expect_out porep-prove-2k-opencl-backend "^backend +opencl:0 "
+    check porep-prove-2k-opencl-same-bytes 0 cmp "$T/porep-cpu.proof" "$T/porep-opencl.proof"
+    check porep-verify-2k-opencl 0 "${pv[@]}" --proof "$T/porep-opencl.proof" --sector-id "$SID" --seed "$SEED"
+  else
+    echo "SKIPPED porep-prove-2k-opencl: no OpenCL device (cuzk-bench devices)"
+  fi
   # the production pipeline: WITNESS synthesis + the lean PCE evaluation, one partition, mapped params
   # (setup keeps the PCE beside the params under the daemon's name; an older cache gets it extracted here)
   PPCE=$PPC/porep-2k.pce
@@ -473,6 +488,18 @@ if [ -f "$SPC/.done-snap-2k" ] && [ -n "$SP" ] && [ -f "$SVK" ]; then
     expect_out $f-verify-2k-valid "^valid$"
   done
   check snap-verify-2k-registered-proof 0 "${sv[@]}" --proof "$T/snap.proof" "${SC[@]}" --registered-proof 0
+  # the OpenCL backend's proof, byte for byte the CPU's (pocl: ~35 s of both cores)
+  if [ -n "$HAVE_OPENCL" ]; then
+    for be in cpu opencl; do
+      check snap-prove-2k-deterministic-$be 0 "${sp[@]}" --vanilla "$T/snap-2k/partition-0.bin" "${SC[@]}" \
+        --deterministic --backend $be --out "$T/snap-$be.proof" --inputs-out "$T/snap-$be.in"
+    done
+    expect_out snap-prove-2k-opencl-backend "^backend +opencl:0 "
+    check snap-prove-2k-opencl-same-bytes 0 cmp "$T/snap-cpu.proof" "$T/snap-opencl.proof"
+    check snap-verify-2k-opencl 0 "${sv[@]}" --proof "$T/snap-opencl.proof" "${SC[@]}"
+  else
+    echo "SKIPPED snap-prove-2k-opencl: no OpenCL device (cuzk-bench devices)"
+  fi
   check snap-verify-2k-generic 0 "$BIN/cuzk-bench" verify --vk "$SVK" --proof "$T/snap.proof" --inputs "$T/snap.in"
   cp "$T/snap.proof" "$T/snap-bad.proof"
   flip_byte "$T/snap-bad.proof" 100

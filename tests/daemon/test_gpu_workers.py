@@ -117,5 +117,154 @@ class TestDeviceWorkers(td.DaemonCase):
             self.assertIn("gpus.backend: expected auto, cpu, opencl or cuda, got 'quantum'", p.stderr)
 
 
+R_HEX = "11" * 31 + "00"
+
+
+@unittest.skipIf(td.SANITIZER, "pocl is not built with %s: the release pass runs this" % td.SANITIZER)
+class TestFourKindsOnDevice(unittest.TestCase):
+    """The four real 2 KiB kinds through the daemon's OpenCL worker: PoRep C2
+    (Curio's C1 envelope), SnapDeals (bincode partition proof), WindowPoSt
+    and WinningPoSt, submitted at once; `gpus.cpu_worker = "off"`, so every
+    partition is proved on the device (the CPU prover only takes partitions a
+    device gave back after an error, and /status must show none).  Each
+    proof is checked by `cuzk-bench verify` from the public values.  The
+    params: the PoRep and SnapDeals TEST caches (scripts/test-params.sh,
+    linked, not copied) and 2 KiB PoSt TEST params made here.  pocl is the
+    CPU: ~2 minutes of both cores (PoRep ~60 s, SnapDeals ~35 s)."""
+
+    @classmethod
+    def setUpClass(cls):
+        for cache, marker in ((td.POREP_PARAMS, ".done-porep-2k"), (td.SNAP_PARAMS, ".done-snap-2k")):
+            if not os.path.exists(os.path.join(cache, marker)):
+                raise unittest.SkipTest(td.skipped("no 2 KiB TEST params in %s (scripts/test-params.sh makes them)"
+                                                   % cache, os.path.basename(__file__)))
+        why = opencl_reason()
+        if why and "not available" in why and not CI:
+            raise unittest.SkipTest(td.skipped("no OpenCL device: " + why, os.path.basename(__file__)))
+        cls.work = tempfile.mkdtemp(prefix="cuzk-gpu-kinds-")
+        cls.params = os.path.join(cls.work, "params")
+        os.mkdir(cls.params)
+        for cache in (td.POREP_PARAMS, td.SNAP_PARAMS):
+            for n in os.listdir(cache):
+                if n.startswith("v28-"):
+                    os.symlink(os.path.join(cache, n), os.path.join(cls.params, n))
+        cls.vks = {}
+        for cache, circuit in ((td.POREP_PARAMS, "porep"), (td.SNAP_PARAMS, "snap")):
+            cls.vks[circuit] = [n for n in os.listdir(cache) if n.startswith("v28-") and n.endswith(".vk")]
+        for circuit in ("window-post", "winning-post"):  # the vk each setup adds
+            before = set(os.listdir(cls.params))
+            cls.bench_ok("setup", "--circuit", circuit, "--sector-size", "2KiB", "--out", cls.params)
+            cls.vks[circuit] = [n for n in set(os.listdir(cls.params)) - before if n.endswith(".vk")]
+        cls.porep = cls.gen("porep", "--sector-size", "2KiB", "--sector", 7, "--miner-id", 1234)
+        cls.snap = cls.gen("snap", "--sector-size", "2KiB", "--sealed", cls.porep[0])
+        cls.post = cls.gen("post", "--sector-size", "2KiB", "--sector", 1, "--randomness", R_HEX)
+        gpus = GPUS.replace('cpu_worker = "on"', 'cpu_worker = "off"')
+        cls.d = td.Daemon(extra_config=gpus, args=["--param-cache", cls.params, "--set", "srs.allow_test_params=true",
+                                                   "--set", "synthesis.pce=off"])
+
+    @classmethod
+    def tearDownClass(cls):
+        rc = cls.d.stop()
+        cls.d.close()
+        import shutil
+        shutil.rmtree(cls.work, ignore_errors=True)
+        if rc != 0:
+            raise AssertionError("%d: %s" % (rc, cls.d.exit_message()))
+
+    @classmethod
+    def bench_ok(cls, *args):
+        p = subprocess.run([os.path.join(BIN, "cuzk-bench")] + [str(a) for a in args], capture_output=True,
+                           text=True, timeout=300)
+        if p.returncode != 0:
+            raise AssertionError("cuzk-bench %s: %s" % (args, p.stderr))
+        return p
+
+    @classmethod
+    def gen(cls, what, *args):
+        out = os.path.join(cls.work, what)
+        cls.bench_ok("gen-vanilla", what, *args, "--out", out)
+        with open(os.path.join(out, "summary.json")) as f:
+            return out, json.load(f)
+
+    def read(self, *parts):
+        with open(os.path.join(*parts), "rb") as f:
+            return f.read()
+
+    def verify(self, name, circuit, proof, *public):
+        path = os.path.join(self.work, name + ".proof")
+        with open(path, "wb") as f:
+            f.write(proof)
+        vk = self.vks[circuit]
+        self.assertEqual(len(vk), 1, vk)
+        p = subprocess.run([os.path.join(BIN, "cuzk-bench"), "verify", "--circuit", circuit, "--sector-size", "2KiB",
+                            "--vk", os.path.join(self.params, vk[0]), "--proof", path] + [str(a) for a in public],
+                           capture_output=True, text=True, timeout=120)
+        self.assertEqual((p.returncode, p.stdout.strip()), (0, "valid"), name + ": " + p.stderr)
+
+    def test_four_kinds_on_the_device(self):
+        pdir, ps = self.porep
+        sdir, ss = self.snap
+        odir, os_ = self.post
+        rnd = bytes.fromhex(R_HEX)
+        reqs = {
+            "porep": pb.SubmitProofRequest(request_id="gpu-porep", proof_kind=pb.POREP_SEAL_COMMIT, miner_id=1234,
+                                           sector_number=7, vanilla_proof=self.read(pdir, "c1-envelope.json")),
+            "snap": pb.SubmitProofRequest(request_id="gpu-snap", proof_kind=pb.SNAP_DEALS_UPDATE,
+                                          registered_proof=ss["registered_proof"], sector_size=2048,
+                                          vanilla_proofs=[self.read(sdir, "partition-0.bin")],
+                                          **{k: bytes.fromhex(ss[k]) for k in ("comm_r_old", "comm_r_new",
+                                                                                "comm_d_new")}),
+            "window": pb.SubmitProofRequest(request_id="gpu-window", proof_kind=pb.WINDOW_POST_PARTITION,
+                                            registered_proof=os_["window_registered_proof"], sector_size=2048,
+                                            vanilla_proofs=[self.read(odir, "window-post.vproof")], miner_id=1000,
+                                            randomness=rnd),
+            "winning": pb.SubmitProofRequest(request_id="gpu-winning", proof_kind=pb.WINNING_POST,
+                                             registered_proof=os_["winning_registered_proof"], sector_size=2048,
+                                             vanilla_proofs=[self.read(odir, "winning-post.vproof")], miner_id=1000,
+                                             randomness=rnd),
+        }
+        results = {}
+
+        def run(name):
+            try:
+                results[name] = self.d.stub.Prove(pb.ProveRequest(submit=reqs[name]), timeout=900).result
+            except Exception as ex:  # noqa: BLE001 -- reported below with the kind
+                results[name] = ex
+        threads = [threading.Thread(target=run, args=(n,)) for n in reqs]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        for name in reqs:
+            r = results[name]
+            self.assertNotIsInstance(r, Exception, "%s: %r" % (name, r))
+            self.assertEqual(r.status, R.COMPLETED, name + ": " + r.error_message)
+            self.assertEqual(len(r.proof), 192, name)
+            print("\n  %s on the device: synthesis %d ms, prove %d ms, total %d ms"
+                  % (name, r.synthesis_ms, r.gpu_compute_ms, r.total_ms), file=sys.stderr)
+        self.verify("porep", "porep", results["porep"].proof,
+                    "--comm-r", ps["comm_r"], "--comm-d", ps["comm_d"], "--prover-id", ps["prover_id"],
+                    "--sector-id", ps["sector_id"], "--ticket", ps["ticket"], "--seed", ps["seed"])
+        self.verify("snap", "snap", results["snap"].proof, "--comm-r-old",
+                    ss["comm_r_old"], "--comm-r-new", ss["comm_r_new"], "--comm-d-new", ss["comm_d_new"])
+        sector = "%d:%s" % (os_["sector"], os_["comm_r"])
+        self.verify("window", "window-post", results["window"].proof, "--randomness", R_HEX, "--sector", sector)
+        self.verify("winning", "winning-post", results["winning"].proof, "--randomness", R_HEX, "--sector", sector)
+        # every partition on the device's workers, none on the CPU prover
+        _, _, body = self.d.http("/status")
+        doc = json.loads(body)
+        devices = {d["device"]: d for d in doc["devices"]}
+        self.assertEqual(devices["opencl:0"]["partitions"], 4, devices)
+        self.assertEqual(devices["opencl:0"]["fallbacks"], 0, devices)
+        self.assertEqual(devices["cpu"]["partitions"], 0, devices)
+        by = {j.get("kind"): [p.get("prove_worker") for p in j["partitions"]] for j in doc["jobs"]
+              if isinstance(j.get("partitions"), list)}
+        print("\n  partitions by worker: %s" % by, file=sys.stderr)
+        self.assertEqual(len(by), 4, by)  # ended jobs stay listed for the retention time
+        self.assertTrue(all(w and w.startswith("gpu-0.") for ws in by.values() for w in ws), by)
+        _, _, text = self.d.http("/metrics")
+        self.assertRegex(text, r'cuzk_device_partitions_total\{device="opencl:0"\} 4\b')
+
+
 if __name__ == "__main__":
     unittest.main()
