@@ -294,6 +294,15 @@ static void post_kind(uint64_t id, size_t nsec, const char *what)
 
 static void test_winning_2k(void)
 {
+#if CUZK_TEST_SANITIZED
+    /* 90,883 constraints: ~55 s of the sanitized CPU's test setup and
+     * reference proof for what window_2k's path already runs here; the
+     * release build proves it (as make test's daemon test does on the
+     * device) */
+    test_skip("WinningPoSt 2 KiB under a sanitizer: ~55 s of instrumented setup; window_2k covers its path, the "
+              "release build runs it");
+    return;
+#endif
     post_kind(0, 1, "WinningPoSt 2 KiB");
 }
 
