@@ -67,7 +67,8 @@ run-asan:
 	exit $$rc
 
 # ThreadSanitizer over the engine tests and the daemon tests (the threaded
-# parts); only those targets are built (every tests/test_engine*.c: ctest
+# parts: test_tls and test_ops, TLS setup and metric names, run in the
+# release and ASan passes); only those targets are built (every tests/test_engine*.c: ctest
 # -R ^test_engine must find each one built; docs/engine.md "Tests")
 TSAN_TARGETS = $(patsubst tests/%.c,%,$(wildcard tests/test_engine*.c)) cuzk-daemon cuzk-bench
 build-tsan: deps
@@ -78,7 +79,7 @@ test-tsan: build-tsan run-tsan
 run-tsan:
 	@rc=0; \
 	(cd $(BUILD)-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(abspath tests/tsan.supp)" ctest --output-on-failure -j $(JOBS) -R '^test_engine') || rc=1; \
-	TSAN_OPTIONS="halt_on_error=1 suppressions=$(abspath tests/tsan.supp)" scripts/daemon-tests.sh $(BUILD)-tsan/bin || rc=1; \
+	CUZK_DAEMON_TESTS="test_daemon test_curio test_access test_faults" TSAN_OPTIONS="halt_on_error=1 suppressions=$(abspath tests/tsan.supp)" scripts/daemon-tests.sh $(BUILD)-tsan/bin || rc=1; \
 	exit $$rc
 
 # independent references that need node (skipped, with the reason, without it)

@@ -327,26 +327,13 @@ if [ -f "$PPC/.done-porep-2k" ] && [ -n "$PP" ] && [ -f "$PVK" ]; then
     --seed "$SEED" --registered-proof 5
   check porep-verify-2k-generic 0 "$BIN/cuzk-bench" verify --vk "$PVK" --proof "$T/porep.proof" --inputs "$T/porep.in"
   check porep-proof-192-bytes 0 test "$(stat -c %s "$T/porep.proof")" = 192
-  # the OpenCL backend (pocl here: ~60 s of both cores) proves the same bytes as
-  # the CPU's with --deterministic, and the proof verifies (issue 21)
-  if [ -n "$HAVE_OPENCL" ]; then
-    for be in cpu opencl; do
-      check porep-prove-2k-deterministic-$be 0 "$BIN/cuzk-bench" prove --circuit porep --params "$PP" \
-        --c1 "$T/porep-5/c1.json" --deterministic --backend $be --out "$T/porep-$be.proof" --inputs-out "$T/porep-$be.in"
-    done
-    expect_out porep-prove-2k-opencl-backend "^backend +opencl:0 "
-    check porep-prove-2k-opencl-same-bytes 0 cmp "$T/porep-cpu.proof" "$T/porep-opencl.proof"
-    check porep-verify-2k-opencl 0 "${pv[@]}" --proof "$T/porep-opencl.proof" --sector-id "$SID" --seed "$SEED"
-  else
-    echo "SKIPPED porep-prove-2k-opencl: no OpenCL device (cuzk-bench devices)"
-  fi
   # the production pipeline: WITNESS synthesis + the lean PCE evaluation, one partition, mapped params
   # (setup keeps the PCE beside the params under the daemon's name; an older cache gets it extracted here)
   PPCE=$PPC/porep-2k.pce
   [ -f "$PPCE" ] || check porep-pce-extract 0 "$BIN/cuzk-bench" pce extract --circuit porep --sector-size 2KiB \
     --out "$PPCE"
   check porep-prove-2k-pce 0 "$BIN/cuzk-bench" prove --circuit porep --params "$PP" --c1 "$T/porep-5/c1.json" \
-    --pce "$PPCE" --partition 0 --mmap --out "$T/porep-pce.proof"
+    --pce "$PPCE" --partition 0 --mmap --deterministic --out "$T/porep-pce.proof"
   expect_out porep-prove-2k-pce-lean "synthesis [0-9.]+ s \(WITNESS\), pce a,b [0-9.]+ s.*peak RssAnon"
   expect_out porep-prove-2k-pce-mapped "\(validation record\), mapped"
   check porep-verify-2k-pce 0 "${pv[@]}" --proof "$T/porep-pce.proof" --sector-id "$SID" --seed "$SEED"
@@ -356,6 +343,18 @@ if [ -f "$PPC/.done-porep-2k" ] && [ -n "$PP" ] && [ -f "$PVK" ]; then
     --seed "$(other_hex "$SEED")" --partition 0
   check porep-verify-2k-pce-partition-out-of-range 2 "${pv[@]}" --proof "$T/porep-pce.proof" --sector-id "$SID" \
     --seed "$SEED" --partition 1
+  # the OpenCL backend (pocl here: ~60 s of both cores) with --deterministic proves the
+  # same bytes as the CPU's deterministic proof above (which went through the PCE: the
+  # direct synthesis on the device equals it), and its proof verifies (issue 21)
+  if [ -n "$HAVE_OPENCL" ]; then
+    check porep-prove-2k-opencl 0 "$BIN/cuzk-bench" prove --circuit porep --params "$PP" \
+      --c1 "$T/porep-5/c1.json" --deterministic --backend opencl --out "$T/porep-opencl.proof"
+    expect_out porep-prove-2k-opencl-backend "^backend +opencl:0 "
+    check porep-prove-2k-opencl-same-bytes 0 cmp "$T/porep-pce.proof" "$T/porep-opencl.proof"
+    check porep-verify-2k-opencl 0 "${pv[@]}" --proof "$T/porep-opencl.proof" --sector-id "$SID" --seed "$SEED"
+  else
+    echo "SKIPPED porep-prove-2k-opencl: no OpenCL device (cuzk-bench devices)"
+  fi
   check porep-prove-2k-bad-partition 2 "$BIN/cuzk-bench" prove --circuit porep --params "$PP" \
     --c1 "$T/porep-5/c1.json" --partition 1 --out "$T/x.proof"
   expect_out porep-prove-2k-bad-partition-reason "has 1 partitions"
@@ -488,18 +487,6 @@ if [ -f "$SPC/.done-snap-2k" ] && [ -n "$SP" ] && [ -f "$SVK" ]; then
     expect_out $f-verify-2k-valid "^valid$"
   done
   check snap-verify-2k-registered-proof 0 "${sv[@]}" --proof "$T/snap.proof" "${SC[@]}" --registered-proof 0
-  # the OpenCL backend's proof, byte for byte the CPU's (pocl: ~35 s of both cores)
-  if [ -n "$HAVE_OPENCL" ]; then
-    for be in cpu opencl; do
-      check snap-prove-2k-deterministic-$be 0 "${sp[@]}" --vanilla "$T/snap-2k/partition-0.bin" "${SC[@]}" \
-        --deterministic --backend $be --out "$T/snap-$be.proof" --inputs-out "$T/snap-$be.in"
-    done
-    expect_out snap-prove-2k-opencl-backend "^backend +opencl:0 "
-    check snap-prove-2k-opencl-same-bytes 0 cmp "$T/snap-cpu.proof" "$T/snap-opencl.proof"
-    check snap-verify-2k-opencl 0 "${sv[@]}" --proof "$T/snap-opencl.proof" "${SC[@]}"
-  else
-    echo "SKIPPED snap-prove-2k-opencl: no OpenCL device (cuzk-bench devices)"
-  fi
   check snap-verify-2k-generic 0 "$BIN/cuzk-bench" verify --vk "$SVK" --proof "$T/snap.proof" --inputs "$T/snap.in"
   cp "$T/snap.proof" "$T/snap-bad.proof"
   flip_byte "$T/snap-bad.proof" 100
@@ -513,8 +500,19 @@ if [ -f "$SPC/.done-snap-2k" ] && [ -n "$SP" ] && [ -f "$SVK" ]; then
   # synthesis + the lean PCE evaluation, the params mapped; verify --partition K checks that one proof
   check snap-pce-extract-2k 0 "$BIN/cuzk-bench" pce extract --circuit snap --sector-size 2KiB --out "$T/snap.pce"
   check snap-prove-2k-lean 0 "${sp[@]}" --vanilla "$T/snap-2k/partition-0.bin" "${SC[@]}" --partition 0 \
-    --pce "$T/snap.pce" --mmap --out "$T/snap-lean.proof"
+    --pce "$T/snap.pce" --mmap --deterministic --out "$T/snap-lean.proof"
   expect_out snap-prove-2k-lean-pce "pce"
+  # the OpenCL backend's deterministic proof, byte for byte the CPU's through the
+  # PCE above (pocl: ~35 s of both cores), and valid
+  if [ -n "$HAVE_OPENCL" ]; then
+    check snap-prove-2k-opencl 0 "${sp[@]}" --vanilla "$T/snap-2k/partition-0.bin" "${SC[@]}" \
+      --deterministic --backend opencl --out "$T/snap-opencl.proof"
+    expect_out snap-prove-2k-opencl-backend "^backend +opencl:0 "
+    check snap-prove-2k-opencl-same-bytes 0 cmp "$T/snap-lean.proof" "$T/snap-opencl.proof"
+    check snap-verify-2k-opencl 0 "${sv[@]}" --proof "$T/snap-opencl.proof" "${SC[@]}"
+  else
+    echo "SKIPPED snap-prove-2k-opencl: no OpenCL device (cuzk-bench devices)"
+  fi
   check snap-verify-2k-partition 0 "${sv[@]}" --proof "$T/snap-lean.proof" "${SC[@]}" --partition 0
   expect_out snap-verify-2k-partition-valid "^valid$"
   check snap-verify-2k-partition-wrong-comm 1 "${sv[@]}" --proof "$T/snap-lean.proof" "${WC[@]}" --partition 0

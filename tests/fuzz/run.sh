@@ -48,11 +48,18 @@ objs=()
 # (and PTX) are embedded by the file CMake generated into the release build
 GPU_BLOBS=$(cd "$BIN/.." 2>/dev/null && pwd)/src/gpu/gen/kernel_blobs.c
 [ -f "$GPU_BLOBS" ] || skip_or_fail "no $GPU_BLOBS (the release build makes it: make build)"
+todo=()
 for src in "$ROOT"/src/{ff,ec,poly,pool,msm,r1cs,groth16,gpu,fil,seal,gadgets,circuits,engine}/*.c "$GPU_BLOBS"; do
   o="$OUT/obj/$(basename "$(dirname "$src")")_$(basename "$src" .c).o"
-  if [ ! -f "$o" ] || [ "$src" -nt "$o" ]; then "$CC" $CFLAGS -c "$src" -o "$o"; fi
+  if [ ! -f "$o" ] || [ "$src" -nt "$o" ]; then todo+=("$src" "$o"); fi
   objs+=("$o")
 done
+# the library's ~130 files compiled FUZZ_JOBS at a time (one by one they were
+# ~2 minutes of one core in make test's lane)
+if [ ${#todo[@]} -gt 0 ]; then
+  printf '%s\0' "${todo[@]}" |
+    CC=$CC CFLAGS=$CFLAGS xargs -0 -n 2 -P "${FUZZ_JOBS:-$(nproc)}" sh -c '$CC $CFLAGS -c "$0" -o "$1"'
+fi
 # every tests/fuzz/fuzz_NAME.c is a harness; FUZZ_ONLY selects some
 harnesses=()
 for f in "$HERE"/fuzz_*.c; do
