@@ -502,9 +502,14 @@ class TestRequestMemory(DaemonCase):
                     return int(line.split()[1]) / 1024.0
         return 0.0
 
+    # The CRITICAL proof: ~0.4 s in release (a 64 ms one measured the other
+    # make-test lane's scheduling more than the daemon: 133 vs 64 ms failed the
+    # 2x bound once); n=2000 under the sanitizers (~0.5 s there already)
+    CRITICAL_N = 2000 if SANITIZER else 16000
+
     def critical(self, rid):
         t = time.time()
-        r = self.prove(req("n=2000", rid, pb.CRITICAL), timeout=120)
+        r = self.prove(req("n=%d" % self.CRITICAL_N, rid, pb.CRITICAL), timeout=120)
         self.assertEqual(r.status, R.COMPLETED, r.error_message)
         return time.time() - t
 
@@ -547,9 +552,9 @@ for t in ts: t.join()
     def test_big_requests_cannot_slow_critical(self):
         for i in range(2):  # params made, caches warm
             self.critical("warm-%d" % i)
-        unloaded = sorted(self.critical("alone-%d" % i) for i in range(3))[1]
+        unloaded = sorted(self.critical("alone-%d" % i) for i in range(5))[2]  # medians of 5
         size = self.BIG_MIB * MiB - 64  # the whole message within gRPC's 256 MiB receive limit
-        flood = subprocess.Popen([sys.executable, "-c", self.FLOOD, self.d.sock, str(size), "10"],
+        flood = subprocess.Popen([sys.executable, "-c", self.FLOOD, self.d.sock, str(size), "20"],
                                  stdout=subprocess.PIPE, text=True)
         stop = threading.Event()
         rss, answers = [self.rss_mib()], []
@@ -570,7 +575,7 @@ for t in ts: t.join()
         try:
             while len(answers) < 3 and time.time() - t0 < 60:  # READY and one answer each: the flood is on
                 time.sleep(0.1)
-            loaded = sorted(self.critical("loaded-%d" % i) for i in range(3))[1]
+            loaded = sorted(self.critical("loaded-%d" % i) for i in range(5))[2]
             t = time.time()
             self.s.GetStatus(pb.GetStatusRequest(), timeout=10)
             status_s = time.time() - t
