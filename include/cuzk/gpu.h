@@ -94,7 +94,9 @@ typedef struct {
      * refused (the PCE directory rule) and the program built uncached. */
     const char *cache_dir;
     /* Extra compiler options (OpenCL build options; part of the cache key).
-     * NULL: none. */
+     * NULL: none.  For a CPU device the driver puts -DCZ_INT128 before them
+     * (cuzk_kernel.h: the limb primitives as 128-bit sums); -DCZ_NO_INT128
+     * here turns that off. */
     const char *build_options;
 } cuzk_gpu_open_opts;
 

@@ -306,7 +306,8 @@ static int program(ocl_dev *o, const cuzk_gpu_open_opts *opts, const cuzk_gpu_de
     int n = snprintf(bo, sizeof bo, "%s%s", di->is_cpu ? "-DCZ_INT128 " : "",
                      opts->build_options ? opts->build_options : "");
     if (n < 0 || (size_t)n >= sizeof bo)
-        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "OpenCL build options: longer than %zu bytes", sizeof bo - 32);
+        return cuzk_errf(err, err_len, CUZK_ERR_ARG, "OpenCL build options: %d bytes with the driver's, at most %zu",
+                         n, sizeof bo - 1);
     cuzk_gpu_cache_dir(dir, sizeof dir, opts->cache_dir, info->note, sizeof info->note);
     cl.clGetPlatformInfo(o->plat, CL_PLATFORM_VERSION, sizeof pv - 1, pv, NULL);
     const char *parts[] = {"cuzk-gpu opencl 1", src, bo, di->platform, pv, di->name, di->version, di->driver_version};
