@@ -8,7 +8,7 @@ JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 WERROR  ?= $(if $(CI),ON,OFF)
 
-.PHONY: all deps build build-asan build-tsan install test test-skips-reset test-release test-asan test-tsan test-npm test-fuzz test-perf test-params run-release run-ctest run-cli run-daemon run-page run-asan run-tsan run-npm run-fuzz run-perf perf-baseline demo bench format clean
+.PHONY: all deps build build-asan build-tsan install test test-skips-reset test-release test-asan test-tsan test-npm test-fuzz test-perf test-params run-release run-ctest run-cli run-daemon run-page run-quiet run-asan run-tsan run-npm run-fuzz run-perf perf-baseline demo bench format clean
 
 # Every check that did not run is appended here (tests/skip.sh, the C test
 # harness); make test lists them at the end.  Exit code 77 = skipped in ctest.
@@ -55,6 +55,10 @@ run-daemon:
 	@scripts/daemon-tests.sh $(BUILD)/bin
 run-page:
 	@scripts/page-tests.sh $(BUILD)/bin
+# the daemon's latency-under-load check (TestRequestMemory), which make test
+# runs alone before its lanes
+run-quiet:
+	@CUZK_DAEMON_TESTS=test_daemon scripts/daemon-tests.sh $(BUILD)/bin -k TestRequestMemory
 
 # CUZK_MSM_NO_IFMA: the scalar MSM under ASan except in test_msm_ifma
 # (tests/CMakeLists.txt says why); tests/lsan-grpc.supp: c-ares's leak

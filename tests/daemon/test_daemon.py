@@ -495,6 +495,15 @@ class TestRequestMemory(DaemonCase):
     extra = "[memory]\nrequest_budget = \"%dMiB\"\n" % BUDGET_MIB
     BIG_MIB = int(os.environ.get("CUZK_BIG_MIB", "256"))
 
+    @classmethod
+    def setUpClass(cls):
+        # make test runs this class (release build) in its first phase, alone on
+        # the machine: "2x its unloaded time" measured beside the other lane's
+        # suites failed twice (0.51 vs 0.25 s) on their load, not the daemon's
+        if os.environ.get("CUZK_REQUEST_MEMORY_RAN") == "1" and not SANITIZER:
+            raise unittest.SkipTest("ran before the lanes, on a quiet machine (make test's first phase)")
+        super().setUpClass()
+
     def rss_mib(self):
         with open("/proc/%d/status" % self.d.proc.pid) as f:
             for line in f:
