@@ -674,6 +674,21 @@ class TestLifecycle(unittest.TestCase):
             finally:
                 d.close()
 
+    def test_stop_with_idle_client_attached(self):
+        # every call answered, the client's connection left open and idle
+        # (Python's grpc polls it only during calls, so it never closes it
+        # after the GOAWAY): the daemon must not wait for it.  It did, for
+        # its 2 s timeout, on every stop; now it waits for calls only.
+        d = Daemon()
+        try:
+            r = d.stub.Prove(pb.ProveRequest(submit=req("n=16")), timeout=60).result
+            self.assertEqual(r.status, R.COMPLETED)
+            t0 = time.time()
+            self.assertEqual(d.stop(signal.SIGTERM), 0, d.exit_message())
+            self.assertLess(time.time() - t0, 1.5, "stop waited for an idle client's connection")
+        finally:
+            d.close()
+
     def test_config_errors(self):
         tmp = tempfile.mkdtemp()
         try:
