@@ -28,6 +28,8 @@ struct cuzk_gpu_buf {
     cuzk_gpu *g;
     size_t size;
     uint64_t h;
+    void *host; /* OpenCL CPU device: the buffer's own mapping (huge pages), or NULL */
+    size_t host_len;
 };
 
 struct cuzk_gpu_hostbuf {

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "gpu/gpu_internal.h"
 
@@ -381,11 +382,39 @@ static void ocl_close(cuzk_gpu *g)
 
 /* ---- memory, queues, copies ------------------------------------------------------ */
 
+/* A CPU device's large buffer in memory of our own, 2 MiB aligned and
+ * advised to transparent huge pages: its kernels read the MSM bases and the
+ * NTT's data at random, and with 4 KiB pages every such read missed the
+ * TLB too (pocl's own allocation gets no huge pages where THP is "madvise",
+ * Debian's default).  A/B in docs/perf-notes.md. */
+#define HUGE_MIN ((size_t)2 << 20)
+static void *huge_map(size_t size, size_t *len)
+{
+    size_t keep = (size + HUGE_MIN - 1) / HUGE_MIN * HUGE_MIN, n = keep + HUGE_MIN;
+    char *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return NULL;
+    size_t lead = (HUGE_MIN - (uintptr_t)p % HUGE_MIN) % HUGE_MIN;
+    if (lead) munmap(p, lead);
+    if (n - lead > keep) munmap(p + lead + keep, n - lead - keep);
+    (void)madvise(p + lead, keep, MADV_HUGEPAGE); /* a hint: without THP the buffer still works */
+    *len = keep;
+    return p + lead;
+}
+
 static int ocl_alloc(cuzk_gpu_buf *b, char *err, size_t err_len)
 {
     ocl_dev *o = b->g->impl;
     cl_int e;
-    cl_mem m = cl.clCreateBuffer(o->ctx, CL_MEM_READ_WRITE, b->size, NULL, &e);
+    cl_mem m;
+    b->host = NULL;
+    if (b->g->info.is_cpu && b->size >= HUGE_MIN && (b->host = huge_map(b->size, &b->host_len)) != NULL) {
+        m = cl.clCreateBuffer(o->ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, b->size, b->host, &e);
+        if (!m) {
+            munmap(b->host, b->host_len);
+            b->host = NULL;
+        }
+    }
+    if (!b->host) m = cl.clCreateBuffer(o->ctx, CL_MEM_READ_WRITE, b->size, NULL, &e);
     if (!m) return fail(err, err_len, e, "clCreateBuffer", NULL);
     b->h = H(m);
     return CUZK_OK;
@@ -394,6 +423,10 @@ static int ocl_alloc(cuzk_gpu_buf *b, char *err, size_t err_len)
 static void ocl_free(cuzk_gpu_buf *b)
 {
     cl.clReleaseMemObject(MEM(b));
+    if (b->host) { /* no command may still read it: callers free a buffer no queued command uses */
+        munmap(b->host, b->host_len);
+        b->host = NULL;
+    }
 }
 
 /* A driver-allocated buffer kept mapped: page-locked on GPU drivers

@@ -23,6 +23,8 @@
  *   CZ_BARRIER()         work-group barrier with a work-group memory fence
  *   CZ_ATOMIC_ADD_U32(p, v)  returns the old value; p a CZ_GLOBAL u32 pointer
  *   cz_mulhi(a, b)       high 64 bits of the 128-bit product of two u64
+ *   CZ_PREFETCH(p)       a hint that *p (global memory) is read soon: a
+ *                        prefetch on a CPU device (CZ_INT128), else nothing
  *   u64, u32             unsigned integer types; CZ_U64(lit) a 64-bit literal
  * Device functions take and return values (structs by value), not pointers,
  * except to the caller's own local variables: OpenCL C 1.2 has no generic
@@ -81,6 +83,16 @@ typedef uint u32;
 #else
 #define cz_mulhi(a, b) mul_hi((u64)(a), (u64)(b))
 #endif
+#endif
+
+#if !defined(__CUDACC__) && defined(CZ_INT128)
+/* A CPU device runs a work item's loop as one thread: a random read that
+ * misses the cache stalls it for the whole miss (in-order retirement), as an
+ * early plain load would too; a prefetch retires at once.  A GPU hides the
+ * miss with other warps: nothing there. */
+#define CZ_PREFETCH(p) (__builtin_prefetch((const void *)(size_t)(p)), __builtin_prefetch((const void *)((size_t)(p) + sizeof(*(p)) - 1)))
+#else
+#define CZ_PREFETCH(p) ((void)0)
 #endif
 
 #define CZ_U64(x) x##UL /* 64 bits in both: OpenCL long, LP64 unsigned long */
