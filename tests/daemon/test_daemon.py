@@ -739,6 +739,22 @@ def skipped(reason, who=os.path.basename(__file__)):
     return reason
 
 
+def bench(*args, timeout=120):
+    """cuzk-bench ARGS (captured)."""
+    return subprocess.run([os.path.join(BIN, "cuzk-bench")] + [str(a) for a in args], capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def gen_vanilla(out, *args):
+    """cuzk-bench gen-vanilla ARGS --out OUT: (OUT, its summary.json)."""
+    p = bench("gen-vanilla", *args, "--out", out)
+    if p.returncode != 0:
+        raise AssertionError("gen-vanilla %s: %s" % (args, p.stderr))
+    import json
+    with open(os.path.join(out, "summary.json")) as f:
+        return out, json.load(f)
+
+
 class CachedParamsCase(unittest.TestCase):
     """One real daemon per class serving the 2 KiB TEST params that
     scripts/cli-tests.sh caches (it runs first in `make test`; minutes to
@@ -770,19 +786,12 @@ class CachedParamsCase(unittest.TestCase):
 
     @classmethod
     def bench(cls, *args, timeout=120):
-        return subprocess.run([os.path.join(BIN, "cuzk-bench")] + [str(a) for a in args], capture_output=True,
-                              text=True, timeout=timeout)
+        return bench(*args, timeout=timeout)
 
     @classmethod
     def gen_vanilla(cls, *args):
         """cuzk-bench gen-vanilla ARGS --out work/<name>: the dir and its summary.json."""
-        out = os.path.join(cls.work, args[0] + "-" + str(len(os.listdir(cls.work))))
-        p = cls.bench("gen-vanilla", *args, "--out", out)
-        if p.returncode != 0:
-            raise AssertionError("gen-vanilla %s: %s" % (args, p.stderr))
-        import json
-        with open(os.path.join(out, "summary.json")) as f:
-            return out, json.load(f)
+        return gen_vanilla(os.path.join(cls.work, args[0] + "-" + str(len(os.listdir(cls.work)))), *args)
 
     def prove(self, timeout=900, **fields):
         return self.d.stub.Prove(pb.ProveRequest(submit=pb.SubmitProofRequest(**fields)), timeout=timeout).result

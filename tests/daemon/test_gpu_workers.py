@@ -153,7 +153,9 @@ class TestFourKindsOnDevice(unittest.TestCase):
             cls.vks[circuit] = [n for n in os.listdir(cache) if n.startswith("v28-") and n.endswith(".vk")]
         for circuit in ("window-post", "winning-post"):  # the vk each setup adds
             before = set(os.listdir(cls.params))
-            cls.bench_ok("setup", "--circuit", circuit, "--sector-size", "2KiB", "--out", cls.params)
+            p = td.bench("setup", "--circuit", circuit, "--sector-size", "2KiB", "--out", cls.params, timeout=300)
+            if p.returncode != 0:
+                raise AssertionError("cuzk-bench setup %s: %s" % (circuit, p.stderr))
             cls.vks[circuit] = [n for n in set(os.listdir(cls.params)) - before if n.endswith(".vk")]
         cls.porep = cls.gen("porep", "--sector-size", "2KiB", "--sector", 7, "--miner-id", 1234)
         cls.snap = cls.gen("snap", "--sector-size", "2KiB", "--sealed", cls.porep[0])
@@ -172,19 +174,8 @@ class TestFourKindsOnDevice(unittest.TestCase):
             raise AssertionError("%d: %s" % (rc, cls.d.exit_message()))
 
     @classmethod
-    def bench_ok(cls, *args):
-        p = subprocess.run([os.path.join(BIN, "cuzk-bench")] + [str(a) for a in args], capture_output=True,
-                           text=True, timeout=300)
-        if p.returncode != 0:
-            raise AssertionError("cuzk-bench %s: %s" % (args, p.stderr))
-        return p
-
-    @classmethod
     def gen(cls, what, *args):
-        out = os.path.join(cls.work, what)
-        cls.bench_ok("gen-vanilla", what, *args, "--out", out)
-        with open(os.path.join(out, "summary.json")) as f:
-            return out, json.load(f)
+        return td.gen_vanilla(os.path.join(cls.work, what), what, *args)
 
     def read(self, *parts):
         with open(os.path.join(*parts), "rb") as f:
@@ -196,9 +187,8 @@ class TestFourKindsOnDevice(unittest.TestCase):
             f.write(proof)
         vk = self.vks[circuit]
         self.assertEqual(len(vk), 1, vk)
-        p = subprocess.run([os.path.join(BIN, "cuzk-bench"), "verify", "--circuit", circuit, "--sector-size", "2KiB",
-                            "--vk", os.path.join(self.params, vk[0]), "--proof", path] + [str(a) for a in public],
-                           capture_output=True, text=True, timeout=120)
+        p = td.bench("verify", "--circuit", circuit, "--sector-size", "2KiB", "--vk", os.path.join(self.params, vk[0]),
+                     "--proof", path, *public)
         self.assertEqual((p.returncode, p.stdout.strip()), (0, "valid"), name + ": " + p.stderr)
 
     def test_four_kinds_on_the_device(self):
