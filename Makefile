@@ -32,7 +32,7 @@ PREFIX ?= /usr/local
 install: build
 	@cmake --install $(BUILD) --prefix $(PREFIX)
 
-# two lanes side by side (scripts/make-test.sh says which suite runs where);
+# two suites at a time from one queue (scripts/make-test.sh lists it);
 # each test-X target below runs one suite alone, run-X without its build
 # (every part of it, even after one failed; exit 1 if any did)
 test: test-skips-reset
@@ -56,7 +56,7 @@ run-daemon:
 run-page:
 	@scripts/page-tests.sh $(BUILD)/bin
 # the daemon's latency-under-load check (TestRequestMemory), which make test
-# runs alone before its lanes
+# runs alone before its queue
 run-quiet:
 	@CUZK_DAEMON_TESTS=test_daemon scripts/daemon-tests.sh $(BUILD)/bin -k TestRequestMemory
 

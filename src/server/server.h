@@ -27,8 +27,9 @@
  *
  * Shutdown (cuzk_server_stop): gRPC stops accepting new calls, the engine
  * finishes in-flight work within the grace period (or cancels it) and
- * answers every waiter, handler threads send those answers, then the
- * server and its completion queue are torn down.
+ * answers every waiter, handler threads send those answers, the calls end
+ * (up to 2 s), idle client connections are closed, then the server and its
+ * completion queue are torn down.
  *
  * Access (server_access.h): TCP with TLS serves clients with a certificate
  * of daemon.tls_client_ca; plain-text TCP is in protected mode (loopback
