@@ -405,7 +405,7 @@ static int ocl_alloc(cuzk_gpu_buf *b, char *err, size_t err_len)
 {
     ocl_dev *o = b->g->impl;
     cl_int e;
-    cl_mem m;
+    cl_mem m = NULL;
     b->host = NULL;
     if (b->g->info.is_cpu && b->size >= HUGE_MIN && (b->host = huge_map(b->size, &b->host_len)) != NULL) {
         m = cl.clCreateBuffer(o->ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, b->size, b->host, &e);
