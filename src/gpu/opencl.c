@@ -383,9 +383,9 @@ static void ocl_close(cuzk_gpu *g)
 /* ---- memory, queues, copies ------------------------------------------------------ */
 
 /* A CPU device's large buffer in memory of our own, 2 MiB aligned and
- * advised to transparent huge pages: its kernels read the MSM bases and the
- * NTT's data at random, and with 4 KiB pages every such read missed the
- * TLB too (pocl's own allocation gets no huge pages where THP is "madvise",
+ * advised to transparent huge pages: the MSM kernels read bases at random
+ * (the NTT's passes with large strides), and with 4 KiB pages such a read
+ * missed the TLB too (pocl's own allocation gets no huge pages where THP is "madvise",
  * Debian's default).  A/B in docs/perf-notes.md. */
 #define HUGE_MIN ((size_t)2 << 20)
 static void *huge_map(size_t size, size_t *len)

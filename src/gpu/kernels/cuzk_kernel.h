@@ -90,7 +90,11 @@ typedef uint u32;
  * misses the cache stalls it for the whole miss (in-order retirement), as an
  * early plain load would too; a prefetch retires at once.  A GPU hides the
  * miss with other warps: nothing there. */
-#define CZ_PREFETCH(p) (__builtin_prefetch((const void *)(size_t)(p)), __builtin_prefetch((const void *)((size_t)(p) + sizeof(*(p)) - 1)))
+/* through an integer: OpenCL C 1.2 cannot convert a __global pointer to the
+ * builtin's void * (and pocl's own prefetch() compiles to nothing); a CPU
+ * device's address spaces are one.  Both lines of a point that spans two. */
+#define CZ_PREFETCH_AT(a) __builtin_prefetch((const void *)(a))
+#define CZ_PREFETCH(p) (CZ_PREFETCH_AT((size_t)(p)), CZ_PREFETCH_AT((size_t)(p) + sizeof(*(p)) - 1))
 #else
 #define CZ_PREFETCH(p) ((void)0)
 #endif
