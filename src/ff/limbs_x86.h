@@ -19,7 +19,16 @@
 #ifndef CUZK_FF_LIMBS_X86_H
 #define CUZK_FF_LIMBS_X86_H
 
+/* Also the kernel source's field multiplication on a CPU OpenCL device with
+ * ADX (src/gpu/kernels/field.cl, CZ_X86_ADX): the OpenCL C compiler has no
+ * <stdint.h> (the kernel header defines uint64_t) and wants program-scope
+ * constants in __constant memory. */
+#ifdef __OPENCL_VERSION__
+#define CUZK_X86_CONST __constant
+#else
 #include <stdint.h>
+#define CUZK_X86_CONST
+#endif
 
 /* Operand names inside the asm: a, b (pointers), m (modulus in memory),
  * k (m0inv in memory), lo, hi, z (zero) and accumulators r0.. */
@@ -112,7 +121,7 @@
     "adoxq %[z], " X_OP(T6) "\n\t"
 
 /* Zero as a memory operand (saves a register in the larger asm blocks). */
-static const uint64_t cuzk_x86_zero = 0;
+static CUZK_X86_CONST const uint64_t cuzk_x86_zero = 0;
 
 #define X_REDUCE_6_M(T0, T1, T2, T3, T4, T5, T6)                        \
     "movq " X_OP(T0) ", %%rdx\n\t"                                      \
@@ -133,8 +142,8 @@ static const uint64_t cuzk_x86_zero = 0;
  * (blst 35.8; docs/perf-notes.md, "Fields").  Bit-identical results: the
  * product is symmetric. */
 static inline __attribute__((always_inline)) void cuzk_mont_mul_384_adx(uint64_t r[6], const uint64_t a[6],
-                                         const uint64_t b[6], const uint64_t m[6],
-                                         const uint64_t *m0inv)
+                                         const uint64_t b[6], CUZK_X86_CONST const uint64_t m[6],
+                                         CUZK_X86_CONST const uint64_t *m0inv)
 {
     uint64_t r0, r1, r2, r3, r4, r5, r6, lo, hi;
     const uint64_t *rowp = a, *colp = b; /* rows / columns (see above) */
@@ -173,7 +182,7 @@ static inline __attribute__((always_inline)) void cuzk_mont_mul_384_adx(uint64_t
             : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
               [r4] "=&r"(r4), [r5] "=&r"(r5), [r6] "=&r"(r6), [lo] "=&r"(lo),
               [hi] "=&r"(hi), [b] "+&r"(rowp), [a] "+&r"(colp)
-            : [m] "m"(*(const uint64_t(*)[6])m), [k] "m"(*m0inv), [zero] "m"(cuzk_x86_zero),
+            : [m] "m"(*(CUZK_X86_CONST const uint64_t(*)[6])m), [k] "m"(*m0inv), [zero] "m"(cuzk_x86_zero),
               "m"(*(const uint64_t(*)[6])a), "m"(*(const uint64_t(*)[6])b)
             : "rdx", "cc");
     r[0] = r6, r[1] = r0, r[2] = r1, r[3] = r2, r[4] = r3, r[5] = r4;
@@ -249,8 +258,8 @@ cuzk_mul_384x384_adx(uint64_t r[12], const uint64_t a[6], const uint64_t b[6])
 /* r = t * 2^-384 mod m for t < m*2^384: reduce the low six words
  * ((t_lo + Q*m)/2^384 <= m), add the high six (< m), subtract m once. */
 static inline __attribute__((always_inline)) void
-cuzk_redc_768_adx(uint64_t r[6], const uint64_t t[12], const uint64_t m[6],
-                  const uint64_t *m0inv)
+cuzk_redc_768_adx(uint64_t r[6], const uint64_t t[12], CUZK_X86_CONST const uint64_t m[6],
+                  CUZK_X86_CONST const uint64_t *m0inv)
 {
     uint64_t r0, r1, r2, r3, r4, r5, r6, lo, hi, z;
     const uint64_t *tp = t;
@@ -294,7 +303,7 @@ cuzk_redc_768_adx(uint64_t r[6], const uint64_t t[12], const uint64_t m[6],
             : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
               [r4] "=&r"(r4), [r5] "=&r"(r5), [r6] "=&r"(r6), [lo] "=&r"(lo),
               [hi] "=&r"(hi), [z] "=&r"(z), [t] "+&r"(tp)
-            : [m] "m"(*(const uint64_t(*)[6])m), [k] "m"(*m0inv),
+            : [m] "m"(*(CUZK_X86_CONST const uint64_t(*)[6])m), [k] "m"(*m0inv),
               "m"(*(const uint64_t(*)[12])t)
             : "rdx", "cc");
     r[0] = r6, r[1] = r0, r[2] = r1, r[3] = r2, r[4] = r3, r[5] = r4;
@@ -388,8 +397,8 @@ cuzk_sqr_384_adx(uint64_t t[12], const uint64_t a[6])
 
 /* r = a^2 * 2^-384 mod m: the square, then the 768-bit reduction. */
 static inline __attribute__((always_inline)) void
-cuzk_mont_sqr_384_adx(uint64_t r[6], const uint64_t a[6], const uint64_t m[6],
-                      const uint64_t *m0inv)
+cuzk_mont_sqr_384_adx(uint64_t r[6], const uint64_t a[6], CUZK_X86_CONST const uint64_t m[6],
+                      CUZK_X86_CONST const uint64_t *m0inv)
 {
     uint64_t t[12];
     cuzk_sqr_384_adx(t, a);
@@ -445,8 +454,8 @@ cuzk_mont_sqr_384_adx(uint64_t r[6], const uint64_t a[6], const uint64_t m[6],
  * through lo, so that the asm needs 12 registers besides rdx and still fits
  * when the frame pointer is kept and the function is inlined (ASan -O3). */
 static inline __attribute__((always_inline)) void cuzk_mont_mul_256_adx(uint64_t r[4], const uint64_t a[4],
-                                         const uint64_t b[4], const uint64_t m[4],
-                                         const uint64_t *m0inv)
+                                         const uint64_t b[4], CUZK_X86_CONST const uint64_t m[4],
+                                         CUZK_X86_CONST const uint64_t *m0inv)
 {
     uint64_t r0, r1, r2, r3, r4, lo, hi;
     uint64_t b0 = b[0], b1 = b[1], b2 = b[2], b3 = b[3];
@@ -474,7 +483,7 @@ static inline __attribute__((always_inline)) void cuzk_mont_mul_256_adx(uint64_t
             : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
               [r4] "=&r"(r4), [lo] "=&r"(lo), [hi] "=&r"(hi)
             : [a] "r"(a), [b0] "r"(b0), [b1] "r"(b1), [b2] "r"(b2), [b3] "r"(b3),
-              [m] "m"(*(const uint64_t(*)[4])m), [k] "m"(*m0inv),
+              [m] "m"(*(CUZK_X86_CONST const uint64_t(*)[4])m), [k] "m"(*m0inv),
               [zero] "m"(cuzk_x86_zero), "m"(*(const uint64_t(*)[4])a)
             : "rdx", "cc");
     r[0] = r4, r[1] = r0, r[2] = r1, r[3] = r2;

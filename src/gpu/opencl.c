@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "cuzk/ff.h"
 #include "gpu/gpu_internal.h"
 
 #if __has_include(<CL/cl.h>)
@@ -304,7 +305,8 @@ static int program(ocl_dev *o, const cuzk_gpu_open_opts *opts, const cuzk_gpu_de
     /* A CPU device (pocl) computes the limb primitives with its compiler's
      * 128-bit integers (cuzk_kernel.h, CZ_INT128); the caller's options come
      * after, so -DCZ_NO_INT128 selects the portable path there too. */
-    int n = snprintf(bo, sizeof bo, "%s%s", di->is_cpu ? "-DCZ_INT128 " : "",
+    int n = snprintf(bo, sizeof bo, "%s%s%s", di->is_cpu ? "-DCZ_INT128 " : "",
+                     di->is_cpu && !strcmp(cuzk_ff_backend(), "adx") ? "-DCZ_X86_ADX " : "",
                      opts->build_options ? opts->build_options : "");
     if (n < 0 || (size_t)n >= sizeof bo)
         return cuzk_errf(err, err_len, CUZK_ERR_ARG, "OpenCL build options: %d bytes with the driver's, at most %zu",

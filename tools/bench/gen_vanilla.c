@@ -326,7 +326,7 @@ static void gv_sparse_task(void *arg, size_t i)
     int st = gv_sparse_sector(c, i, err, sizeof err);
     if (st && !atomic_exchange(&c->failed, 1)) {
         c->st = st;
-        snprintf(c->err, sizeof c->err, "sector %llu: %s", (unsigned long long)(c->o->sector + i), err);
+        snprintf(c->err, sizeof c->err, "sector %llu: %.480s", (unsigned long long)(c->o->sector + i), err);
     }
     size_t n = c->o->sectors, d = atomic_fetch_add(&c->done, 1) + 1;
     if (n >= 100 && d * 10 / n != (d - 1) * 10 / n)

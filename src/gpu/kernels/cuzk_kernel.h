@@ -99,6 +99,21 @@ typedef uint u32;
 #define CZ_PREFETCH(p) ((void)0)
 #endif
 
+/* CZ_X86_ADX: a CPU device on an x86-64 host with ADX and BMI2 (the OpenCL
+ * driver defines it, with CZ_INT128): the field multiplications are the CPU
+ * library's MULX/ADCX/ADOX rows (src/ff/limbs_x86.h) instead of the C
+ * below, which pocl's clang compiles to twice the instructions: G1 MSM 2^18
+ * 4.7 -> 3.65 CPU-s, a PoRep 2 KiB proof 54.5 -> 41.7 s, bytes unchanged
+ * (docs/perf-notes.md "pocl: the CPU library's field rows").  Never on a
+ * GPU or CUDA; test_gpu_ff runs the C on pocl too (CZ_NO_INT128). */
+#if defined(CZ_X86_ADX) && (defined(__CUDACC__) || !defined(CZ_INT128) || defined(CZ_NO_INT128))
+#undef CZ_X86_ADX
+#endif
+#ifdef CZ_X86_ADX
+typedef ulong uint64_t;
+#include "../../ff/limbs_x86.h"
+#endif
+
 #define CZ_U64(x) x##UL /* 64 bits in both: OpenCL long, LP64 unsigned long */
 
 /* Name pasting for the templates (field.cl, group.cl). */

@@ -123,8 +123,27 @@ CZ_FN int F(eq)(FIELD a, FIELD b)
  * limb of b, add a*b_i into t, then add q*m with q chosen to clear t's low
  * limb and shift down one limb.  t < 2m at the end (m < R/4), so one
  * conditional subtraction reduces it fully. */
+#ifdef CZ_X86_ADX
+/* The modulus and m0inv for the CPU library's rows (cuzk_kernel.h) in
+ * __constant memory: the asm reads them as memory operands, and at a
+ * global's fixed address no register takes part in the address.  As
+ * private copies pocl's clang addressed them through a register it had
+ * also given an early-clobber output (a SIGBUS in test_gpu_ff). */
+__constant u64 F(x86_m)[FIELD_N] = {FIELD_MODULUS};
+__constant u64 F(x86_k) = FIELD_M0INV;
+#endif
+
 CZ_FN_CALL FIELD F(mul)(FIELD a, FIELD b)
 {
+#ifdef CZ_X86_ADX
+    FIELD r;
+#if FIELD_N == 6
+    cuzk_mont_mul_384_adx(r.l, a.l, b.l, F(x86_m), &F(x86_k));
+#else
+    cuzk_mont_mul_256_adx(r.l, a.l, b.l, F(x86_m), &F(x86_k));
+#endif
+    return r;
+#else
     const FIELD m = F(modulus)();
     u64 t[FIELD_N + 2];
 #pragma unroll
@@ -149,11 +168,18 @@ CZ_FN_CALL FIELD F(mul)(FIELD a, FIELD b)
 #pragma unroll
     for (int j = 0; j < FIELD_N; j++) r.l[j] = t[j];
     return F(reduce_once)(r); /* t[FIELD_N] is 0: t < 2m < 2^(64 N) */
+#endif
 }
 
 CZ_FN FIELD F(sqr)(FIELD a)
 {
+#if defined(CZ_X86_ADX) && FIELD_N == 6
+    FIELD r;
+    cuzk_mont_sqr_384_adx(r.l, a.l, F(x86_m), &F(x86_k));
+    return r;
+#else
     return F(mul)(a, a);
+#endif
 }
 
 /* Canonical integer (< m) to Montgomery form and back. */
