@@ -257,17 +257,27 @@ static int rand_circuit(cuzk_cs *cs, void *vctx)
         nv++;
         in ? ni++ : na++;
     }
-    cuzk_term t[3][40];
+    cuzk_term t[3][160];
     for (size_t r = 0; r < ctx->rows; r++) {
         size_t n[3];
         for (int k = 0; k < 3; k++) {
             size_t len = xs(&s) % 9;
-            if (xs(&s) % 16 == 0) len = 20 + xs(&s) % 20; /* long LCs take the sort path */
+            /* long LCs take the sort path (> 32 terms: the merge sort) */
+            if (xs(&s) % 16 == 0) len = 20 + xs(&s) % 140;
+            /* as a sum of u32 words makes them: increasing runs of
+             * variables, each starting anywhere (runs, wraps, repeats) */
+            bool runs = len > 32 && xs(&s) % 2;
+            size_t at = xs(&s) % nv;
             n[k] = len;
             for (size_t i = 0; i < len; i++) {
-                /* small pools make duplicates frequent */
-                size_t pool = xs(&s) % 2 ? 6 : nv;
-                t[k][i].var = vars[xs(&s) % (pool < nv ? pool : nv)];
+                if (runs) {
+                    if (xs(&s) % 24 == 0) at = xs(&s) % nv; /* a new run */
+                    t[k][i].var = vars[at++ % nv];
+                } else {
+                    /* small pools make duplicates frequent */
+                    size_t pool = xs(&s) % 2 ? 6 : nv;
+                    t[k][i].var = vars[xs(&s) % (pool < nv ? pool : nv)];
+                }
                 t[k][i].coeff = fr_from_rng(&s);
             }
         }

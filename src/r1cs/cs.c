@@ -286,13 +286,39 @@ static void lc_eval(const cuzk_cs *cs, cuzk_fr *out, const cuzk_term *t, size_t 
     *out = acc;
 }
 
-static int term_cmp(const void *x, const void *y)
+/* s[0, n) sorted by variable, tmp[0, n) scratch: a natural merge sort.  The
+ * long combinations are sums of u32 words (SHA-256's additions), a few
+ * increasing runs of bit variables each, so they take log2(runs) passes;
+ * glibc's qsort (a merge sort through a comparison callback) was 25 % of a
+ * SHAPE synthesis (docs/perf-notes.md "Synthesis: sorting long
+ * combinations"). */
+static void terms_sort(cuzk_term *s, cuzk_term *tmp, size_t n)
 {
-    cuzk_var a = ((const cuzk_term *)x)->var, b = ((const cuzk_term *)y)->var;
-    return (a > b) - (a < b);
+    cuzk_term *src = s, *dst = tmp;
+    for (;;) {
+        size_t i = 0;
+        while (i < n) {
+            size_t b = i + 1;
+            while (b < n && src[b - 1].var <= src[b].var) b++;
+            if (i == 0 && b == n) goto sorted; /* one run: done */
+            size_t c = b < n ? b + 1 : n;
+            while (c < n && src[c - 1].var <= src[c].var) c++;
+            size_t x = i, y = b, k = i; /* merge [i, b) and [b, c) into dst */
+            while (x < b && y < c) dst[k++] = src[y].var < src[x].var ? src[y++] : src[x++];
+            while (x < b) dst[k++] = src[x++];
+            while (y < c) dst[k++] = src[y++];
+            i = c;
+        }
+        cuzk_term *t = src;
+        src = dst;
+        dst = t;
+    }
+sorted:
+    if (src != s) memcpy(s, src, n * sizeof *s);
 }
 
-/* Sorted, merged copy of t in cs->scratch; returns its length. */
+/* Sorted, merged copy of t in cs->scratch (2 n terms: the second half is
+ * the sort's); returns its length. */
 static size_t lc_merge(cuzk_cs *cs, const cuzk_term *t, size_t n)
 {
     cuzk_term *s = cs->scratch;
@@ -305,7 +331,7 @@ static size_t lc_merge(cuzk_cs *cs, const cuzk_term *t, size_t n)
             s[j] = x;
         }
     } else {
-        qsort(s, n, sizeof *s, term_cmp);
+        terms_sort(s, s + n, n);
     }
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
@@ -336,8 +362,8 @@ static int lc_structure(cuzk_cs *cs, int side, const cuzk_term *t, size_t n)
     }
     bool need_sorted = cs->matrices || cs->row_fn;
     if (!unique || (need_sorted && !sorted)) {
-        if (n > cs->scratch_cap &&
-            cuzk_cs_grow((void **)&cs->scratch, &cs->scratch_cap, n, sizeof *t, false))
+        if (2 * n > cs->scratch_cap &&
+            cuzk_cs_grow((void **)&cs->scratch, &cs->scratch_cap, 2 * n, sizeof *t, false))
             return cuzk_cs_fail(cs, CUZK_ERR_NOMEM, "enforce: cannot merge %zu terms", n);
         n = lc_merge(cs, t, n);
         t = cs->scratch;
