@@ -27,9 +27,7 @@ struct cuzk_gpu {
 struct cuzk_gpu_buf {
     cuzk_gpu *g;
     size_t size;
-    uint64_t h;
-    void *host; /* OpenCL CPU device: the buffer's own mapping (huge pages), or NULL */
-    size_t host_len;
+    uint64_t h; /* on an OpenCL CPU device, a buffer over a mapping of our own (huge pages, opencl.c) */
 };
 
 struct cuzk_gpu_hostbuf {

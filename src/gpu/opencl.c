@@ -30,6 +30,7 @@
     X(clReleaseCommandQueue)                                                                                 \
     X(clCreateBuffer)                                                                                        \
     X(clReleaseMemObject)                                                                                    \
+    X(clSetMemObjectDestructorCallback)                                                                      \
     X(clEnqueueWriteBuffer)                                                                                  \
     X(clEnqueueReadBuffer)                                                                                   \
     X(clEnqueueMapBuffer)                                                                                    \
@@ -403,20 +404,44 @@ static void *huge_map(size_t size, size_t *len)
     return p + lead;
 }
 
+/* The mapping under a CL_MEM_USE_HOST_PTR buffer, unmapped by the driver's
+ * destructor callback: when the buffer is really gone, i.e. released AND no
+ * command that uses it is still queued or running (OpenCL 1.2 5.4.1), so a
+ * free never depends on the caller having waited. */
+typedef struct {
+    void *p;
+    size_t len;
+} huge_region;
+
+static void CL_CALLBACK huge_unmap(cl_mem m, void *arg)
+{
+    huge_region *r = arg;
+    (void)m;
+    munmap(r->p, r->len);
+    free(r);
+}
+
 static int ocl_alloc(cuzk_gpu_buf *b, char *err, size_t err_len)
 {
     ocl_dev *o = b->g->impl;
     cl_int e;
     cl_mem m = NULL;
-    b->host = NULL;
-    if (b->g->info.is_cpu && b->size >= HUGE_MIN && (b->host = huge_map(b->size, &b->host_len)) != NULL) {
-        m = cl.clCreateBuffer(o->ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, b->size, b->host, &e);
-        if (!m) {
-            munmap(b->host, b->host_len);
-            b->host = NULL;
+    size_t len;
+    void *host = NULL;
+    if (b->g->info.is_cpu && b->size >= HUGE_MIN && (host = huge_map(b->size, &len)) != NULL) {
+        huge_region *r = malloc(sizeof *r);
+        m = r ? cl.clCreateBuffer(o->ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, b->size, host, &e) : NULL;
+        if (m) *r = (huge_region){host, len};
+        if (m && cl.clSetMemObjectDestructorCallback(m, huge_unmap, r) != CL_SUCCESS) {
+            cl.clReleaseMemObject(m); /* no command has used it: gone now */
+            m = NULL;
+        }
+        if (!m) { /* plain driver memory instead */
+            free(r);
+            munmap(host, len);
         }
     }
-    if (!b->host) m = cl.clCreateBuffer(o->ctx, CL_MEM_READ_WRITE, b->size, NULL, &e);
+    if (!m) m = cl.clCreateBuffer(o->ctx, CL_MEM_READ_WRITE, b->size, NULL, &e);
     if (!m) return fail(err, err_len, e, "clCreateBuffer", NULL);
     b->h = H(m);
     return CUZK_OK;
@@ -424,11 +449,7 @@ static int ocl_alloc(cuzk_gpu_buf *b, char *err, size_t err_len)
 
 static void ocl_free(cuzk_gpu_buf *b)
 {
-    cl.clReleaseMemObject(MEM(b));
-    if (b->host) { /* no command may still read it: callers free a buffer no queued command uses */
-        munmap(b->host, b->host_len);
-        b->host = NULL;
-    }
+    cl.clReleaseMemObject(MEM(b)); /* a huge_region goes with it (huge_unmap) */
 }
 
 /* A driver-allocated buffer kept mapped: page-locked on GPU drivers
