@@ -119,10 +119,6 @@ CZ_FN int F(eq)(FIELD a, FIELD b)
     return acc == 0;
 }
 
-/* a * b * R^-1 mod m by CIOS (coarsely integrated operand scanning): per
- * limb of b, add a*b_i into t, then add q*m with q chosen to clear t's low
- * limb and shift down one limb.  t < 2m at the end (m < R/4), so one
- * conditional subtraction reduces it fully. */
 #ifdef CZ_X86_ADX
 /* The modulus and m0inv for the CPU library's rows (cuzk_kernel.h) in
  * __constant memory: the asm reads them as memory operands, and at a
@@ -133,6 +129,11 @@ __constant u64 F(x86_m)[FIELD_N] = {FIELD_MODULUS};
 __constant u64 F(x86_k) = FIELD_M0INV;
 #endif
 
+/* a * b * R^-1 mod m by CIOS (coarsely integrated operand scanning): per
+ * limb of b, add a*b_i into t, then add q*m with q chosen to clear t's low
+ * limb and shift down one limb.  t < 2m at the end (m < R/4), so one
+ * conditional subtraction reduces it fully.  (CZ_X86_ADX: the same
+ * algorithm as the CPU library's asm rows.) */
 CZ_FN_CALL FIELD F(mul)(FIELD a, FIELD b)
 {
 #ifdef CZ_X86_ADX
