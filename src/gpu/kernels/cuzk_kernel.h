@@ -101,8 +101,8 @@ typedef uint u32;
 
 /* CZ_X86_ADX: a CPU device on an x86-64 host with ADX and BMI2 (the OpenCL
  * driver defines it, with CZ_INT128): the field multiplications are the CPU
- * library's MULX/ADCX/ADOX rows (src/ff/limbs_x86.h) instead of the C
- * below, which pocl's clang compiles to twice the instructions: G1 MSM 2^18
+ * library's MULX/ADCX/ADOX rows (src/ff/limbs_x86.h) instead of field.cl's
+ * C, which pocl's clang compiles to twice the instructions: G1 MSM 2^18
  * 4.7 -> 3.65 CPU-s, a PoRep 2 KiB proof 54.5 -> 41.7 s, bytes unchanged
  * (docs/perf-notes.md "pocl: the CPU library's field rows").  Never on a
  * GPU or CUDA; test_gpu_ff runs the C on pocl too (CZ_NO_INT128). */
